@@ -1,0 +1,78 @@
+"""Pydantic contracts shared by every part of groundgate. Everything else imports from here."""
+
+from groundgate.contracts.check import CheckedClaim, CheckRequest, CheckResult, EvidenceSpan
+from groundgate.contracts.claims import EXECUTOR_OUTPUT_SCHEMA, Claim, ExecutorOutput
+from groundgate.contracts.context import AUTHORIZATION_FIELDS, ExecutionContext
+from groundgate.contracts.enums import (
+    ClaimType,
+    DecisionStatus,
+    EvidenceLevel,
+    EvidenceType,
+    FactCategory,
+    OutputKind,
+    ParseStatus,
+    RetrievalLayer,
+    ToolKind,
+    ToolStatus,
+    Verdict,
+)
+from groundgate.contracts.evidence import DocumentEvidence, UserAssertion, VerifiedFact
+from groundgate.contracts.tools import EvidenceRef, ToolCall, ToolResult, ToolSpec
+from groundgate.contracts.verification import (
+    AiOpsRuleEvaluation,
+    ClaimCheck,
+    ClaimGate,
+    ComposerOutput,
+    FactCheck,
+    GatekeeperResult,
+    RefCheck,
+    RetryContext,
+    RuleEvaluation,
+    RuleFactor,
+    SelfEvaluation,
+    ToolTraceSummaryEntry,
+    VerifierEvaluation,
+)
+
+__all__ = [
+    "AUTHORIZATION_FIELDS",
+    "EXECUTOR_OUTPUT_SCHEMA",
+    "AiOpsRuleEvaluation",
+    "CheckRequest",
+    "CheckResult",
+    "CheckedClaim",
+    "Claim",
+    "ClaimCheck",
+    "ClaimGate",
+    "ClaimType",
+    "ComposerOutput",
+    "DecisionStatus",
+    "DocumentEvidence",
+    "EvidenceLevel",
+    "EvidenceRef",
+    "EvidenceSpan",
+    "EvidenceType",
+    "ExecutionContext",
+    "ExecutorOutput",
+    "FactCategory",
+    "FactCheck",
+    "GatekeeperResult",
+    "OutputKind",
+    "ParseStatus",
+    "RefCheck",
+    "RetrievalLayer",
+    "RetryContext",
+    "RuleEvaluation",
+    "RuleFactor",
+    "SelfEvaluation",
+    "ToolCall",
+    "ToolKind",
+    "ToolResult",
+    "ToolSpec",
+    "ToolStatus",
+    "ToolTraceSummaryEntry",
+    "UserAssertion",
+    "Verdict",
+    "VerifiedFact",
+    "VerifierEvaluation",
+]

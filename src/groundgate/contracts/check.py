@@ -1,0 +1,74 @@
+"""The grounding checker's request and result (`groundgate check`)."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+from groundgate.contracts.enums import FactCategory, ParseStatus, Verdict
+
+
+class CheckRequest(BaseModel):
+    """One answer to check against its context passages (one line of a batch input)."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    id: str | int | None = None
+    question: str | None = None
+    context: list[str]
+    """Context passages; a single string is accepted and wrapped."""
+    answer: str
+
+    @field_validator("context", mode="before")
+    @classmethod
+    def _wrap_single_passage(cls, value: object) -> object:
+        if isinstance(value, str):
+            return [value]
+        return value
+
+
+class EvidenceSpan(BaseModel):
+    """A span of one context passage that bears on a claim."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    passage: int
+    """Index of the passage in `context`."""
+    start: int
+    """Character offset inside the passage."""
+    end: int
+    excerpt: str
+
+
+class CheckedClaim(BaseModel):
+    """One claim of the answer with its classification."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    start: int
+    """Character offset of the claim inside the answer."""
+    end: int
+    key: bool
+    """Key facts alone decide verdict and score."""
+    category: FactCategory
+    evidence: list[EvidenceSpan] = Field(default_factory=list)
+    reason_codes: list[str] = Field(default_factory=list)
+
+
+class CheckResult(BaseModel):
+    """The checker's verdict on one answer."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    id: str | int | None = None
+    verdict: Verdict
+    groundedness_score: float
+    critical_fact_count: int
+    claims: list[CheckedClaim] = Field(default_factory=list)
+    checker: Literal["offline", "llm"] = "offline"
+    """Which classifier produced the categories (the verdict is always computed by code)."""
+    judge_status: ParseStatus = ParseStatus.NOT_CALLED
+    """For `llm`: how the model call fared; on failure the offline checker stands in."""
+    rationale: str = ""
