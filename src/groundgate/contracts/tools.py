@@ -59,9 +59,11 @@ class ToolResult(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     invocation_id: str
-    """Unique within the run; claims cite it."""
+    """Unique id of the `tool_invocation`; claims cite it."""
     tool: str
     status: ToolStatus
+    run_id: str | None = None
+    """The run that made the call; a citation of another run's result is foreign (invariant 3)."""
     arguments: dict[str, Any] = Field(default_factory=dict)
     documents: list[DocumentEvidence] = Field(default_factory=list)
     facts: list[VerifiedFact] = Field(default_factory=list)

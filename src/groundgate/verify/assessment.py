@@ -1,0 +1,47 @@
+"""What a claim classifier returns, and the protocol both classifiers (offline, LLM) implement."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
+from groundgate.verify.text import Span
+
+
+@dataclass(frozen=True, slots=True)
+class ClaimAssessment:
+    """One claim's category, whether it is a key fact, and the evidence spans behind it."""
+
+    category: FactCategory
+    key: bool
+    evidence: tuple[EvidenceSpan, ...] = ()
+    reason_codes: tuple[str, ...] = ()
+    """Readable codes, e.g. `lexical_support_high`, `fidelity:number_mismatch`."""
+    deterministic_contradiction: bool = False
+    """True when code (not a model) found the contradiction; no model may overrule it."""
+    rationale: str = ""
+
+
+@dataclass(slots=True)
+class Classification:
+    """All assessments of one answer, with how the classifier fared."""
+
+    assessments: list[ClaimAssessment]
+    checker: str = "offline"
+    """`offline` or `llm`."""
+    judge_status: ParseStatus = ParseStatus.NOT_CALLED
+    notes: list[str] = field(default_factory=list)
+
+
+class ClaimClassifier(Protocol):
+    """Classifies each claim of an answer into the four seed-000 categories."""
+
+    def classify(
+        self,
+        claims: Sequence[Span],
+        passages: Sequence[str],
+        *,
+        question: str | None = None,
+    ) -> Classification: ...

@@ -1,0 +1,235 @@
+"""Text utilities shared by the gatekeeper, the fidelity checks and the offline checker.
+
+Chinese is segmented with jieba (the Rust port, `rjieba`: same dictionary, ~30x faster); English is
+lower-cased and lightly stemmed. Everything keeps character offsets into the original text, because
+every finding must point at the exact span a person can read.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+
+import rjieba
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A slice of a text with its offsets in the original string."""
+
+    text: str
+    start: int
+    end: int
+
+
+# --------------------------------------------------------------------------- normalisation
+
+_KEEP_BETWEEN_ALNUM = frozenset(".-/:")
+
+
+def _is_cjk(ch: str) -> bool:
+    code = ord(ch)
+    return (
+        0x4E00 <= code <= 0x9FFF
+        or 0x3400 <= code <= 0x4DBF
+        or 0xF900 <= code <= 0xFAFF
+        or 0x20000 <= code <= 0x2FA1F
+    )
+
+
+def is_cjk_text(text: str, threshold: float = 0.2) -> bool:
+    """True when at least `threshold` of the letters are CJK ideographs."""
+    letters = [c for c in text if c.isalpha()]
+    if not letters:
+        return False
+    return sum(1 for c in letters if _is_cjk(c)) / len(letters) >= threshold
+
+
+def normalize_with_map(text: str) -> tuple[str, list[int]]:
+    """Fold width/case, drop whitespace and punctuation; keep digits, identifiers and symbols.
+
+    Returns the normalised string and, for each of its characters, the index of the original
+    character it came from. `.`, `-`, `/` and `:` survive between alphanumerics, so `v1.2` stays
+    distinct from `v12` and `/api/pay` from `apipay`; `_` always survives (`ERR_TIMEOUT`).
+    """
+    out: list[str] = []
+    offsets: list[int] = []
+    n = len(text)
+    for i, raw in enumerate(text):
+        for ch in unicodedata.normalize("NFKC", raw).lower():
+            if ch.isalnum() or ch == "_":
+                out.append(ch)
+                offsets.append(i)
+                continue
+            if ch.isspace():
+                continue
+            category = unicodedata.category(ch)
+            if category.startswith("S"):  # currency, math, % is Po but handled below
+                out.append(ch)
+                offsets.append(i)
+                continue
+            if ch == "%":
+                out.append(ch)
+                offsets.append(i)
+                continue
+            if ch in _KEEP_BETWEEN_ALNUM and 0 < i < n - 1:
+                prev = unicodedata.normalize("NFKC", text[i - 1])
+                nxt = unicodedata.normalize("NFKC", text[i + 1])
+                if prev[-1:].isalnum() and nxt[:1].isalnum():
+                    out.append(ch)
+                    offsets.append(i)
+    return "".join(out), offsets
+
+
+def normalize(text: str) -> str:
+    """`normalize_with_map` without the offsets."""
+    return normalize_with_map(text)[0]
+
+
+def find_tolerant(needle: str, haystack: str) -> tuple[int, int] | None:
+    """Find `needle` in `haystack` ignoring whitespace, punctuation, width and case.
+
+    Digits and identifiers must match exactly. Returns original-offset `(start, end)` in
+    `haystack`, or None.
+    """
+    norm_needle = normalize(needle)
+    if not norm_needle:
+        return None
+    norm_hay, offsets = normalize_with_map(haystack)
+    pos = norm_hay.find(norm_needle)
+    if pos < 0:
+        return None
+    # Refuse matches that cut through a number or identifier (`50` inside `500`, `ERR_X` inside
+    # `ERR_XY`): look at the original characters just outside the match.
+    start, end = offsets[pos], offsets[pos + len(norm_needle) - 1] + 1
+    before = unicodedata.normalize("NFKC", haystack[start - 1])[-1:] if start > 0 else ""
+    after = unicodedata.normalize("NFKC", haystack[end])[:1] if end < len(haystack) else ""
+    if _continues_token(before, norm_needle[0]) or _continues_token(after, norm_needle[-1]):
+        return None
+    return start, end
+
+
+def _continues_token(outside: str, inside: str) -> bool:
+    """True when `outside` glued to `inside` would be one ASCII word or number."""
+    return bool(outside) and outside.isascii() and (outside.isalnum() or outside == "_") and (
+        inside.isascii() and (inside.isalnum() or inside == "_")
+    )
+
+
+# --------------------------------------------------------------------------- sentences
+
+# A sentence ends at Chinese terminators, at `.!?;` followed by space/end (not inside `3.5` or
+# `e.g.`), or at a line break. List markers at a line start are not part of the claim.
+_SENTENCE_END = re.compile(r"[。！？；!?;]+[”’\"')）]*|\.(?=\s|$)[”’\"')）]*|\n+")
+_LEADING_MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[)）]|[一二三四五六七八九十]+、)\s*")
+_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "mr", "mrs", "dr", "no", "fig", "approx", "inc", "u.s"})
+
+
+def split_sentences(text: str) -> list[Span]:
+    """Split text into sentence spans (Chinese and English), trimmed, with original offsets."""
+    spans: list[Span] = []
+    start = 0
+    for match in _SENTENCE_END.finditer(text):
+        end = match.end()
+        if match.group().startswith("."):
+            if re.fullmatch(r"\s*\d{1,2}", text[start : match.start()]):
+                continue  # "1. Restart it": a list number, not a sentence end
+            word = re.search(r"([A-Za-z.]+)\.$", text[start : match.start() + 1])
+            if word and word.group(1).lower() in _ABBREVIATIONS:
+                continue
+        _append_trimmed(spans, text, start, end)
+        start = end
+    _append_trimmed(spans, text, start, len(text))
+    return spans
+
+
+def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
+    chunk = text[start:end]
+    marker = _LEADING_MARKER.match(chunk)
+    if marker and marker.end() < len(chunk):
+        start += marker.end()
+        chunk = text[start:end]
+    stripped_left = len(chunk) - len(chunk.lstrip())
+    chunk = chunk.strip()
+    if not chunk or not any(c.isalnum() for c in chunk):
+        return
+    s = start + stripped_left
+    spans.append(Span(chunk, s, s + len(chunk)))
+
+
+# --------------------------------------------------------------------------- tokens
+
+_STOPWORDS_EN = frozenset(
+    """a an the and or but if of to in on at by for with from as is are was were be been being
+    it its this that these those there here which who whom whose what when where why how than then
+    so such can could may might must shall should will would do does did done has have had having
+    not no nor i you he she we they me him her us them my your his our their also just only very
+    into onto about over under again further once all any both each few more most other some own
+    same too s t into per via""".split()
+)
+_STOPWORDS_ZH = frozenset(
+    """的 了 是 在 和 与 及 或 也 都 就 而 被 把 对 为 以 于 之 其 该 这 那 这个 那个 这些 那些 一个 一种
+    个 中 上 下 时 会 能 可 可以 可能 将 已 已经 还 并 且 但 但是 如果 则 即 等 等等 吗 呢 吧 啊 着 过
+    我 你 他 她 它 我们 你们 他们 请 有 没有 要 需要 进行 通过 由 从 到 向 给 让 使 用""".split()
+)
+_TOKEN_CHARS = re.compile(r"[\w\u4e00-\u9fff%$¥€£./:-]+")
+_EN_WORD = re.compile(r"^[a-z]+$")
+
+
+@lru_cache(maxsize=65536)
+def stem(word: str) -> str:
+    """A light English stemmer: enough to match `timeouts`/`timeout`, `failed`/`fails`/`failing`."""
+    if not _EN_WORD.match(word) or len(word) <= 3:
+        return word
+    for suffix, keep in (
+        ("ational", "ate"),
+        ("ization", "ize"),
+        ("iveness", "ive"),
+        ("fulness", "ful"),
+        ("ousness", "ous"),
+        ("ies", "y"),
+        ("ied", "y"),
+        ("ing", ""),
+        ("edly", ""),
+        ("ed", ""),
+        ("ly", ""),
+        ("es", ""),
+        ("s", ""),
+    ):
+        if word.endswith(suffix) and len(word) - len(suffix) >= 3:
+            if suffix == "s" and word.endswith("ss"):
+                return word
+            if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+                return word[:-1]
+            return word[: -len(suffix)] + keep
+    return word
+
+
+def _clean_token(token: str) -> str:
+    return token.strip(".-/:")
+
+
+@lru_cache(maxsize=32768)
+def _cut(text: str) -> tuple[str, ...]:
+    return tuple(rjieba.cut(text))
+
+
+def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Content tokens: jieba words for Chinese, stemmed lower-case words for English.
+
+    Identifiers (`ERR_TIMEOUT`, `/api/pay`, `v2.3.1`) stay whole. Punctuation is dropped.
+    """
+    normalized = unicodedata.normalize("NFKC", text).lower()
+    tokens: list[str] = []
+    for piece in _TOKEN_CHARS.findall(normalized):
+        words = _cut(piece) if any(_is_cjk(c) for c in piece) else (piece,)
+        for word in words:
+            cleaned = _clean_token(word.strip())
+            if not cleaned:
+                continue
+            if not keep_stopwords and (cleaned in _STOPWORDS_EN or cleaned in _STOPWORDS_ZH):
+                continue
+            tokens.append(stem(cleaned))
+    return tokens
