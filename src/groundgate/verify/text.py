@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Final
 
 import rjieba
 
@@ -89,32 +91,91 @@ def normalize(text: str) -> str:
 
 
 def find_tolerant(needle: str, haystack: str) -> tuple[int, int] | None:
-    """Find `needle` in `haystack` ignoring whitespace, punctuation, width and case.
+    """The first `find_all_tolerant` hit as original-offset `(start, end)`, or None."""
+    return next(find_all_tolerant(needle, haystack), None)
 
-    Digits and identifiers must match exactly. Returns original-offset `(start, end)` in
-    `haystack`, or None.
+
+def find_all_tolerant(needle: str, haystack: str) -> Iterator[tuple[int, int]]:
+    """Every place `needle` occurs in `haystack` under tolerant matching, in order.
+
+    Whitespace, punctuation, width and case are ignored; numbers and identifiers are strict: a hit
+    may not be part of a longer number or identifier (`500` in `5000`, `500,000` or `5000.5`; `v1`
+    in `v1.2`; `ERR-TIMEOUT` in `ERR-TIMEOUT-2`), and a number's sign must agree (`-5` vs `5`).
     """
-    norm_needle = normalize(needle)
+    norm_needle, needle_offsets = normalize_with_map(needle)
     if not norm_needle:
-        return None
+        return
     norm_hay, offsets = normalize_with_map(haystack)
     pos = norm_hay.find(norm_needle)
-    if pos < 0:
-        return None
-    # Refuse matches that cut through a number or identifier (`50` inside `500`, `ERR_X` inside
-    # `ERR_XY`): look at the original characters just outside the match.
-    start, end = offsets[pos], offsets[pos + len(norm_needle) - 1] + 1
-    before = unicodedata.normalize("NFKC", haystack[start - 1])[-1:] if start > 0 else ""
-    after = unicodedata.normalize("NFKC", haystack[end])[:1] if end < len(haystack) else ""
+    while pos >= 0:
+        start, end = offsets[pos], offsets[pos + len(norm_needle) - 1] + 1
+        hay_offsets = offsets[pos : pos + len(norm_needle)]
+        if not _cuts_token(haystack, start, end, norm_needle) and not _signs_differ(
+            norm_needle, needle, needle_offsets, haystack, hay_offsets
+        ):
+            # A quoted leading sign belongs to the match (`_signs_differ` saw it in both).
+            signed = norm_needle[0].isdigit() and _sign_before(needle, needle_offsets[0])
+            yield (start - 1 if signed else start), end
+        pos = norm_hay.find(norm_needle, pos + 1)
+
+
+# `v1.2`, `ERR-TIMEOUT-2`, `/api/pay`, `10:30`: joined by these, both sides are one token (the
+# same joiners `normalize_with_map` keeps). A comma joins only digits (`500,000`), since
+# `PAID,REFUNDED` lists two values.
+_JOINERS: Final = frozenset(".-/:")
+
+
+def _cuts_token(text: str, start: int, end: int, norm_needle: str) -> bool:
+    """True when text[start:end] is only part of a longer number or identifier."""
+    before, after = _char(text, start - 1, last=True), _char(text, end)
     if _continues_token(before, norm_needle[0]) or _continues_token(after, norm_needle[-1]):
-        return None
-    return start, end
+        return True
+    before2, after2 = _char(text, start - 2, last=True), _char(text, end + 1)
+    if (before in _JOINERS and _continues_token(before2, norm_needle[0])) or (
+        after in _JOINERS and _continues_token(after2, norm_needle[-1])
+    ):
+        return True
+    digit_group_before = before == "," and before2.isdigit() and norm_needle[0].isdigit()
+    digit_group_after = after == "," and after2.isdigit() and norm_needle[-1].isdigit()
+    return digit_group_before or digit_group_after
+
+
+def _signs_differ(
+    norm_needle: str, needle: str, needle_offsets: list[int], haystack: str, hay_offsets: list[int]
+) -> bool:
+    """True when a number starts with a sign on one side only (`温度 -5 度` vs `温度 5 度`).
+
+    Normalisation drops a `-` that does not sit between alphanumerics, so each number of the
+    match is compared by the character just before its first digit, on both sides.
+    """
+    return any(
+        _sign_before(needle, needle_offsets[k]) != _sign_before(haystack, hay_offsets[k])
+        for k, ch in enumerate(norm_needle)
+        if ch.isdigit() and (k == 0 or not norm_needle[k - 1].isdigit())
+    )
+
+
+def _char(text: str, index: int, *, last: bool = False) -> str:
+    """text[index] in NFKC form ('' outside the text); `last` picks the end of an expansion."""
+    if not 0 <= index < len(text):
+        return ""
+    folded = unicodedata.normalize("NFKC", text[index])
+    return folded[-1:] if last else folded[:1]
+
+
+def _sign_before(text: str, index: int) -> str:
+    """`-` or `+` when text[index - 1] is a sign (ASCII, full-width or the minus sign), else ''."""
+    char = _char(text, index - 1, last=True)
+    return "-" if char in ("-", "−") else "+" if char == "+" else ""
 
 
 def _continues_token(outside: str, inside: str) -> bool:
     """True when `outside` glued to `inside` would be one ASCII word or number."""
-    return bool(outside) and outside.isascii() and (outside.isalnum() or outside == "_") and (
-        inside.isascii() and (inside.isalnum() or inside == "_")
+    return (
+        bool(outside)
+        and outside.isascii()
+        and (outside.isalnum() or outside == "_")
+        and (inside.isascii() and (inside.isalnum() or inside == "_"))
     )
 
 
@@ -124,7 +185,9 @@ def _continues_token(outside: str, inside: str) -> bool:
 # `e.g.`), or at a line break. List markers at a line start are not part of the claim.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’\"')）]*|\.(?=\s|$)[”’\"')）]*|\n+")
 _LEADING_MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[)）]|[一二三四五六七八九十]+、)\s*")
-_ABBREVIATIONS = frozenset({"e.g", "i.e", "etc", "vs", "mr", "mrs", "dr", "no", "fig", "approx", "inc", "u.s"})
+_ABBREVIATIONS = frozenset(
+    {"e.g", "i.e", "etc", "vs", "mr", "mrs", "dr", "no", "fig", "approx", "inc", "u.s"}
+)
 
 
 def split_sentences(text: str) -> list[Span]:
@@ -162,17 +225,203 @@ def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
 # --------------------------------------------------------------------------- tokens
 
 _STOPWORDS_EN = frozenset(
-    """a an the and or but if of to in on at by for with from as is are was were be been being
-    it its this that these those there here which who whom whose what when where why how than then
-    so such can could may might must shall should will would do does did done has have had having
-    not no nor i you he she we they me him her us them my your his our their also just only very
-    into onto about over under again further once all any both each few more most other some own
-    same too s t into per via""".split()
+    [
+        "a",
+        "an",
+        "the",
+        "and",
+        "or",
+        "but",
+        "if",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "by",
+        "for",
+        "with",
+        "from",
+        "as",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "being",
+        "it",
+        "its",
+        "this",
+        "that",
+        "these",
+        "those",
+        "there",
+        "here",
+        "which",
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "than",
+        "then",
+        "so",
+        "such",
+        "can",
+        "could",
+        "may",
+        "might",
+        "must",
+        "shall",
+        "should",
+        "will",
+        "would",
+        "do",
+        "does",
+        "did",
+        "done",
+        "has",
+        "have",
+        "had",
+        "having",
+        "not",
+        "no",
+        "nor",
+        "i",
+        "you",
+        "he",
+        "she",
+        "we",
+        "they",
+        "me",
+        "him",
+        "her",
+        "us",
+        "them",
+        "my",
+        "your",
+        "his",
+        "our",
+        "their",
+        "also",
+        "just",
+        "only",
+        "very",
+        "into",
+        "onto",
+        "about",
+        "over",
+        "under",
+        "again",
+        "further",
+        "once",
+        "all",
+        "any",
+        "both",
+        "each",
+        "few",
+        "more",
+        "most",
+        "other",
+        "some",
+        "own",
+        "same",
+        "too",
+        "s",
+        "t",
+        "into",
+        "per",
+        "via",
+    ]
 )
 _STOPWORDS_ZH = frozenset(
-    """的 了 是 在 和 与 及 或 也 都 就 而 被 把 对 为 以 于 之 其 该 这 那 这个 那个 这些 那些 一个 一种
-    个 中 上 下 时 会 能 可 可以 可能 将 已 已经 还 并 且 但 但是 如果 则 即 等 等等 吗 呢 吧 啊 着 过
-    我 你 他 她 它 我们 你们 他们 请 有 没有 要 需要 进行 通过 由 从 到 向 给 让 使 用""".split()
+    [
+        "的",
+        "了",
+        "是",
+        "在",
+        "和",
+        "与",
+        "及",
+        "或",
+        "也",
+        "都",
+        "就",
+        "而",
+        "被",
+        "把",
+        "对",
+        "为",
+        "以",
+        "于",
+        "之",
+        "其",
+        "该",
+        "这",
+        "那",
+        "这个",
+        "那个",
+        "这些",
+        "那些",
+        "一个",
+        "一种",
+        "个",
+        "中",
+        "上",
+        "下",
+        "时",
+        "会",
+        "能",
+        "可",
+        "可以",
+        "可能",
+        "将",
+        "已",
+        "已经",
+        "还",
+        "并",
+        "且",
+        "但",
+        "但是",
+        "如果",
+        "则",
+        "即",
+        "等",
+        "等等",
+        "吗",
+        "呢",
+        "吧",
+        "啊",
+        "着",
+        "过",
+        "我",
+        "你",
+        "他",
+        "她",
+        "它",
+        "我们",
+        "你们",
+        "他们",
+        "请",
+        "有",
+        "没有",
+        "要",
+        "需要",
+        "进行",
+        "通过",
+        "由",
+        "从",
+        "到",
+        "向",
+        "给",
+        "让",
+        "使",
+        "用",
+    ]
 )
 _TOKEN_CHARS = re.compile(r"[\w\u4e00-\u9fff%$¥€£./:-]+")
 _EN_WORD = re.compile(r"^[a-z]+$")

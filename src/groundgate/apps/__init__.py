@@ -1,0 +1,1 @@
+"""Thin applications over the core: each is a use of verify/runtime plus its own I/O."""

@@ -1,0 +1,340 @@
+"""The `groundgate` command. Reads configuration, builds objects, prints results (Rich or `--json`)."""
+
+from __future__ import annotations
+
+import json
+import sys
+from contextlib import ExitStack, nullcontext
+from pathlib import Path
+from typing import Annotated, Any, Literal
+
+import typer
+from rich.console import Console
+from rich.markup import escape
+from rich.panel import Panel
+from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
+from rich.table import Table
+
+from groundgate.apps.check import BatchSummary, run_batch, run_eval
+from groundgate.contracts import CheckRequest, CheckResult, FactCategory, Verdict
+from groundgate.errors import GroundgateError, UsageError
+from groundgate.evaluation.check_eval import EvalFigures, EvalReport
+from groundgate.settings import Settings, load_settings
+from groundgate.verify.assessment import ClaimClassifier
+from groundgate.verify.check import check
+from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+
+app = typer.Typer(
+    name="groundgate",
+    help="Answers operations and business questions only with what its read-only tools proved.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+console = Console()
+err_console = Console(stderr=True)
+
+_VERDICT_STYLE = {Verdict.PASS: "bold green", Verdict.LOW_CONFID: "bold yellow", Verdict.REJECT: "bold red"}
+_CATEGORY_STYLE = {
+    FactCategory.DIRECT_EVIDENCE: "green",
+    FactCategory.INDIRECT_SUPPORT: "cyan",
+    FactCategory.NO_EVIDENCE: "yellow",
+    FactCategory.CONTRADICTED: "red",
+}
+
+JsonOption = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON instead of tables.")]
+ModelOption = Annotated[
+    bool,
+    typer.Option(
+        "--model",
+        help="Classify with the configured OpenAI-compatible model (GROUNDGATE_MODEL__NAME etc.) "
+        "instead of the offline checker. Verdicts are still computed by code.",
+    ),
+]
+
+
+def _classifier(settings: Settings, use_model: bool) -> ClaimClassifier:
+    offline = OfflineChecker(
+        CheckerThresholds(
+            direct=settings.verifier.direct_support,
+            indirect=settings.verifier.indirect_support,
+        )
+    )
+    if not use_model:
+        return offline
+    model_settings = settings.judge_model()
+    if not model_settings.configured:
+        raise UsageError(
+            "--model needs a configured model: set GROUNDGATE_MODEL__NAME (and __BASE_URL, __API_KEY) "
+            "or [model] in groundgate.toml"
+        )
+    from groundgate.models.openai import OpenAIModel
+    from groundgate.verify.judge import LLMJudge
+
+    model = OpenAIModel(
+        model_name=model_settings.name or "",
+        base_url=model_settings.base_url,
+        api_key=model_settings.api_key.get_secret_value() if model_settings.api_key else None,
+        timeout_seconds=model_settings.timeout_seconds,
+        structured_output=model_settings.structured_output,
+    )
+    return LLMJudge(model, fallback=offline)
+
+
+def _read_text_or_file(value: str) -> str:
+    """A value naming an existing file is read; anything else is the text itself."""
+    if len(value) < 4096 and "\n" not in value:
+        path = Path(value)
+        try:
+            if path.is_file():
+                return path.read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError) as exc:
+            raise UsageError(f"cannot read {value}: {exc}") from exc
+    return value
+
+
+def _progress(enabled: bool) -> Progress | None:
+    if not enabled:
+        return None
+    return Progress(
+        TextColumn("[bold]checking"),
+        BarColumn(),
+        DownloadColumn(),
+        TimeRemainingColumn(),
+        console=err_console,
+        transient=True,
+    )
+
+
+@app.command("check")
+def check_command(
+    context: Annotated[
+        list[str] | None,
+        typer.Option("--context", "-c", help="A context passage, or a file holding one. Repeat for more."),
+    ] = None,
+    answer: Annotated[str | None, typer.Option("--answer", "-a", help="The answer to check (text or file).")] = None,
+    question: Annotated[str | None, typer.Option("--question", "-q", help="The question, if any.")] = None,
+    input_path: Annotated[
+        Path | None,
+        typer.Option("--input", "-i", help='Batch mode: JSON lines {"id", "question"?, "context", "answer"}.'),
+    ] = None,
+    output_path: Annotated[
+        Path | None, typer.Option("--output", "-o", help="Batch mode: where result lines go (default stdout).")
+    ] = None,
+    errors_path: Annotated[
+        Path | None, typer.Option("--errors", help="Batch mode: also write bad lines here as JSON lines.")
+    ] = None,
+    as_json: JsonOption = False,
+    use_model: ModelOption = False,
+) -> None:
+    """Check that every key fact of an answer is grounded in the context."""
+    settings = load_settings()
+    classifier = _classifier(settings, use_model)
+    if input_path is not None:
+        if context or answer:
+            raise UsageError("use either --input (batch) or --context/--answer, not both")
+        _check_batch(input_path, output_path, errors_path, classifier, as_json)
+        return
+    if not context or answer is None:
+        raise UsageError("give --context (one or more) and --answer, or --input FILE for a batch")
+    result = check(
+        context=[_read_text_or_file(c) for c in context],
+        answer=_read_text_or_file(answer),
+        question=question,
+        classifier=classifier,
+    )
+    if as_json:
+        typer.echo(result.model_dump_json(indent=2))
+    else:
+        _print_result(result)
+
+
+def _check_batch(
+    input_path: Path,
+    output_path: Path | None,
+    errors_path: Path | None,
+    classifier: ClaimClassifier,
+    as_json: bool,
+) -> None:
+    if not input_path.is_file():
+        raise UsageError(f"input file not found: {input_path}")
+    if output_path is not None and output_path.resolve() == input_path.resolve():
+        raise UsageError("--output must not be the input file (it would be overwritten)")
+    total = input_path.stat().st_size
+    with ExitStack() as stack:
+        output = (
+            stack.enter_context(output_path.open("w", encoding="utf-8")) if output_path else sys.stdout
+        )
+        errors = stack.enter_context(errors_path.open("w", encoding="utf-8")) if errors_path else None
+        progress = _progress(err_console.is_terminal and output_path is not None)
+        stack.enter_context(progress if progress is not None else nullcontext())
+        task = progress.add_task("check", total=total) if progress is not None else None
+
+        def advance(size: int) -> None:
+            if progress is not None and task is not None:
+                progress.advance(task, size)
+
+        summary = run_batch(input_path, output, classifier=classifier, errors=errors, on_progress=advance)
+    _print_batch_summary(summary, as_json, to_stderr=output_path is None)
+
+
+def _print_batch_summary(summary: BatchSummary, as_json: bool, *, to_stderr: bool) -> None:
+    for bad in summary.bad_lines:
+        err_console.print(f"[red]line {bad.line}:[/red] {escape(bad.error)}")
+    if summary.bad_count > len(summary.bad_lines):
+        err_console.print(f"[red]… and {summary.bad_count - len(summary.bad_lines)} more bad lines[/red]")
+    payload = {"checked": summary.checked, "bad_lines": summary.bad_count, "verdicts": dict(summary.verdicts)}
+    target = err_console if to_stderr else console
+    if as_json:
+        target.print_json(json.dumps(payload))
+    else:
+        verdicts = ", ".join(f"{k} {v}" for k, v in sorted(summary.verdicts.items())) or "none"
+        target.print(f"checked {summary.checked} answers ({verdicts}); {summary.bad_count} bad lines")
+
+
+def _print_result(result: CheckResult) -> None:
+    style = _VERDICT_STYLE[result.verdict]
+    console.print(
+        f"[{style}]{result.verdict.value}[/{style}]  groundedness {result.groundedness_score:.2f}  "
+        f"key facts {result.critical_fact_count}  checker {result.checker}"
+        + (f" (judge {result.judge_status.value})" if result.checker == "llm" else "")
+    )
+    table = Table(show_lines=True, expand=True)
+    table.add_column("claim", ratio=3)
+    table.add_column("key", width=4)
+    table.add_column("category", width=17)
+    table.add_column("evidence", ratio=3)
+    table.add_column("reasons", ratio=2)
+    for claim in result.claims:
+        cat_style = _CATEGORY_STYLE[claim.category]
+        evidence = "\n".join(f"[{e.passage}:{e.start}-{e.end}] {e.excerpt}" for e in claim.evidence)
+        table.add_row(
+            escape(claim.text),
+            "yes" if claim.key else "no",
+            f"[{cat_style}]{claim.category.value}[/{cat_style}]",
+            escape(evidence),
+            escape(", ".join(claim.reason_codes)),
+        )
+    console.print(table)
+
+
+@app.command("check-eval")
+def check_eval_command(
+    input_path: Annotated[
+        Path, typer.Option("--input", "-i", help="Labelled JSON lines: the check fields plus label.")
+    ],
+    predictions_path: Annotated[
+        Path | None, typer.Option("--predictions", help="Also write each result with its label here.")
+    ] = None,
+    group_by: Annotated[str, typer.Option("--group-by", help="Field to break figures down by: lang, domain or none.")] = "lang",
+    as_json: JsonOption = False,
+    use_model: ModelOption = False,
+) -> None:
+    """Score the checker on labelled data (LOW_CONFID and REJECT count as hallucinated)."""
+    if not input_path.is_file():
+        raise UsageError(f"input file not found: {input_path}")
+    if group_by not in ("lang", "domain", "none"):
+        raise UsageError("--group-by must be lang, domain or none")
+    settings = load_settings()
+    classifier = _classifier(settings, use_model)
+    group: Literal["lang", "domain"] | None = None if group_by == "none" else group_by  # type: ignore[assignment]
+    with ExitStack() as stack:
+        predictions = (
+            stack.enter_context(predictions_path.open("w", encoding="utf-8")) if predictions_path else None
+        )
+        progress = _progress(err_console.is_terminal and not as_json)
+        stack.enter_context(progress if progress is not None else nullcontext())
+        task = progress.add_task("eval", total=input_path.stat().st_size) if progress is not None else None
+
+        def advance(size: int) -> None:
+            if progress is not None and task is not None:
+                progress.advance(task, size)
+
+        report, summary = run_eval(
+            input_path, classifier=classifier, group_by=group, predictions=predictions, on_progress=advance
+        )
+    for bad in summary.bad_lines:
+        err_console.print(f"[red]line {bad.line}:[/red] {escape(bad.error)}")
+    if summary.checked == 0:
+        raise UsageError(f"no valid labelled lines in {input_path}")
+    if as_json:
+        payload: dict[str, Any] = report.model_dump()
+        payload["bad_lines"] = summary.bad_count
+        typer.echo(json.dumps(payload, indent=2, ensure_ascii=False))
+    else:
+        _print_eval(report, summary)
+
+
+def _figures_row(table: Table, name: str, f: EvalFigures) -> None:
+    table.add_row(
+        name,
+        str(f.count),
+        f"{f.precision:.3f}",
+        f"{f.recall:.3f}",
+        f"{f.f1:.3f}",
+        f"{f.balanced_accuracy:.3f}",
+    )
+
+
+def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
+    table = Table(title="hallucinated class (flagged = LOW_CONFID or REJECT)")
+    for column in ("set", "n", "precision", "recall", "F1", "balanced acc."):
+        table.add_column(column, justify="right" if column != "set" else "left")
+    _figures_row(table, "all (LOW_CONFID+REJECT)", report.flagged)
+    _figures_row(table, "all (REJECT only)", report.reject_only)
+    for name, f in report.by_group.items():
+        _figures_row(table, name, f)
+    console.print(table)
+    confusion = Table(title="confusion: label × verdict")
+    confusion.add_column("label")
+    for verdict in Verdict:
+        confusion.add_column(verdict.value, justify="right")
+    for label, row in report.confusion_table.items():
+        confusion.add_row(label, *(str(row.get(v.value, 0)) for v in Verdict))
+    console.print(confusion)
+    if summary.bad_count:
+        console.print(f"[red]{summary.bad_count} bad lines skipped[/red]")
+
+
+@app.command("demo")
+def demo_command(as_json: JsonOption = False) -> None:
+    """Run the grounding checker on the bundled demo examples (no model, no server)."""
+    from groundgate.apps.check import iter_lines, parse_request
+    from groundgate.demo import demo_file
+    from groundgate.verify.check import check_request
+
+    settings = load_settings()
+    classifier = _classifier(settings, use_model=False)
+    results: list[CheckResult] = []
+    with demo_file("check_examples.jsonl").open("rb") as stream:
+        for number, _size, item in iter_lines(stream):
+            request = item if not isinstance(item, dict) else parse_request(number, item)
+            if not isinstance(request, CheckRequest):
+                raise GroundgateError(f"bundled demo line {number} is broken: {request}")
+            result = check_request(request, classifier)
+            results.append(result)
+            if not as_json:
+                console.print(Panel.fit(
+                    f"[bold]{escape(request.question or '')}[/bold]\n{escape(request.answer)}",
+                    title=f"demo {request.id}",
+                ))
+                _print_result(result)
+                console.print()
+    if as_json:
+        typer.echo(json.dumps([r.model_dump(mode="json") for r in results], ensure_ascii=False, indent=2))
+
+
+def main() -> None:
+    """Console entry point: usage errors exit 2 with a clear message, run errors exit 1."""
+    try:
+        app()
+    except UsageError as exc:
+        err_console.print(f"[red]error:[/red] {escape(str(exc))}")
+        raise SystemExit(2) from None
+    except GroundgateError as exc:
+        err_console.print(f"[red]failed:[/red] {escape(str(exc))}")
+        raise SystemExit(1) from None
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""`check`: the grounding checker as a product. Split, classify, then compute verdict and score."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from groundgate.contracts import CheckedClaim, CheckRequest, CheckResult
+from groundgate.verify.assessment import ClaimClassifier
+from groundgate.verify.checker import OfflineChecker
+from groundgate.verify.claims import split_claims
+from groundgate.verify.matrix import compute_verdict
+
+_DEFAULT_CHECKER = OfflineChecker()
+
+
+def check_request(request: CheckRequest, classifier: ClaimClassifier | None = None) -> CheckResult:
+    """Check one request with the given classifier (the offline checker when None)."""
+    classifier = classifier or _DEFAULT_CHECKER
+    claims = split_claims(request.answer)
+    classification = classifier.classify(claims, request.context, question=request.question)
+    checked = [
+        CheckedClaim(
+            text=span.text,
+            start=span.start,
+            end=span.end,
+            key=assessment.key,
+            category=assessment.category,
+            evidence=list(assessment.evidence),
+            reason_codes=list(assessment.reason_codes),
+        )
+        for span, assessment in zip(claims, classification.assessments, strict=True)
+    ]
+    outcome = compute_verdict(c.category for c in checked if c.key)
+    return CheckResult(
+        id=request.id,
+        verdict=outcome.verdict,
+        groundedness_score=outcome.groundedness_score,
+        critical_fact_count=outcome.critical_fact_count,
+        claims=checked,
+        checker="llm" if classification.checker == "llm" else "offline",
+        judge_status=classification.judge_status,
+        rationale=outcome.reason,
+    )
+
+
+def check(
+    *,
+    context: str | Sequence[str],
+    answer: str,
+    question: str | None = None,
+    classifier: ClaimClassifier | None = None,
+) -> CheckResult:
+    """Check `answer` against `context` passages; every key fact must be grounded.
+
+    `classifier` defaults to the offline checker; pass `groundgate.LLMJudge(model)` to let a model
+    classify (code still computes verdict and score, and deterministic contradictions still win).
+    """
+    passages = [context] if isinstance(context, str) else list(context)
+    return check_request(CheckRequest(context=passages, answer=answer, question=question), classifier)

@@ -1,0 +1,77 @@
+"""Split an answer into claims and decide which are key facts (seed 000 "关键事实范围").
+
+Key facts: root causes, error code / interface / component attributions, statements about what
+logs or documents show, fix conclusions, and anything with a number or identifier. General advice,
+risk warnings and other non-factual text are not key unless they claim to be proven.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from groundgate.verify.text import Span, split_sentences, tokenize
+
+_DIGIT = re.compile(r"[0-9０-９]|[零一二两三四五六七八九十百千万亿]+(?:元|块|天|日|次|个|人|小时|分钟|秒|年|月|%|倍|级|周)")
+_IDENTIFIER = re.compile(
+    r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"  # ERR_TIMEOUT
+    r"|(?<![\w/])/[A-Za-z0-9_.{}-]+(?:/[A-Za-z0-9_.{}-]+)+"  # /api/v1/orders
+    r"|\b[a-z][a-z0-9]*(?:[-_][a-z0-9]+)+\b"  # payment-gateway, order_service
+    r"|\b[a-z]+[A-Z][A-Za-z0-9]*\b|\b[A-Z][a-z0-9]+[A-Z][A-Za-z0-9]*\b"  # camelCase, OrderService
+)
+_EVIDENCE_STATEMENT = re.compile(
+    r"日志(?:显示|表明|中)|文档(?:说明|显示|规定|指出)|(?:制度|政策|规定|手册|runbook)(?:规定|要求|显示|说明)|监控(?:显示|表明)|指标(?:显示|表明)"
+    r"|根因|原因是|导致|由于|因为|修复|已解决|已恢复|归属|来自|属于"
+    r"|\b(?:logs?|documents?|docs?|metrics?|dashboards?|runbooks?|policy|traces?) (?:show|shows|showed|indicate|indicates|say|says|state|states|confirm|confirms)\b"
+    r"|\broot cause\b|\bcaused by\b|\bbecause\b|\bdue to\b|\bfixed\b|\bresolved\b|\bbelongs? to\b|\bcomes? from\b|\breturned by\b",
+    re.IGNORECASE,
+)
+_ADVICE = re.compile(
+    r"^(?:建议|推荐|可以考虑|不妨|请|如有(?:疑问|问题|需要)|如需|如果(?:您|你)|您可以|你可以|可联系|欢迎|注意|提醒|希望|祝|以下是|下面是|总结(?:一下)?[:：]?$)"
+    r"|(?:建议您?|请(?:您|务必)?|谨慎参考|仅供参考|以.+为准)"
+    r"|^(?:you (?:may|might|can|could|should)|we (?:recommend|suggest)|i (?:recommend|suggest)|consider|please|feel free|"
+    r"if you|make sure|be sure|remember|note that|it is (?:recommended|advisable|a good idea)|let me know|hope this|"
+    r"here(?: is|'s| are)|in summary|to summari[sz]e|overall,?$)"
+    r"|\b(?:is recommended|you may want to|you might want to|it'?s a good idea|for reference only)\b",
+    re.IGNORECASE,
+)
+_QUESTION = re.compile(r"[?？]\s*$")
+
+
+@dataclass(frozen=True, slots=True)
+class KeyDecision:
+    """Whether a claim is a key fact, and why (readable reason code)."""
+
+    key: bool
+    reason: str
+
+
+def split_claims(answer: str) -> list[Span]:
+    """Sentence-level claims of an answer (Chinese and English), with offsets into the answer."""
+    return split_sentences(answer)
+
+
+def has_number_or_identifier(text: str) -> bool:
+    """True when the text states a number, amount or identifier (always key, seed 000)."""
+    return bool(_DIGIT.search(text) or _IDENTIFIER.search(text))
+
+
+def key_decision(claim: str) -> KeyDecision:
+    """Decide whether a claim is a key fact.
+
+    Order matters: numbers and identifiers make any claim key (advice that names `5000元` still
+    asserts the amount); then evidence/causal/fix statements; then advice, questions and filler are
+    not key; every other declarative statement is key (a grounding checker must not wave through
+    plain factual sentences just because they lack a number).
+    """
+    if has_number_or_identifier(claim):
+        return KeyDecision(True, "key:number_or_identifier")
+    if _EVIDENCE_STATEMENT.search(claim):
+        return KeyDecision(True, "key:evidence_or_causal_statement")
+    if _QUESTION.search(claim):
+        return KeyDecision(False, "not_key:question")
+    if _ADVICE.search(claim.strip()):
+        return KeyDecision(False, "not_key:advice")
+    if len(tokenize(claim)) < 2:
+        return KeyDecision(False, "not_key:no_content")
+    return KeyDecision(True, "key:factual_statement")
