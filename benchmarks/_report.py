@@ -42,7 +42,9 @@ def write_section(name: str, body: str) -> None:
         f"<!-- bench:{name}:end -->"
     )
     text = DOC.read_text(encoding="utf-8") if DOC.exists() else "# Benchmarks\n"
-    pattern = re.compile(rf"<!-- bench:{re.escape(name)}:start -->.*?<!-- bench:{re.escape(name)}:end -->", re.S)
+    pattern = re.compile(
+        rf"<!-- bench:{re.escape(name)}:start -->.*?<!-- bench:{re.escape(name)}:end -->", re.S
+    )
     text = pattern.sub(lambda _m: block, text) if pattern.search(text) else text.rstrip() + f"\n\n{block}\n"
     DOC.parent.mkdir(parents=True, exist_ok=True)
     DOC.write_text(text, encoding="utf-8")

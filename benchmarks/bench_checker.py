@@ -18,11 +18,17 @@ import statistics
 import time
 
 from _report import write_section
-
 from groundgate.contracts import CheckRequest
 from groundgate.verify.check import check_request
 
-_SERVICES = ["payment-gateway", "order-service", "redis-cluster-01", "kafka-broker-2", "inventory-api", "auth-service"]
+_SERVICES = [
+    "payment-gateway",
+    "order-service",
+    "redis-cluster-01",
+    "kafka-broker-2",
+    "inventory-api",
+    "auth-service",
+]
 _CODES = ["ERR_TIMEOUT", "ERR_POOL_EXHAUSTED", "ERR_RATE_LIMIT", "ERR_UPSTREAM_5XX", "ERR_AUTH_EXPIRED"]
 _CITIES = ["北京", "上海", "广州", "深圳", "成都", "杭州"]
 
@@ -106,7 +112,9 @@ def make_pairs(n: int, seed: int = 7) -> list[CheckRequest]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--pairs", type=int, default=10_000)
-    parser.add_argument("--no-write", action="store_true", help="print only; do not update docs/benchmarks.md")
+    parser.add_argument(
+        "--no-write", action="store_true", help="print only; do not update docs/benchmarks.md"
+    )
     args = parser.parse_args()
 
     if hasattr(os, "sched_setaffinity"):

@@ -18,4 +18,4 @@ def _isolated_config(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterato
             monkeypatch.delenv(name)
     monkeypatch.setenv("GROUNDGATE_DATA_DIR", str(tmp_path / "data"))
     monkeypatch.chdir(tmp_path)
-    yield
+    return

@@ -16,9 +16,7 @@ from groundgate.contracts import FactCategory, Verdict
 from groundgate.models import ScriptedModel
 from groundgate.testing import OpenAICompatibleServer, ScriptedReply
 
-CONTEXT = (
-    "差旅住宿标准：一线城市每晚不超过 600 元，其他城市每晚不超过 400 元。超标部分需部门总监审批。"
-)
+CONTEXT = "差旅住宿标准：一线城市每晚不超过 600 元，其他城市每晚不超过 400 元。超标部分需部门总监审批。"
 SUPPORTED = "一线城市住宿每晚最多报销 600 元。超出标准的部分需要部门总监审批。"
 FLIPPED = "一线城市住宿每晚至少 800 元，超标部分无需审批。"
 
@@ -79,7 +77,9 @@ def test_check_pretty_output_names_the_verdict() -> None:
         (["check", "--model", "-c", "x", "-a", "y"], "--model needs a configured model"),
     ],
 )
-def test_check_usage_errors_exit_2_with_a_clear_message(args: list[str], message: str, tmp_path: Path) -> None:
+def test_check_usage_errors_exit_2_with_a_clear_message(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
     (tmp_path / "in.jsonl").write_text("{}\n", encoding="utf-8")
     done = run_cli(*args, cwd=tmp_path)
     assert done.returncode == 2
@@ -96,7 +96,10 @@ def _write_batch(path: Path) -> None:
         json.dumps({"id": "no-answer", "context": [CONTEXT]}),
         "",
         "[1, 2, 3]",
-        json.dumps({"id": "b", "question": "住宿标准？", "context": [CONTEXT, "其他"], "answer": FLIPPED}, ensure_ascii=False),
+        json.dumps(
+            {"id": "b", "question": "住宿标准？", "context": [CONTEXT, "其他"], "answer": FLIPPED},
+            ensure_ascii=False,
+        ),
         json.dumps({"id": "empty-ctx", "context": [], "answer": "x"}),
     ]
     path.write_bytes(("\n".join(lines) + "\n").encode() + b'{"id": "latin1", "answer": "\xe9"}\n')
@@ -252,7 +255,9 @@ def test_python_api_with_a_model_keeps_deterministic_contradictions() -> None:
             ]
         }
     )
-    result = groundgate.check(context=CONTEXT, answer="一线城市住宿每晚最多 800 元。超标部分需要总监审批。", model=model)
+    result = groundgate.check(
+        context=CONTEXT, answer="一线城市住宿每晚最多 800 元。超标部分需要总监审批。", model=model
+    )
     assert result.checker == "llm"
     assert result.verdict is Verdict.REJECT
     assert result.claims[0].category is FactCategory.CONTRADICTED

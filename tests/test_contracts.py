@@ -162,7 +162,9 @@ def _samples() -> list[BaseModel]:
         ToolResult(invocation_id="inv-1", tool="query_logs", status=ToolStatus.TIMEOUT, error="late"),
         RetryContext(round=1, missing_evidence_facts=["“根因是连接池耗尽”缺少直接证据"]),
         SelfEvaluation(
-            rule_evaluation=RuleEvaluation(evidence_score=65, factors=[RuleFactor(rule="l0_exact_match", delta=35)]),
+            rule_evaluation=RuleEvaluation(
+                evidence_score=65, factors=[RuleFactor(rule="l0_exact_match", delta=35)]
+            ),
             verifier_evaluation=_verifier_evaluation(),
         ),
         CheckResult(verdict=Verdict.PASS, groundedness_score=1.0, critical_fact_count=1),

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from typing import Any
+from enum import StrEnum
+from typing import Any, Literal
 
 import httpx
 import httpx2
 import pytest
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.errors import (
     ConfigurationError,
@@ -44,6 +45,34 @@ class Nested(BaseModel):
 
 class FreeForm(BaseModel):
     labels: dict[str, int]
+
+
+class Cat(BaseModel):
+    kind: Literal["cat"]
+    lives: int = Field(default=9, ge=0, le=9)
+
+
+class Dog(BaseModel):
+    kind: Literal["dog"]
+    name: str = Field(min_length=1, pattern=r"^[A-Z]")
+
+
+class Level(StrEnum):
+    LOW = "low"
+    HIGH = "high"
+
+
+class Tree(BaseModel):
+    label: str
+    children: list[Tree] = []
+
+
+class Mixed(BaseModel):
+    pet: Cat | Dog = Field(discriminator="kind")
+    best: Finding = Field(default=Finding(component="x"), description="The best finding.")
+    maybe: Finding | None = None
+    level: Level = Field(description="How bad.")
+    tree: Tree
 
 
 MESSAGES = [Message("system", "You extract findings."), Message("user", "pay-api returned E1024 3 times")]
@@ -106,6 +135,48 @@ def test_nested_schema_is_strict_everywhere() -> None:
     assert finding["additionalProperties"] is False
     assert finding["required"] == ["component", "error_code", "count"]
     assert schema["required"] == ["findings", "summary"]
+
+
+def test_strict_schema_rewrites_what_strict_mode_rejects() -> None:
+    schema = openai_strict_schema(Mixed)
+    assert schema is not None
+    text = json.dumps(schema)
+    for keyword in ("oneOf", "discriminator", "default", "minLength", "pattern", "minimum", "maximum"):
+        assert f'"{keyword}"' not in text
+    props = schema["properties"]
+    assert schema["required"] == ["pet", "best", "maybe", "level", "tree"]
+    assert len(props["pet"]["anyOf"]) == 2
+    # `$ref` with siblings is inlined; the field's description wins.
+    assert "$ref" not in props["best"]
+    assert props["best"]["description"] == "The best finding."
+    assert props["best"]["additionalProperties"] is False
+    assert props["level"] == {
+        "description": "How bad.",
+        "enum": ["low", "high"],
+        "title": "Level",
+        "type": "string",
+    }
+    assert props["maybe"]["anyOf"][1] == {"type": "null"}
+    # Recursive models keep their reference; unused definitions are pruned.
+    assert schema["$defs"]["Tree"]["properties"]["children"]["items"] == {"$ref": "#/$defs/Tree"}
+    assert "Level" not in schema["$defs"]
+    for definition in schema["$defs"].values():
+        if definition.get("type") == "object":
+            assert definition["additionalProperties"] is False
+            assert definition["required"] == list(definition["properties"])
+    # And pydantic still validates what strict mode no longer enforces.
+    assert (
+        Mixed.model_validate(
+            {
+                "pet": {"kind": "dog", "name": "Rex"},
+                "best": GOOD,
+                "maybe": None,
+                "level": "low",
+                "tree": {"label": "t"},
+            }
+        ).pet.kind
+        == "dog"
+    )
 
 
 def test_free_form_schema_is_sent_non_strict(server: OpenAICompatibleServer, model: OpenAIModel) -> None:
@@ -310,7 +381,10 @@ def test_failing_handler_answers_500() -> None:
         assert [str(e) for e in server.handler_errors] == ["boom"]
 
 
-def test_configuration_errors() -> None:
+def test_configuration_errors(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    with pytest.raises(ConfigurationError, match="api_key"):
+        OpenAIModel("m", base_url="http://127.0.0.1:1/v1")
     with pytest.raises(ConfigurationError):
         OpenAIModel("", base_url="http://127.0.0.1:1/v1", api_key="k")
     with pytest.raises(ConfigurationError):

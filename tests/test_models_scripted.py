@@ -14,14 +14,9 @@ from groundgate.errors import (
     ModelTimeoutError,
     UsageError,
 )
+from groundgate.models._parsing import estimate_tokens, parse_structured_output, strip_json_fences
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
-from groundgate.models.scripted import (
-    ScriptedModel,
-    ScriptExhaustedError,
-    estimate_tokens,
-    parse_structured_output,
-    strip_json_fences,
-)
+from groundgate.models.scripted import ScriptedModel, ScriptExhaustedError
 
 
 class Plan(BaseModel):

@@ -112,14 +112,19 @@ def check_command(
         list[str] | None,
         typer.Option("--context", "-c", help="A context passage, or a file holding one. Repeat for more."),
     ] = None,
-    answer: Annotated[str | None, typer.Option("--answer", "-a", help="The answer to check (text or file).")] = None,
+    answer: Annotated[
+        str | None, typer.Option("--answer", "-a", help="The answer to check (text or file).")
+    ] = None,
     question: Annotated[str | None, typer.Option("--question", "-q", help="The question, if any.")] = None,
     input_path: Annotated[
         Path | None,
-        typer.Option("--input", "-i", help='Batch mode: JSON lines {"id", "question"?, "context", "answer"}.'),
+        typer.Option(
+            "--input", "-i", help='Batch mode: JSON lines {"id", "question"?, "context", "answer"}.'
+        ),
     ] = None,
     output_path: Annotated[
-        Path | None, typer.Option("--output", "-o", help="Batch mode: where result lines go (default stdout).")
+        Path | None,
+        typer.Option("--output", "-o", help="Batch mode: where result lines go (default stdout)."),
     ] = None,
     errors_path: Annotated[
         Path | None, typer.Option("--errors", help="Batch mode: also write bad lines here as JSON lines.")
@@ -162,9 +167,7 @@ def _check_batch(
         raise UsageError("--output must not be the input file (it would be overwritten)")
     total = input_path.stat().st_size
     with ExitStack() as stack:
-        output = (
-            stack.enter_context(output_path.open("w", encoding="utf-8")) if output_path else sys.stdout
-        )
+        output = stack.enter_context(output_path.open("w", encoding="utf-8")) if output_path else sys.stdout
         errors = stack.enter_context(errors_path.open("w", encoding="utf-8")) if errors_path else None
         progress = _progress(err_console.is_terminal and output_path is not None)
         stack.enter_context(progress if progress is not None else nullcontext())
@@ -226,7 +229,9 @@ def check_eval_command(
     predictions_path: Annotated[
         Path | None, typer.Option("--predictions", help="Also write each result with its label here.")
     ] = None,
-    group_by: Annotated[str, typer.Option("--group-by", help="Field to break figures down by: lang, domain or none.")] = "lang",
+    group_by: Annotated[
+        str, typer.Option("--group-by", help="Field to break figures down by: lang, domain or none.")
+    ] = "lang",
     as_json: JsonOption = False,
     use_model: ModelOption = False,
 ) -> None:
@@ -314,10 +319,12 @@ def demo_command(as_json: JsonOption = False) -> None:
             result = check_request(request, classifier)
             results.append(result)
             if not as_json:
-                console.print(Panel.fit(
-                    f"[bold]{escape(request.question or '')}[/bold]\n{escape(request.answer)}",
-                    title=f"demo {request.id}",
-                ))
+                console.print(
+                    Panel.fit(
+                        f"[bold]{escape(request.question or '')}[/bold]\n{escape(request.answer)}",
+                        title=f"demo {request.id}",
+                    )
+                )
                 _print_result(result)
                 console.print()
     if as_json:

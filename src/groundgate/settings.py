@@ -31,9 +31,9 @@ class VerifierSettings(BaseModel):
 
     low_confidence_threshold: float = Field(default=0.5, ge=0.0, le=1.0)
     """`LOW_CONFID` at or above this score is shown with a disclaimer; below it, one more round."""
-    direct_support: float = Field(default=0.8, ge=0.0, le=1.0)
+    direct_support: float = Field(default=0.5, ge=0.0, le=1.0)
     """Offline checker: best-window support for `direct_evidence`."""
-    indirect_support: float = Field(default=0.55, ge=0.0, le=1.0)
+    indirect_support: float = Field(default=0.3, ge=0.0, le=1.0)
     """Offline checker: best-window support for `indirect_support`."""
 
 
@@ -101,9 +101,7 @@ def load_settings(**overrides: object) -> Settings:
     try:
         return Settings(**overrides)  # type: ignore[arg-type]
     except ValidationError as exc:
-        problems = "; ".join(
-            f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors()
-        )
+        problems = "; ".join(f"{'.'.join(str(p) for p in err['loc'])}: {err['msg']}" for err in exc.errors())
         raise ConfigurationError(f"invalid groundgate configuration: {problems}") from exc
     except (OSError, ValueError) as exc:  # unreadable or malformed TOML
         raise ConfigurationError(f"cannot read groundgate configuration: {exc}") from exc

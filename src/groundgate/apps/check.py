@@ -114,7 +114,15 @@ def run_batch(
     return summary
 
 
-_OUTPUT_FIELDS = {"id", "verdict", "groundedness_score", "critical_fact_count", "claims", "checker", "judge_status"}
+_OUTPUT_FIELDS = {
+    "id",
+    "verdict",
+    "groundedness_score",
+    "critical_fact_count",
+    "claims",
+    "checker",
+    "judge_status",
+}
 
 
 def _result_line(result: CheckResult) -> str:
@@ -144,7 +152,9 @@ def run_eval(
                 continue
             label = item.get("label")
             if label not in _LABELS:
-                summary.record_bad(BadLine(number, f"label: expected 'supported' or 'hallucinated', got {label!r}"))
+                summary.record_bad(
+                    BadLine(number, f"label: expected 'supported' or 'hallucinated', got {label!r}")
+                )
                 continue
             parsed = parse_request(number, item)
             if isinstance(parsed, BadLine):

@@ -9,7 +9,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from groundgate.contracts.enums import ClaimType
 from groundgate.contracts.tools import EvidenceRef
 
-EXECUTOR_OUTPUT_SCHEMA = "executor_evidence_v2"
+EXECUTOR_OUTPUT_SCHEMA: Literal["executor_evidence_v2"] = "executor_evidence_v2"
 
 
 class Claim(BaseModel):

@@ -1,5 +1,35 @@
-"""Model seam: the `Model` protocol and its implementations."""
+"""Model seam: the `Model` protocol and its implementations.
+
+`OpenAIModel` is imported lazily: the `openai` SDK takes about a second to import, and offline
+use never needs it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
 
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
+from groundgate.models.scripted import RecordedRequest, ScriptedModel, ScriptExhaustedError
 
-__all__ = ["Message", "Model", "ModelResponse", "Role", "Usage"]
+if TYPE_CHECKING:
+    from groundgate.models.openai import OpenAIModel
+
+__all__ = [
+    "Message",
+    "Model",
+    "ModelResponse",
+    "OpenAIModel",
+    "RecordedRequest",
+    "Role",
+    "ScriptExhaustedError",
+    "ScriptedModel",
+    "Usage",
+]
+
+
+def __getattr__(name: str) -> Any:
+    if name == "OpenAIModel":
+        from groundgate.models.openai import OpenAIModel
+
+        return OpenAIModel
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

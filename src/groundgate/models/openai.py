@@ -31,8 +31,8 @@ from groundgate.errors import (
     ModelRefusalError,
     ModelTimeoutError,
 )
+from groundgate.models._parsing import estimate_tokens, parse_structured_output, strip_reasoning
 from groundgate.models.base import Message, ModelResponse, OutputT, Role, Usage
-from groundgate.models.scripted import estimate_tokens, parse_structured_output, strip_reasoning
 
 if TYPE_CHECKING:
     import httpx2
@@ -126,7 +126,8 @@ class OpenAIModel:
         """Send `messages`, ask for JSON fitting `output_type`, return the validated output.
 
         Raises `ModelTimeoutError`, `ModelRefusalError`, `ModelInvalidJSONError`,
-        `ModelOutputError` or `ModelHTTPError`; nothing else.
+        `ModelOutputError` or `ModelHTTPError` (a plain `ModelError` when `output_type` has no JSON
+        schema); never a third-party exception.
         """
         what = f"{role} model {self.model_name!r}"
         try:
@@ -351,6 +352,7 @@ def openai_strict_schema(output_type: type[BaseModel]) -> dict[str, Any] | None:
         return None
     if not isinstance(strict, dict) or strict.get("type") != "object":
         return None
+    _prune_defs(strict)
     return strict
 
 
@@ -366,7 +368,7 @@ def _strictify(node: Any, defs: Mapping[str, Any]) -> Any:
     if "$ref" in node and len(node) > 1:  # `$ref` may not have siblings in strict mode: inline it
         ref = node.pop("$ref")
         target = _resolve(ref, defs)
-        node = {**target, **{k: v for k, v in node.items() if k not in target}}
+        node = {**target, **node}  # the field's own description wins over the definition's
     all_of = node.pop("allOf", None)
     if all_of is not None:
         if len(all_of) != 1:
@@ -390,6 +392,32 @@ def _strictify(node: Any, defs: Mapping[str, Any]) -> Any:
         out["additionalProperties"] = False
         out["required"] = list(out["properties"])
     return out
+
+
+def _prune_defs(schema: dict[str, Any]) -> None:
+    """Drop `$defs` entries no longer referenced (after inlining)."""
+    defs = schema.get("$defs")
+    if not isinstance(defs, dict):
+        return
+    used: set[str] = set()
+    stack: list[Any] = [{k: v for k, v in schema.items() if k != "$defs"}]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, list):
+            stack.extend(node)
+        elif isinstance(node, dict):
+            ref = node.get("$ref")
+            if isinstance(ref, str) and ref.startswith("#/$defs/"):
+                name = ref[len("#/$defs/") :]
+                if name not in used and name in defs:
+                    used.add(name)
+                    stack.append(defs[name])
+            stack.extend(v for k, v in node.items() if k != "$ref")
+    kept = {name: sub for name, sub in defs.items() if name in used}
+    if kept:
+        schema["$defs"] = kept
+    else:
+        del schema["$defs"]
 
 
 def _resolve(ref: str, defs: Mapping[str, Any]) -> dict[str, Any]:

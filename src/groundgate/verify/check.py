@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from groundgate.contracts import CheckedClaim, CheckRequest, CheckResult
+from groundgate.models.base import Model
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.checker import OfflineChecker
 from groundgate.verify.claims import split_claims
@@ -48,12 +49,18 @@ def check(
     context: str | Sequence[str],
     answer: str,
     question: str | None = None,
+    model: Model | None = None,
     classifier: ClaimClassifier | None = None,
 ) -> CheckResult:
     """Check `answer` against `context` passages; every key fact must be grounded.
 
-    `classifier` defaults to the offline checker; pass `groundgate.LLMJudge(model)` to let a model
-    classify (code still computes verdict and score, and deterministic contradictions still win).
+    With `model`, an LLM judge classifies the claims (the offline checker stands in if the model
+    fails, and its deterministic contradictions always win); without, the offline checker does.
+    Either way verdict and score are computed by code. `classifier` overrides both.
     """
+    if classifier is None and model is not None:
+        from groundgate.verify.judge import LLMJudge
+
+        classifier = LLMJudge(model, fallback=_DEFAULT_CHECKER)
     passages = [context] if isinstance(context, str) else list(context)
     return check_request(CheckRequest(context=passages, answer=answer, question=question), classifier)

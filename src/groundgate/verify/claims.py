@@ -12,7 +12,9 @@ from dataclasses import dataclass
 
 from groundgate.verify.text import Span, split_sentences, tokenize
 
-_DIGIT = re.compile(r"[0-9０-９]|[零一二两三四五六七八九十百千万亿]+(?:元|块|天|日|次|个|人|小时|分钟|秒|年|月|%|倍|级|周)")
+_DIGIT = re.compile(
+    r"[0-9０-９]|[零一二两三四五六七八九十百千万亿]+(?:元|块|天|日|次|个|人|小时|分钟|秒|年|月|%|倍|级|周)"
+)
 _IDENTIFIER = re.compile(
     r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"  # ERR_TIMEOUT
     r"|(?<![\w/])/[A-Za-z0-9_.{}-]+(?:/[A-Za-z0-9_.{}-]+)+"  # /api/v1/orders
@@ -36,6 +38,12 @@ _ADVICE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
+# A bare yes/no reply ("不会。", "No.", "暂时不行。"): the sentences after it carry the checkable facts.
+_BARE_REPLY = re.compile(
+    r"^(?:(?:暂时|目前|当然|一般)?(?:是的?|对|不是|不对|会|不会|能|不能|可以|不可以|不行|行|需要|不需要|不用|要|不要|应该|不应该|有|没有)(?:的|了)?"
+    r"|(?:yes|no|nope|correct|right|not really|not yet|not necessarily)(?:,? (?:it (?:is|does|can|will)(?:n't)?|you (?:can|do|should)(?:n't)?))?)[。！!.，,]*$",
+    re.IGNORECASE,
+)
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +76,8 @@ def key_decision(claim: str) -> KeyDecision:
         return KeyDecision(True, "key:number_or_identifier")
     if _EVIDENCE_STATEMENT.search(claim):
         return KeyDecision(True, "key:evidence_or_causal_statement")
+    if _BARE_REPLY.match(claim.strip()):
+        return KeyDecision(False, "not_key:bare_reply")
     if _QUESTION.search(claim):
         return KeyDecision(False, "not_key:question")
     if _ADVICE.search(claim.strip()):

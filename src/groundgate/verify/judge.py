@@ -40,7 +40,9 @@ class JudgeItem(BaseModel):
 
     claim_index: int = Field(description="The claim's number as given in the prompt (1-based).")
     key: bool = Field(description="True when the claim is a key fact.")
-    category: FactCategory
+    category: FactCategory = Field(
+        description="One of: direct_evidence, indirect_support, no_evidence, contradicted."
+    )
     passage: int | None = Field(description="Number of the passage the excerpt is from, or null.")
     excerpt: str | None = Field(description="Short verbatim quote from that passage, or null.")
     rationale: str = Field(description="One short sentence.")

@@ -41,12 +41,32 @@ def _is_cjk(ch: str) -> bool:
     )
 
 
+_CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
+
+
 def is_cjk_text(text: str, threshold: float = 0.2) -> bool:
     """True when at least `threshold` of the letters are CJK ideographs."""
     letters = [c for c in text if c.isalpha()]
     if not letters:
         return False
     return sum(1 for c in letters if _is_cjk(c)) / len(letters) >= threshold
+
+
+_KEEP, _DROP, _BETWEEN = 0, 1, 2
+
+
+@lru_cache(maxsize=16384)
+def _fold_char(raw: str) -> tuple[tuple[str, int], ...]:
+    """NFKC + lower-case one character, and classify each resulting character (cached: hot path)."""
+    folded: list[tuple[str, int]] = []
+    for ch in unicodedata.normalize("NFKC", raw).lower():
+        if ch.isalnum() or ch == "_" or ch == "%" or unicodedata.category(ch).startswith("S"):
+            folded.append((ch, _KEEP))  # letters, digits, identifiers, currency and math symbols
+        elif ch in _KEEP_BETWEEN_ALNUM:
+            folded.append((ch, _BETWEEN))
+        else:
+            folded.append((ch, _DROP))  # whitespace and other punctuation
+    return tuple(folded)
 
 
 def normalize_with_map(text: str) -> tuple[str, list[int]]:
@@ -58,33 +78,22 @@ def normalize_with_map(text: str) -> tuple[str, list[int]]:
     """
     out: list[str] = []
     offsets: list[int] = []
-    n = len(text)
+    last = len(text) - 1
     for i, raw in enumerate(text):
-        for ch in unicodedata.normalize("NFKC", raw).lower():
-            if ch.isalnum() or ch == "_":
+        for ch, kind in _fold_char(raw):
+            if kind == _KEEP:
                 out.append(ch)
                 offsets.append(i)
-                continue
-            if ch.isspace():
-                continue
-            category = unicodedata.category(ch)
-            if category.startswith("S"):  # currency, math, % is Po but handled below
-                out.append(ch)
-                offsets.append(i)
-                continue
-            if ch == "%":
-                out.append(ch)
-                offsets.append(i)
-                continue
-            if ch in _KEEP_BETWEEN_ALNUM and 0 < i < n - 1:
-                prev = unicodedata.normalize("NFKC", text[i - 1])
-                nxt = unicodedata.normalize("NFKC", text[i + 1])
-                if prev[-1:].isalnum() and nxt[:1].isalnum():
+            elif kind == _BETWEEN and 0 < i < last:
+                prev = _fold_char(text[i - 1])
+                nxt = _fold_char(text[i + 1])
+                if prev and nxt and prev[-1][0].isalnum() and nxt[0][0].isalnum():
                     out.append(ch)
                     offsets.append(i)
     return "".join(out), offsets
 
 
+@lru_cache(maxsize=16384)
 def normalize(text: str) -> str:
     """`normalize_with_map` without the offsets."""
     return normalize_with_map(text)[0]
@@ -473,7 +482,7 @@ def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
     normalized = unicodedata.normalize("NFKC", text).lower()
     tokens: list[str] = []
     for piece in _TOKEN_CHARS.findall(normalized):
-        words = _cut(piece) if any(_is_cjk(c) for c in piece) else (piece,)
+        words = _cut(piece) if _CJK_CHAR.search(piece) else (piece,)
         for word in words:
             cleaned = _clean_token(word.strip())
             if not cleaned:
