@@ -159,11 +159,15 @@ class OfflineChecker:
     ) -> Classification:
         index = _ContextIndex.build(passages)
         question_tokens = set(tokenize(question)) if question else set()
-        return Classification([self._assess(claim.text, index, question_tokens) for claim in claims])
+        return Classification(
+            [self._assess(claim.text, index, question, question_tokens) for claim in claims]
+        )
 
     # ------------------------------------------------------------------ one claim
 
-    def _assess(self, claim: str, index: _ContextIndex, question_tokens: set[str]) -> ClaimAssessment:
+    def _assess(
+        self, claim: str, index: _ContextIndex, question: str | None, question_tokens: set[str]
+    ) -> ClaimAssessment:
         t = self.thresholds
         decision = key_decision(claim)
         reasons: list[str] = [decision.reason]
@@ -194,7 +198,9 @@ class OfflineChecker:
             w = best.window
             evidence = (EvidenceSpan(passage=w.passage, start=w.start, end=w.end, excerpt=w.text),)
 
-        issues = fidelity.check_claim(claim, best.window.text if best.window else "", index.all_text)
+        issues = fidelity.check_claim(
+            claim, best.window.text if best.window else "", index.all_text, question=question
+        )
         contradictions = [
             issue
             for issue in issues
