@@ -27,4 +27,4 @@ test: lint
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_checker.py
-	$(BIN)/groundgate check-eval --input tests/data/check_dev.jsonl
+	$(BIN)/python benchmarks/eval_checker.py

@@ -45,7 +45,7 @@ def _zh_ops(rng: random.Random) -> tuple[list[str], list[str]]:
         "变更前需在变更平台登记影响范围、回滚方案和验证步骤，并由另一名工程师复核。紧急变更可先执行后补登记，但必须在 24 小时内补齐材料。",
         f"# 架构说明\n\n{svc} 部署在 {rng.randint(3, 12)} 个可用区，每个实例的数据库连接池默认 max_size 为 {size // 2}。"
         "请求经过 API 网关进入服务，网关对单个租户限流为每秒 500 次，超过限流返回 ERR_RATE_LIMIT。服务日志保留 14 天，指标保留 30 天。",
-    ][: rng.randint(3, 4)]
+    ]
     answer = [
         f"{code} 由 {svc} 返回，表示 {t} 秒内没有收到下游响应。",
         f"连接池使用率持续超过 {pct}% 时请求会排队，排队超过 {t} 秒就会触发该错误。",
@@ -70,7 +70,7 @@ def _en_ops(rng: random.Random) -> tuple[list[str], list[str]]:
         "Changes during an incident need approval from the incident commander, and every change must be recorded in the timeline.",
         f"Architecture note: {svc} runs in {rng.randint(3, 9)} availability zones behind the API gateway. Each client keeps a pool of "
         f"{rng.choice([16, 32, 64])} connections and resolves the primary through DNS. Logs are kept for 14 days and metrics for 30 days.",
-    ][: rng.randint(3, 4)]
+    ]
     answer = [
         f"Checkout p99 latency jumped from {before} ms to {after} s after the {svc} primary failed over at 14:04 UTC.",
         f"Clients kept retrying the old primary until the {ttl}-second DNS TTL expired.",
@@ -91,7 +91,7 @@ def _zh_hr(rng: random.Random) -> tuple[list[str], list[str]]:
         "年假制度：入职满一年的员工享有 5 天带薪年假，满十年 10 天。年假需提前 3 个工作日申请。未休年假可顺延至次年 3 月 31 日，逾期作废。",
         f"交通标准：市内交通凭票实报实销，每天不超过 {rng.choice([100, 150, 200])} 元。飞机默认经济舱，单程超过 6 小时的国际航班，"
         "M4 及以上职级可乘坐公务舱。火车可乘坐高铁二等座。",
-    ][: rng.randint(3, 4)]
+    ]
     answer = [
         f"在{city}出差住宿每晚最多报销 {hotel} 元。",
         "超出标准的部分需要部门总监审批，否则由员工自己承担。",

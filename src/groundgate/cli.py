@@ -195,6 +195,14 @@ def _print_batch_summary(summary: BatchSummary, as_json: bool, *, to_stderr: boo
         target.print(f"checked {summary.checked} answers ({verdicts}); {summary.bad_count} bad lines")
 
 
+_CATEGORY_MARK = {
+    FactCategory.DIRECT_EVIDENCE: "✔",
+    FactCategory.INDIRECT_SUPPORT: "≈",
+    FactCategory.NO_EVIDENCE: "?",
+    FactCategory.CONTRADICTED: "✘",
+}
+
+
 def _print_result(result: CheckResult) -> None:
     style = _VERDICT_STYLE[result.verdict]
     console.print(
@@ -202,23 +210,22 @@ def _print_result(result: CheckResult) -> None:
         f"key facts {result.critical_fact_count}  checker {result.checker}"
         + (f" (judge {result.judge_status.value})" if result.checker == "llm" else "")
     )
-    table = Table(show_lines=True, expand=True)
-    table.add_column("claim", ratio=3)
-    table.add_column("key", width=4)
-    table.add_column("category", width=17)
-    table.add_column("evidence", ratio=3)
-    table.add_column("reasons", ratio=2)
     for claim in result.claims:
         cat_style = _CATEGORY_STYLE[claim.category]
-        evidence = "\n".join(f"[{e.passage}:{e.start}-{e.end}] {e.excerpt}" for e in claim.evidence)
-        table.add_row(
-            escape(claim.text),
-            "yes" if claim.key else "no",
-            f"[{cat_style}]{claim.category.value}[/{cat_style}]",
-            escape(evidence),
-            escape(", ".join(claim.reason_codes)),
+        key = "key" if claim.key else "not key"
+        console.print(
+            f" [{cat_style}]{_CATEGORY_MARK[claim.category]} {claim.category.value}[/{cat_style}] "
+            f"[dim]({key})[/dim] {escape(claim.text)}"
         )
-    console.print(table)
+        for span in claim.evidence:
+            console.print(
+                f"     [dim]evidence {escape(f'[passage {span.passage}, {span.start}-{span.end}]')}[/dim] "
+                f"{escape(span.excerpt)}"
+            )
+        if claim.rationale:
+            console.print(f"     [dim]why[/dim] {escape(claim.rationale)}")
+        codes = [c for c in claim.reason_codes if not c.startswith("novel_terms:")]
+        console.print(f"     [dim]reasons {escape(', '.join(codes))}[/dim]")
 
 
 @app.command("check-eval")

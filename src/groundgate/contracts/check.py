@@ -55,6 +55,8 @@ class CheckedClaim(BaseModel):
     category: FactCategory
     evidence: list[EvidenceSpan] = Field(default_factory=list)
     reason_codes: list[str] = Field(default_factory=list)
+    rationale: str = ""
+    """One readable sentence when the claim is contradicted (which values disagree)."""
 
 
 class CheckResult(BaseModel):

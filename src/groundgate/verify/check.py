@@ -28,6 +28,7 @@ def check_request(request: CheckRequest, classifier: ClaimClassifier | None = No
             category=assessment.category,
             evidence=list(assessment.evidence),
             reason_codes=list(assessment.reason_codes),
+            rationale=assessment.rationale,
         )
         for span, assessment in zip(claims, classification.assessments, strict=True)
     ]

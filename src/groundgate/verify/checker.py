@@ -54,6 +54,9 @@ class CheckerThresholds:
 _FIGURE_KINDS = frozenset({"amount", "percent", "duration", "size", "version", "date"})
 _DIGITS = re.compile(r"[0-9０-９]")
 
+#: How much more support a two-sentence window needs than a single sentence to be preferred.
+_PAIR_MARGIN = 0.1
+
 # Fidelity findings that compare the claim with the aligned window; meaningless when alignment is poor.
 _ALIGNMENT_DEPENDENT = frozenset({"negation_flip", "comparator_changed"})
 
@@ -98,6 +101,7 @@ class _Window:
     tokens: frozenset[str]
     normalized: str
     bigrams: frozenset[str]
+    paired: bool
 
 
 @dataclass(slots=True)
@@ -134,7 +138,16 @@ class _ContextIndex:
     ) -> None:
         text = passage[first.start : last.end]
         self.windows.append(
-            _Window(p, first.start, last.end, text, tokens, normalized, frozenset(_bigrams(normalized)))
+            _Window(
+                p,
+                first.start,
+                last.end,
+                text,
+                tokens,
+                normalized,
+                frozenset(_bigrams(normalized)),
+                first != last,
+            )
         )
 
 
@@ -245,14 +258,17 @@ class OfflineChecker:
     def _best_window(self, tokens: list[str], claim_bigrams: set[str], index: _ContextIndex) -> _Support:
         weighted = _weighted(tokens)
         best = _Support(0.0, None)
+        best_rank = 0.0
         for window in index.windows:
             score = _coverage(weighted, window.tokens, window.normalized)
             if claim_bigrams:
                 bigram_recall = len(claim_bigrams & window.bigrams) / len(claim_bigrams)
                 score = (score + bigram_recall) / 2
-            # Prefer the shorter window on ties: single sentences come first in the index.
-            if score > best.score + 1e-9:
-                best = _Support(score, window)
+            # A sentence pair must earn its extra length: cite the single sentence unless the pair
+            # covers clearly more of the claim.
+            rank = score - _PAIR_MARGIN if window.paired else score
+            if rank > best_rank + 1e-9:
+                best, best_rank = _Support(score, window), rank
         return best
 
     @staticmethod
