@@ -17,7 +17,7 @@ from groundgate.contracts.enums import (
     Verdict,
 )
 from groundgate.contracts.evidence import DocumentEvidence, UserAssertion, VerifiedFact
-from groundgate.contracts.tools import EvidenceRef, ToolCall, ToolResult, ToolSpec
+from groundgate.contracts.tools import EvidenceRef, ToolCall, ToolOutput, ToolResult, ToolSpec
 from groundgate.contracts.verification import (
     AiOpsRuleEvaluation,
     ClaimCheck,
@@ -67,6 +67,7 @@ __all__ = [
     "SelfEvaluation",
     "ToolCall",
     "ToolKind",
+    "ToolOutput",
     "ToolResult",
     "ToolSpec",
     "ToolStatus",

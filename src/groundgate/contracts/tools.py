@@ -53,6 +53,25 @@ class EvidenceRef(BaseModel):
     excerpt: str | None = None
 
 
+class ToolOutput(BaseModel):
+    """What a tool function returns; the registry wraps it into a `ToolResult` with ids and timing."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    status: ToolStatus = ToolStatus.OK
+    documents: list[DocumentEvidence] = Field(default_factory=list)
+    facts: list[VerifiedFact] = Field(default_factory=list)
+    gaps: list[str] = Field(default_factory=list)
+    conflicts: list[str] = Field(default_factory=list)
+    observation: str = ""
+    retrieval_layers: list[RetrievalLayer] = Field(default_factory=list)
+    relevance_levels: list[str] = Field(default_factory=list)
+    source_documents: list[str] = Field(default_factory=list)
+    """Document paths/titles the result drew on (for `tool_trace_summary`)."""
+    evidence_refs: list[EvidenceRef] = Field(default_factory=list)
+    """Chunk ids with excerpt offsets, recorded as `retrieval_details.evidence_refs`."""
+
+
 class ToolResult(BaseModel):
     """What one tool invocation returned (seed 003 `ToolResult`)."""
 
@@ -75,6 +94,8 @@ class ToolResult(BaseModel):
     """A short structured observation (counts, shown N of M); never raw dumps."""
     retrieval_layers: list[RetrievalLayer] = Field(default_factory=list)
     relevance_levels: list[str] = Field(default_factory=list)
+    source_documents: list[str] = Field(default_factory=list)
+    evidence_refs: list[EvidenceRef] = Field(default_factory=list)
     latency_ms: float | None = None
     error: str | None = None
     """Translated error message for `ERROR`/`TIMEOUT`/`DENIED`."""
