@@ -17,6 +17,14 @@ from groundgate.contracts.enums import (
     Verdict,
 )
 from groundgate.contracts.evidence import DocumentEvidence, UserAssertion, VerifiedFact
+from groundgate.contracts.run import (
+    AgentStep,
+    AnswerCitation,
+    PlannerOutput,
+    RunEvent,
+    RunResult,
+    StepRole,
+)
 from groundgate.contracts.tools import EvidenceRef, ToolCall, ToolOutput, ToolResult, ToolSpec
 from groundgate.contracts.verification import (
     AiOpsRuleEvaluation,
@@ -35,6 +43,12 @@ from groundgate.contracts.verification import (
 )
 
 __all__ = [
+    "AgentStep",
+    "AnswerCitation",
+    "PlannerOutput",
+    "RunEvent",
+    "RunResult",
+    "StepRole",
     "AUTHORIZATION_FIELDS",
     "EXECUTOR_OUTPUT_SCHEMA",
     "AiOpsRuleEvaluation",

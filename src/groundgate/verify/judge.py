@@ -23,7 +23,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
 from groundgate.errors import ModelError
-from groundgate.models.base import Message, Model, ModelResponse, Usage
+from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
 from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification
 from groundgate.verify.text import Span, find_tolerant
 
@@ -105,12 +105,15 @@ class LLMJudge:
         max_passage_chars: int = 1200,
         max_claim_chars: int = 400,
         max_rationale_chars: int = 300,
+        role: Role = "judge",
     ) -> None:
         self.model = model
         self.fallback = fallback
         self.max_passage_chars = max_passage_chars
         self.max_claim_chars = max_claim_chars
         self.max_rationale_chars = max_rationale_chars
+        self.role: Role = role
+        """`judge` for `check`, `verifier` inside the pipeline: each role may use its own model."""
 
     # ------------------------------------------------------------------ ClaimClassifier
 
@@ -145,7 +148,7 @@ class LLMJudge:
         messages = self.build_messages(claims, passages, question=question)
         prompt_chars = sum(len(m.content) for m in messages)
         try:
-            response: ModelResponse[JudgeOutput] = self.model.request(messages, JudgeOutput, role="judge")
+            response: ModelResponse[JudgeOutput] = self.model.request(messages, JudgeOutput, role=self.role)
         except ModelError as exc:
             status = _parse_status(exc.status)
             note = f"judge_fallback:{status.value}: {exc}"

@@ -1,0 +1,241 @@
+"""Offline roles: rules for planning, extraction for the executor. No model, always grounded.
+
+The rule planner asks the cheap, specific sources first (knowledge search, plus an order or a trace
+named in the question); a second round, driven by the retry context, reads live telemetry (logs and
+metrics in the question's time window) for what the documents could not prove.
+
+The extractive executor never writes a fact of its own: each claim is a sentence of a document or a
+verified fact, quoted with its citation, chosen by its overlap with the question.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Sequence
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from groundgate.contracts import (
+    AgentStep,
+    Claim,
+    ClaimType,
+    EvidenceRef,
+    EvidenceType,
+    ExecutorOutput,
+    ParseStatus,
+    PlannerOutput,
+    ToolCall,
+)
+from groundgate.runtime.evidence import EvidenceItem
+from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
+from groundgate.verify import fidelity
+from groundgate.verify.claims import key_decision
+from groundgate.verify.text import is_cjk_text, split_sentences, tokenize
+
+_ORDER_ID = re.compile(r"\bORD-\d{8}-\d{3,6}\b")
+_TRACE_ID = re.compile(r"\b[0-9a-f]{16,32}\b")
+#: Words in a question that point at a metric of the demo platform (and at most platforms).
+_METRIC_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("连接池", "connection pool", "pool", "连接数"), "db_pool_active_connections"),
+    (("等待", "排队", "wait queue", "waiters"), "db_pool_wait_queue"),
+    (("延迟", "耗时", "latency", "p99", "slow"), "http_request_duration_p99_ms"),
+    (("错误率", "超时", "error rate", "timeout", "err_"), "payment_gateway_error_rate"),
+    (("成功率", "success rate"), "payment_success_rate"),
+    (("积压", "lag", "kafka"), "kafka_consumer_lag"),
+    (("命中率", "hit rate", "redis", "缓存"), "redis_hit_rate"),
+)
+_ROOT_CAUSE = re.compile(
+    r"根因|原因|导致|引起|由于|because|cause|due to|led to|result(?:s|ed)? in", re.IGNORECASE
+)
+_FIX = re.compile(
+    r"修复|处理|解决|扩容|重启|回滚|调整|fix|restart|roll ?back|scale|increase|mitigat", re.IGNORECASE
+)
+
+
+def _tool_names(tools: Sequence[dict[str, Any]]) -> set[str]:
+    return {str(t.get("name")) for t in tools}
+
+
+def _identifiers(text: str) -> list[str]:
+    return [m.text for m in fidelity.extract(text) if m.kind == "identifier"]
+
+
+class RulePlanner:
+    """Deterministic planner used when no model is configured."""
+
+    def __init__(self, *, now: datetime | None = None, window_minutes: int = 30) -> None:
+        self.now = now
+        self.window = timedelta(minutes=window_minutes)
+
+    def plan(self, request: PlanRequest) -> RoleOutcome[PlannerOutput]:
+        tools = _tool_names(request.tools)
+        question = request.question
+        calls: list[ToolCall] = []
+        targets: list[str] = []
+        if request.retry_context is None:
+            if "lookup_knowledge" in tools:
+                calls.append(
+                    ToolCall(
+                        tool="lookup_knowledge", arguments={"query": question[:500]}, purpose="documents"
+                    )
+                )
+                targets.append("documented answer")
+            if "query_order" in tools:
+                for order_id in dict.fromkeys(_ORDER_ID.findall(question)):
+                    calls.append(
+                        ToolCall(tool="query_order", arguments={"order_id": order_id}, purpose="order state")
+                    )
+                    targets.append(f"order {order_id}")
+            if "query_logs" in tools:
+                for trace_id in dict.fromkeys(_TRACE_ID.findall(question)):
+                    calls.append(
+                        ToolCall(tool="query_logs", arguments={"trace_id": trace_id}, purpose="trace")
+                    )
+                    targets.append(f"trace {trace_id}")
+            intent = "lookup"
+        else:
+            calls, targets = self._retry_calls(request, tools)
+            intent = "fill_gaps"
+        output = PlannerOutput(intent=intent, calls=calls, evidence_targets=targets)
+        return RoleOutcome(
+            output,
+            AgentStep(
+                role="planner",
+                round=request.round,
+                thought=f"rule plan: {len(calls)} calls for {', '.join(targets) or 'nothing new'}",
+                reason_code="rule_plan",
+                model_output=output.model_dump(mode="json"),
+                parse_status=ParseStatus.OK,
+                model_name="offline-rules",
+            ),
+        )
+
+    def _retry_calls(self, request: PlanRequest, tools: set[str]) -> tuple[list[ToolCall], list[str]]:
+        assert request.retry_context is not None
+        missing = " ".join(request.retry_context.missing_evidence_facts)
+        text = f"{request.question} {missing}"
+        window = self._window(request.question)
+        calls: list[ToolCall] = []
+        targets = list(request.retry_context.missing_evidence_facts)
+        keywords = list(dict.fromkeys(_identifiers(text)))[:3]
+        if "query_logs" in tools and (window or keywords):
+            args: dict[str, Any] = {"level": "ERROR"}
+            if keywords:
+                args["keywords"] = keywords
+            if window:
+                args["start"], args["end"] = (t.isoformat() for t in window)
+            calls.append(ToolCall(tool="query_logs", arguments=args, purpose="live evidence for the gaps"))
+        if "query_metrics" in tools and window:
+            lowered = text.lower()
+            for hints, metric in _METRIC_HINTS:
+                if any(h in lowered for h in hints):
+                    start, end = (t.isoformat() for t in window)
+                    calls.append(
+                        ToolCall(
+                            tool="query_metrics",
+                            arguments={"name": metric, "start": start, "end": end},
+                            purpose="live evidence for the gaps",
+                        )
+                    )
+        if "lookup_knowledge" in tools:
+            calls.append(ToolCall(tool="lookup_knowledge", arguments={"query": missing[:500]}, purpose="gap"))
+        return calls, targets
+
+    def _window(self, question: str) -> tuple[datetime, datetime] | None:
+        """The time window a question names: its date and time of day, ± the window size."""
+        mentions = fidelity.extract(question)
+        day = next((str(m.value) for m in mentions if m.kind == "date"), None)
+        clock = next((str(m.value) for m in mentions if m.kind == "time"), None)
+        if day is None:
+            return None
+        year = (self.now or datetime.now(UTC)).year
+        match = re.fullmatch(r"(\d{4})?-?-(\d{2})-(\d{2})|(\d{4})-(\d{2})-(\d{2})", day)
+        if not match:
+            return None
+        groups = [g for g in match.groups() if g]
+        if len(groups) == 2:
+            groups = [str(year), *groups]
+        start = datetime(int(groups[0]), int(groups[1]), int(groups[2]), tzinfo=UTC)
+        if clock and re.fullmatch(r"\d{2}:\d{2}", clock):
+            hour, minute = map(int, clock.split(":"))
+            at = start.replace(hour=hour, minute=minute)
+            return at - self.window, at + self.window
+        return start, start + timedelta(days=1)
+
+
+def _claim_type(text: str) -> ClaimType:
+    if _ROOT_CAUSE.search(text):
+        return ClaimType.ROOT_CAUSE
+    if _FIX.search(text):
+        return ClaimType.FIX
+    return ClaimType.GENERAL_FACT
+
+
+class ExtractiveExecutor:
+    """Executor used when no model is configured: quotes the evidence that best answers the question."""
+
+    def __init__(self, *, max_claims: int = 5) -> None:
+        self.max_claims = max_claims
+
+    def execute(self, request: ExecuteRequest) -> RoleOutcome[ExecutorOutput]:
+        question_tokens = set(tokenize(request.question))
+        question_ids = {i.lower() for i in _identifiers(request.question)}
+        candidates: list[tuple[float, int, str, str, EvidenceItem]] = []
+        order = 0
+        for item in request.evidence:
+            for text, excerpt in self._units(item):
+                score = self._score(text, question_tokens, question_ids)
+                if score > 0:
+                    candidates.append((score, order, text, excerpt, item))
+                order += 1
+        candidates.sort(key=lambda c: (-c[0], c[1]))
+        chosen = sorted(candidates[: self.max_claims], key=lambda c: c[1])
+        claims = [
+            Claim(
+                id=f"c{n}",
+                text=text,
+                claim_type=_claim_type(text),
+                critical=key_decision(text).key,
+                evidence_refs=[
+                    EvidenceRef(
+                        invocation_id=item.invocation_id, citation_id=item.citation_id, excerpt=excerpt
+                    )
+                ],
+            )
+            for n, (_score, _order, text, excerpt, item) in enumerate(chosen, start=1)
+        ]
+        joiner = "" if is_cjk_text(request.question) else " "
+        output = ExecutorOutput(claims=claims, final_answer=joiner.join(c.text for c in claims))
+        return RoleOutcome(
+            output,
+            AgentStep(
+                role="executor",
+                round=request.round,
+                thought=f"extracted {len(claims)} claims from {len(request.evidence)} evidence items",
+                reason_code="extractive",
+                model_output=output.model_dump(mode="json"),
+                parse_status=ParseStatus.OK,
+                model_name="offline-extractive",
+            ),
+        )
+
+    @staticmethod
+    def _units(item: EvidenceItem) -> Iterable[tuple[str, str]]:
+        """(claim text, quoted excerpt) pairs: document sentences, or a whole verified fact."""
+        if item.evidence_type is EvidenceType.VERIFIED_FACT:
+            yield item.text, item.quote_text
+            return
+        for sentence in split_sentences(item.text):
+            if sentence.text.lstrip().startswith("#") or len(sentence.text) < 6:
+                continue  # headings and fragments are not claims
+            yield sentence.text, sentence.text
+
+    @staticmethod
+    def _score(text: str, question_tokens: set[str], question_ids: set[str]) -> float:
+        tokens = set(tokenize(text))
+        if not tokens:
+            return 0.0
+        overlap = len(tokens & question_tokens)
+        lowered = text.lower()
+        id_hits = sum(1 for i in question_ids if i in lowered)
+        return overlap + 3 * id_hits

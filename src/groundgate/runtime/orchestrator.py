@@ -1,0 +1,508 @@
+"""The round orchestrator: plan → execute tools → gatekeeper → verifier → composer, in code.
+
+Routing (seed 000): `PASS` → `NORMAL`; `LOW_CONFID` at or above the threshold → disclaimer;
+`LOW_CONFID` below it → one more round with a `retry_context` that names only the missing evidence;
+`REJECT` → `DEGRADED` at once; still `LOW_CONFID` after round 2 → disclaimer. Zero qualified
+evidence → `DEGRADED` / `NO_EVIDENCE` without calling the executor (the model that writes answers).
+"""
+
+from __future__ import annotations
+
+import json
+import time
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from groundgate.compose import (
+    Citation,
+    ComposableClaim,
+    ComposedAnswer,
+    Language,
+    compose_degraded,
+    compose_disclaimer,
+    compose_normal,
+    language_of,
+)
+from groundgate.contracts import (
+    AgentStep,
+    AnswerCitation,
+    DecisionStatus,
+    ExecutionContext,
+    ExecutorOutput,
+    ParseStatus,
+    PlannerOutput,
+    RetryContext,
+    RunEvent,
+    RunResult,
+    ToolCall,
+    ToolKind,
+    ToolResult,
+    ToolStatus,
+    Verdict,
+)
+from groundgate.runtime.budgets import Budgets
+from groundgate.runtime.evidence import EvidenceItem, evidence_by_ref, qualified_evidence
+from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
+from groundgate.runtime.trace_summary import build_tool_trace_summary
+from groundgate.runtime.verifier import Verification, Verifier
+from groundgate.verify import fidelity
+from groundgate.verify.gatekeeper import gatekeep
+
+EventSink = Callable[[RunEvent], None]
+
+
+class PlanCheckLike(Protocol):
+    ok: bool
+    reason_code: str
+    detail: str
+    calls: Sequence[ToolCall]
+
+
+class ToolBackend(Protocol):
+    """What the orchestrator needs from the tool registry."""
+
+    def describe_for_model(self) -> list[dict[str, Any]]: ...
+
+    def validate_plan(self, calls: Sequence[ToolCall]) -> PlanCheckLike: ...
+
+    def execute(self, call: ToolCall, ctx: ExecutionContext, *, run_id: str, round: int) -> ToolResult: ...
+
+    def call_key(self, call: ToolCall) -> str: ...
+
+    def kind_of(self, tool: str) -> ToolKind: ...
+
+
+@dataclass(slots=True)
+class _RunState:
+    run_id: str
+    session_id: str
+    question: str
+    started: float
+    steps: list[AgentStep] = field(default_factory=list)
+    plans: list[PlannerOutput] = field(default_factory=list)
+    results: list[ToolResult] = field(default_factory=list)
+    done_keys: set[str] = field(default_factory=set)
+    done_calls: list[ToolCall] = field(default_factory=list)
+    retry_context: RetryContext | None = None
+    executor_output: ExecutorOutput | None = None
+    verification: Verification | None = None
+
+
+class Orchestrator:
+    """Runs one question through at most two evidence rounds, within budgets."""
+
+    def __init__(
+        self,
+        tools: ToolBackend,
+        *,
+        planner: Planner,
+        executor: Executor,
+        verifier: Verifier,
+        fallback_planner: Planner | None = None,
+        budgets: Budgets | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.tools = tools
+        self.planner = planner
+        self.fallback_planner = fallback_planner
+        self.executor = executor
+        self.verifier = verifier
+        self.budgets = budgets or Budgets()
+        self.clock = clock
+
+    # ------------------------------------------------------------------ public
+
+    def run(
+        self,
+        question: str,
+        ctx: ExecutionContext,
+        *,
+        run_id: str | None = None,
+        session_id: str | None = None,
+        on_event: EventSink | None = None,
+    ) -> RunResult:
+        emit = on_event or (lambda _event: None)
+        state = _RunState(
+            run_id=run_id or uuid.uuid4().hex,
+            session_id=session_id or uuid.uuid4().hex,
+            question=question,
+            started=self.clock(),
+        )
+        emit(RunEvent(stage="run_started", detail={"run_id": state.run_id}))
+        language = language_of(question)
+        rounds = 0
+        stop_reason = ""
+        for round_no in range(1, self.budgets.max_rounds + 1):
+            rounds = round_no
+            new_calls = self._plan(state, round_no, emit)
+            if new_calls is None:
+                stop_reason = "no_valid_plan"
+                break
+            if round_no > 1 and not new_calls:
+                stop_reason = "no_new_evidence_target"
+                break
+            budget_stop = self._execute(state, new_calls, ctx, round_no, emit)
+            evidence = qualified_evidence(state.results, limit=self.budgets.max_candidates)
+            if not evidence:
+                if round_no == 1 or state.verification is None:
+                    return self._finish_no_evidence(
+                        state, language, rounds, budget_stop or "no_qualified_evidence", emit
+                    )
+                stop_reason = budget_stop or "no_new_evidence"
+                break
+            if self._elapsed(state) >= self.budgets.wall_seconds:
+                stop_reason = "budget_wall_time"
+                if state.verification is None:
+                    return self._finish_degraded(state, language, rounds, stop_reason, emit)
+                break
+            verification = self._verify(state, evidence, ctx, round_no, emit)
+            verdict = verification.evaluation.verdict
+            score = verification.evaluation.groundedness_score
+            emit(
+                RunEvent(
+                    stage="round_done", round=round_no, detail={"verdict": verdict.value, "score": score}
+                )
+            )
+            if verdict is Verdict.PASS:
+                stop_reason = "verdict_pass"
+                break
+            if verdict is Verdict.REJECT:
+                stop_reason = "verdict_reject"
+                break
+            if score >= self.budgets.low_confidence_threshold:
+                stop_reason = "low_confidence_above_threshold"
+                break
+            if budget_stop:
+                stop_reason = budget_stop
+                break
+            if round_no == self.budgets.max_rounds:
+                stop_reason = "max_rounds"
+                break
+            state.retry_context = RetryContext(
+                round=round_no,
+                missing_evidence_facts=verification.gaps or ["(unspecified gap)"],
+                instruction=(
+                    "仅补充以上断言相关证据，不要重复已完成检索"
+                    if language == "zh-CN"
+                    else "Only gather evidence for the statements above; do not repeat finished searches."
+                ),
+            )
+        return self._finish(state, language, rounds, stop_reason, emit)
+
+    # ------------------------------------------------------------------ steps
+
+    def _elapsed(self, state: _RunState) -> float:
+        return self.clock() - state.started
+
+    def _plan(self, state: _RunState, round_no: int, emit: EventSink) -> list[ToolCall] | None:
+        """Plan, validate in code, drop calls already made. None when no valid plan exists at all."""
+        emit(RunEvent(stage="planning", round=round_no))
+        request = PlanRequest(
+            question=state.question,
+            tools=self.tools.describe_for_model(),
+            round=round_no,
+            retry_context=state.retry_context,
+            done_calls=tuple(state.done_calls),
+        )
+        plan = self._checked_plan(self.planner, request, state)
+        if plan is None and self.fallback_planner is not None:
+            plan = self._checked_plan(self.fallback_planner, request, state)
+        if plan is None:
+            return None
+        state.plans.append(plan)
+        new_calls: list[ToolCall] = []
+        for call in plan.calls:
+            key = self.tools.call_key(call)
+            if key in state.done_keys or any(self.tools.call_key(c) == key for c in new_calls):
+                continue  # the same tool with the same normalised arguments is never called twice
+            new_calls.append(call)
+        return new_calls
+
+    def _checked_plan(self, planner: Planner, request: PlanRequest, state: _RunState) -> PlannerOutput | None:
+        outcome = planner.plan(request)
+        step = outcome.step
+        plan = outcome.output
+        if plan is None:
+            state.steps.append(step)
+            return None
+        # Invariants 1 and 2: the registry rejects the whole plan for an unknown tool, an unknown or
+        # ill-typed argument, or any authorization field (`tenantId`, `userId`, ...) at any depth.
+        check = self.tools.validate_plan(plan.calls)
+        if not check.ok:
+            step.reason_code = check.reason_code
+            step.thought = f"plan rejected: {check.reason_code}: {check.detail}"[:300]
+            state.steps.append(step)
+            return None
+        # Invariant 6: numbers, dates, comparators, negation and versions of the question survive.
+        plan_text = json.dumps([c.arguments for c in check.calls], ensure_ascii=False)
+        changed = [
+            i
+            for i in fidelity.compare_constraints(state.question, plan_text)
+            if i.severity == "contradiction" and i.code != "constraint_lost"
+        ]
+        if changed:
+            step.reason_code = "constraint_changed"
+            step.thought = "plan rejected: " + "; ".join(i.detail for i in changed)[:280]
+            state.steps.append(step)
+            return None
+        step.reason_code = step.reason_code or "plan_ok"
+        if not step.thought:
+            step.thought = f"{len(check.calls)} calls: " + ", ".join(c.tool for c in check.calls)
+        state.steps.append(step)
+        return plan.model_copy(update={"calls": list(check.calls)})
+
+    def _execute(
+        self,
+        state: _RunState,
+        calls: Sequence[ToolCall],
+        ctx: ExecutionContext,
+        round_no: int,
+        emit: EventSink,
+    ) -> str:
+        """Run the new calls within the call budgets; returns a budget stop reason or ''."""
+        stop = ""
+        for n, call in enumerate(calls):
+            if len(state.done_calls) >= self.budgets.max_tool_calls:
+                stop = "budget_tool_calls"
+                break
+            if n >= self.budgets.max_calls_per_round:
+                stop = "budget_calls_per_round"
+                break
+            if self._elapsed(state) >= self.budgets.wall_seconds:
+                stop = "budget_wall_time"
+                break
+            emit(
+                RunEvent(
+                    stage="tool_call", round=round_no, detail={"tool": call.tool, "arguments": call.arguments}
+                )
+            )
+            result = self.tools.execute(call, ctx, run_id=state.run_id, round=round_no)
+            state.results.append(result)
+            state.done_calls.append(call)
+            state.done_keys.add(self.tools.call_key(call))
+            emit(
+                RunEvent(
+                    stage="tool_result",
+                    round=round_no,
+                    detail={
+                        "tool": call.tool,
+                        "status": result.status.value,
+                        "invocation_id": result.invocation_id,
+                        "observation": result.observation,
+                    },
+                )
+            )
+        return stop
+
+    def _verify(
+        self,
+        state: _RunState,
+        evidence: list[EvidenceItem],
+        ctx: ExecutionContext,
+        round_no: int,
+        emit: EventSink,
+    ) -> Verification:
+        del ctx  # the executor and verifier never see the ExecutionContext
+        outcome = self.executor.execute(
+            ExecuteRequest(
+                question=state.question, evidence=evidence, round=round_no, retry_context=state.retry_context
+            )
+        )
+        state.steps.append(outcome.step)
+        output = outcome.output or ExecutorOutput()  # bad executor JSON: nothing claimed, nothing proven
+        state.executor_output = output
+        gate = gatekeep(output, state.results, run_id=state.run_id)
+        state.steps.append(
+            AgentStep(
+                role="gatekeeper",
+                round=round_no,
+                thought=f"{len(gate.passed_claim_ids)} of {len(output.claims)} claims cite real evidence",
+                reason_code=gate.reason_codes[0] if gate.reason_codes else "",
+                model_output=gate.model_dump(mode="json"),
+            )
+        )
+        emit(
+            RunEvent(
+                stage="gatekeeper",
+                round=round_no,
+                detail={"passed": gate.passed_claim_ids, "rejected": gate.rejected_claim_ids},
+            )
+        )
+        summary = build_tool_trace_summary(
+            state.results,
+            {r.tool: self.tools.kind_of(r.tool) for r in state.results},
+            executor_output=output,
+            retry_round_invocations=[r.invocation_id for r in state.results if r.round > 1],
+        )
+        verification = self.verifier.verify(
+            question=state.question,
+            output=output,
+            gate=gate,
+            evidence=evidence,
+            trace_summary=summary,
+            retry_context=state.retry_context,
+            round=round_no,
+        )
+        evaluation = verification.evaluation
+        evaluation.executor_output_parse_status = {
+            "status": outcome.step.parse_status.value,
+            "claims": len(output.claims),
+        }
+        state.steps.append(verification.step)
+        state.verification = verification
+        emit(
+            RunEvent(
+                stage="verifier",
+                round=round_no,
+                detail={
+                    "verdict": evaluation.verdict.value,
+                    "groundedness_score": evaluation.groundedness_score,
+                },
+            )
+        )
+        return verification
+
+    # ------------------------------------------------------------------ endings
+
+    def _claims_for_composer(self, state: _RunState) -> list[ComposableClaim]:
+        assert state.verification is not None
+        assert state.executor_output is not None
+        evidence = evidence_by_ref(qualified_evidence(state.results, limit=10_000))
+        categories = {f.claim_id: f for f in state.verification.evaluation.facts_checked if f.claim_id}
+        gate = state.verification.evaluation.gatekeeper_result
+        valid_refs = {
+            (r.ref.invocation_id, r.ref.citation_id or "")
+            for g in (gate.claims if gate else [])
+            for r in g.refs
+            if r.valid
+        }
+        claims = []
+        for claim in state.executor_output.claims:
+            fact = categories.get(claim.id)
+            if fact is None:
+                continue
+            citations = tuple(
+                Citation(0, item.citation_id, item.source, ref.excerpt or "", item.invocation_id)
+                for ref in claim.evidence_refs
+                if (key := (ref.invocation_id, ref.citation_id or "")) in valid_refs
+                and (item := evidence.get(key))
+            )
+            claims.append(ComposableClaim(claim.id, claim.text, fact.category, fact.key, citations))
+        return claims
+
+    def _finish(
+        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
+    ) -> RunResult:
+        verification = state.verification
+        if verification is None:
+            return self._finish_degraded(state, language, rounds, stop_reason or "not_verified", emit)
+        evaluation = verification.evaluation
+        lang = language
+        claims = self._claims_for_composer(state)
+        if evaluation.verdict is Verdict.PASS:
+            composed = compose_normal(claims, lang)
+            decision = DecisionStatus.ANSWERED
+        elif evaluation.verdict is Verdict.REJECT:
+            composed = compose_degraded(
+                claims, verification.gaps, lang, failed_tools=self._failed_tools(state)
+            )
+            decision = DecisionStatus.CONFLICT
+        else:
+            answer = state.executor_output.final_answer if state.executor_output else ""
+            composed = compose_disclaimer(answer, verification.gaps, lang)
+            decision = DecisionStatus.PARTIAL
+        evaluation.composer_output = composed.output
+        return self._result(state, composed, evaluation.verdict, decision, rounds, stop_reason, emit)
+
+    def _finish_no_evidence(
+        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
+    ) -> RunResult:
+        """Invariant 8: no qualified evidence → DEGRADED without calling the executor."""
+        lang = language
+        gaps = [t for p in state.plans for t in p.evidence_targets] or [state.question]
+        composed = compose_degraded([], gaps, lang, failed_tools=self._failed_tools(state))
+        return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
+
+    def _finish_degraded(
+        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
+    ) -> RunResult:
+        lang = language
+        composed = compose_degraded([], [state.question], lang, failed_tools=self._failed_tools(state))
+        return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
+
+    @staticmethod
+    def _failed_tools(state: _RunState) -> list[str]:
+        return [
+            r.tool
+            for r in state.results
+            if r.status in (ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED)
+        ]
+
+    def _result(
+        self,
+        state: _RunState,
+        composed: ComposedAnswer,
+        verdict: Verdict | None,
+        decision: DecisionStatus,
+        rounds: int,
+        stop_reason: str,
+        emit: EventSink,
+    ) -> RunResult:
+        evaluation = state.verification.evaluation if state.verification else None
+        result = RunResult(
+            run_id=state.run_id,
+            session_id=state.session_id,
+            question=state.question,
+            output_kind=composed.output.output_kind,
+            verdict=verdict,
+            decision_status=decision,
+            groundedness_score=evaluation.groundedness_score if evaluation and verdict else 0.0,
+            answer=composed.output.text,
+            citations=[
+                AnswerCitation(
+                    number=c.number,
+                    citation_id=c.citation_id,
+                    source=c.source,
+                    excerpt=c.excerpt,
+                    invocation_id=c.invocation_id,
+                )
+                for c in composed.citations
+            ],
+            gaps=list(composed.output.gaps),
+            rounds=rounds,
+            stop_reason=stop_reason,
+            steps=[
+                *state.steps,
+                AgentStep(
+                    role="composer",
+                    round=rounds,
+                    thought=f"{composed.output.output_kind.value} from template",
+                    reason_code=stop_reason,
+                    model_output=composed.output.model_dump(mode="json"),
+                    parse_status=ParseStatus.NOT_CALLED,
+                    model_name="templates",
+                ),
+            ],
+            plans=state.plans,
+            tool_results=state.results,
+            executor_output=state.executor_output,
+            retry_context=state.retry_context,
+            verifier_evaluation=evaluation,
+            elapsed_ms=self._elapsed(state) * 1000,
+            input_tokens=sum(s.input_tokens for s in state.steps),
+            output_tokens=sum(s.output_tokens for s in state.steps),
+        )
+        emit(
+            RunEvent(
+                stage="final",
+                round=rounds,
+                detail={
+                    "output_kind": result.output_kind.value,
+                    "verdict": verdict.value if verdict else None,
+                    "groundedness_score": result.groundedness_score,
+                },
+            )
+        )
+        return result
