@@ -46,7 +46,7 @@ CHUNKER_VERSION: Final = "1"
 #: Target upper bound of a chunk, in characters.
 MAX_CHARS: Final = 1000
 #: Sections shorter than this are merged with the following ones.
-MIN_CHARS: Final = 200
+MIN_CHARS: Final = 150
 #: A single paragraph is cut (on lines, then sentences) only when longer than this.
 HARD_MAX_CHARS: Final = 1500
 
@@ -164,7 +164,11 @@ def parse_document(
         label=label,
         text=text,
     )
-    pieces = _chunk_markdown(text, body_start, meta.title) if markdown else _chunk_plain(text, body_start, meta.title)
+    pieces = (
+        _chunk_markdown(text, body_start, meta.title)
+        if markdown
+        else _chunk_plain(text, body_start, meta.title)
+    )
     chunks = tuple(
         Chunk(
             chunk_id=f"{meta.doc_id}#{n}",
@@ -408,7 +412,11 @@ def _split_long(text: str, start: int, end: int, body_start: int) -> list[tuple[
         return [(start, end)]
     spans: list[tuple[int, int]] = []
     for p_start, p_end in _paragraphs(text, start, end):
-        units = [(p_start, p_end)] if p_end - p_start <= HARD_MAX_CHARS else _split_paragraph(text, p_start, p_end)
+        units = (
+            [(p_start, p_end)]
+            if p_end - p_start <= HARD_MAX_CHARS
+            else _split_paragraph(text, p_start, p_end)
+        )
         for u_start, u_end in units:
             if spans and u_end - spans[-1][0] <= MAX_CHARS:
                 spans[-1] = (spans[-1][0], u_end)

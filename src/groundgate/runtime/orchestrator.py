@@ -9,10 +9,12 @@ evidence → `DEGRADED` / `NO_EVIDENCE` without calling the executor (the model 
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any, Protocol
 
 from groundgate.compose import (
@@ -37,8 +39,8 @@ from groundgate.contracts import (
     RunEvent,
     RunResult,
     ToolCall,
-    ToolKind,
     ToolResult,
+    ToolSpec,
     ToolStatus,
     Verdict,
 )
@@ -53,11 +55,44 @@ from groundgate.verify.gatekeeper import gatekeep
 EventSink = Callable[[RunEvent], None]
 
 
+def _covered_by_windows(question: str, calls: Sequence[ToolCall]) -> set[str]:
+    """Question dates/times that a planned `start`..`end` window contains (a window is no change)."""
+    windows: list[tuple[datetime, datetime]] = []
+    for call in calls:
+        start, end = call.arguments.get("start"), call.arguments.get("end")
+        try:
+            if start and end:
+                windows.append((datetime.fromisoformat(str(start)), datetime.fromisoformat(str(end))))
+        except ValueError:
+            continue
+    covered: set[str] = set()
+    for mention in fidelity.extract(question):
+        value = str(mention.value)
+        for lo, hi in windows:
+            if mention.kind == "time" and re.fullmatch(r"\d{2}:\d{2}", value):
+                if any(lo <= d.replace(hour=int(value[:2]), minute=int(value[3:])) <= hi for d in (lo, hi)):
+                    covered.add(mention.text)
+            elif mention.kind == "date":
+                tail = value[-5:]  # MM-DD, with or without a year
+                days = {lo.strftime("%m-%d"), hi.strftime("%m-%d")}
+                year_ok = value.startswith("--") or value[:4] in {str(lo.year), str(hi.year)}
+                if tail in days and year_ok:
+                    covered.add(mention.text)
+    return covered
+
+
 class PlanCheckLike(Protocol):
-    ok: bool
-    reason_code: str
-    detail: str
-    calls: Sequence[ToolCall]
+    @property
+    def ok(self) -> bool: ...
+
+    @property
+    def reason_code(self) -> str: ...
+
+    @property
+    def detail(self) -> str: ...
+
+    @property
+    def calls(self) -> Sequence[ToolCall]: ...
 
 
 class ToolBackend(Protocol):
@@ -71,7 +106,7 @@ class ToolBackend(Protocol):
 
     def call_key(self, call: ToolCall) -> str: ...
 
-    def kind_of(self, tool: str) -> ToolKind: ...
+    def get(self, name: str) -> ToolSpec: ...
 
 
 @dataclass(slots=True)
@@ -237,10 +272,13 @@ class Orchestrator:
             return None
         # Invariant 6: numbers, dates, comparators, negation and versions of the question survive.
         plan_text = json.dumps([c.arguments for c in check.calls], ensure_ascii=False)
+        covered = _covered_by_windows(state.question, check.calls)
         changed = [
             i
             for i in fidelity.compare_constraints(state.question, plan_text)
-            if i.severity == "contradiction" and i.code != "constraint_lost"
+            if i.severity == "contradiction"
+            and i.code != "constraint_lost"
+            and not (i.code == "date_mismatch" and i.claim_mention in covered)
         ]
         if changed:
             step.reason_code = "constraint_changed"
@@ -332,7 +370,7 @@ class Orchestrator:
         )
         summary = build_tool_trace_summary(
             state.results,
-            {r.tool: self.tools.kind_of(r.tool) for r in state.results},
+            {r.tool: self.tools.get(r.tool).kind for r in state.results},
             executor_output=output,
             retry_round_invocations=[r.invocation_id for r in state.results if r.round > 1],
         )
@@ -406,7 +444,7 @@ class Orchestrator:
             decision = DecisionStatus.ANSWERED
         elif evaluation.verdict is Verdict.REJECT:
             composed = compose_degraded(
-                claims, verification.gaps, lang, failed_tools=self._failed_tools(state)
+                claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
             )
             decision = DecisionStatus.CONFLICT
         else:

@@ -51,6 +51,9 @@ class Verification:
     evaluation: VerifierEvaluation
     step: AgentStep
     gaps: list[str]
+    """Key gaps quoting the claims (retry context and the disclaimer, which shows the answer anyway)."""
+    safe_gaps: list[str]
+    """Gaps that quote no unverified claim, for `DEGRADED` (which must not carry the answer)."""
 
 
 class Verifier:
@@ -160,7 +163,7 @@ class Verifier:
             output_tokens=usage_out,
             latency_ms=(time.perf_counter() - started) * 1000,
         )
-        return Verification(evaluation, step, gaps)
+        return Verification(evaluation, step, gaps, self._safe_gaps(facts, zh))
 
     @staticmethod
     def _apply_gate(
@@ -199,6 +202,13 @@ class Verifier:
                 k == "time" and v.startswith(value[:5]) for k, v in covered_values
             ):
                 continue
+            # A date without a year (`3月14日` → `--03-14`) is covered by the same day in any year.
+            if (
+                mention.kind == "date"
+                and value.startswith("--")
+                and any(k == "date" and v.endswith(value[1:]) for k, v in covered_values)
+            ):
+                continue
             needs.append(
                 FactCheck(
                     fact=(f"问题中的“{mention.text}”" if zh else f"'{mention.text}' from the question"),
@@ -206,6 +216,31 @@ class Verifier:
                     key=True,
                     reason_codes=["question_need_not_covered", f"need:{mention.kind}"],
                 )
+            )
+        return needs
+
+    @classmethod
+    def _safe_gaps(cls, facts: Sequence[FactCheck], zh: bool) -> list[str]:
+        needs = [
+            cls._gap_text(f, zh)
+            for f in facts
+            if f.key and f.claim_id is None and f.category is FactCategory.NO_EVIDENCE
+        ]
+        conflicting = sum(
+            1 for f in facts if f.claim_id and f.key and f.category is FactCategory.CONTRADICTED
+        )
+        unproven = sum(1 for f in facts if f.claim_id and f.key and f.category is FactCategory.NO_EVIDENCE)
+        if conflicting:
+            needs.append(
+                f"{conflicting} 条关键陈述与证据冲突，已略去"
+                if zh
+                else f"{conflicting} key statements conflict with the evidence and were left out"
+            )
+        if unproven:
+            needs.append(
+                f"{unproven} 条关键陈述缺少证据，已略去"
+                if zh
+                else f"{unproven} key statements lack evidence and were left out"
             )
         return needs
 

@@ -180,9 +180,7 @@ def find_authorization_fields(value: object, path: str = "") -> list[str]:
 def _redact(value: Any) -> Any:
     """The arguments with the values of authorization fields replaced, for the audit record."""
     if isinstance(value, Mapping):
-        return {
-            str(k): "<redacted>" if is_authorization_field(k) else _redact(v) for k, v in value.items()
-        }
+        return {str(k): "<redacted>" if is_authorization_field(k) else _redact(v) for k, v in value.items()}
     if isinstance(value, list | tuple):
         return [_redact(item) for item in value]
     return value
@@ -476,7 +474,9 @@ class ToolRegistry:
         exc = future.exception()
         if exc is not None:
             _log.warning("tool %s failed", spec.name, exc_info=exc)
-            return failed(ToolStatus.ERROR, ReasonCode.TOOL_FAILED, _short_error(exc), outcome.arguments, elapsed())
+            return failed(
+                ToolStatus.ERROR, ReasonCode.TOOL_FAILED, _short_error(exc), outcome.arguments, elapsed()
+            )
         output = future.result()
         if not isinstance(output, ToolOutput):
             return failed(
