@@ -266,7 +266,8 @@ def test_low_confid_above_threshold_gives_disclaimer_with_verifier_gaps(registry
     assert result.output_kind is OutputKind.LOW_CONFID_WITH_DISCLAIMER
     assert result.answer.startswith(ZH_CN.disclaimer)
     assert ZH_CN.gaps_heading in result.answer
-    assert result.gaps and all(gap in result.answer for gap in result.gaps)
+    assert result.gaps
+    assert all(gap in result.answer for gap in result.gaps)
     assert any("上周" in gap for gap in result.gaps)
     assert result.rounds == 1
 
@@ -405,7 +406,8 @@ def test_malformed_planner_output_falls_back_to_rule_planner(registry: ToolRegis
     planner_steps = [s for s in result.steps if s.role == "planner"]
     assert planner_steps[0].parse_status in {ParseStatus.INVALID_JSON, ParseStatus.SCHEMA_MISMATCH}
     assert planner_steps[1].model_name == "offline-rules"
-    assert result.tool_results and result.tool_results[0].tool == "lookup_knowledge"
+    assert result.tool_results
+    assert result.tool_results[0].tool == "lookup_knowledge"
 
 
 def test_malformed_planner_output_without_fallback_degrades(registry: ToolRegistry) -> None:
