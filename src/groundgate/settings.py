@@ -54,6 +54,43 @@ class ModelSettings(BaseModel):
         return bool(self.name)
 
 
+class RoleModels(BaseModel):
+    """Optional per-role models; an unset role uses `[model]`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    planner: ModelSettings | None = None
+    executor: ModelSettings | None = None
+    verifier: ModelSettings | None = None
+    judge: ModelSettings | None = None
+    """The grounding judge of `check --model`."""
+
+
+class BudgetSettings(BaseModel):
+    """Run limits (DESIGN invariant 7); see `groundgate.runtime.budgets.Budgets`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_rounds: int = Field(default=2, ge=1, le=2)
+    max_tool_calls: int = Field(default=8, ge=1, le=100)
+    max_calls_per_round: int = Field(default=5, ge=1, le=50)
+    max_candidates: int = Field(default=20, ge=1, le=200)
+    wall_seconds: float = Field(default=60.0, gt=0, le=3600)
+    tool_timeout_seconds: float | None = Field(default=None, gt=0)
+    """Overrides every tool's own timeout when set."""
+
+
+class KnowledgeSettings(BaseModel):
+    """Where the knowledge index lives: the embedded Qdrant Edge shard, or a Qdrant server by URL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    qdrant_url: str | None = None
+    """Empty: the embedded shard under `data_dir/knowledge`. Set: a Qdrant server or cluster."""
+    qdrant_api_key: SecretStr | None = None
+    collection: str = "groundgate_knowledge"
+
+
 class Settings(BaseSettings):
     """All of groundgate's configuration."""
 
@@ -68,8 +105,10 @@ class Settings(BaseSettings):
     verifier: VerifierSettings = VerifierSettings()
     model: ModelSettings = ModelSettings()
     """The default model for every role; empty means offline."""
-    judge: ModelSettings | None = None
-    """A separate model for the grounding judge (`check --model`), when it should differ."""
+    roles: RoleModels = RoleModels()
+    """Per-role overrides of `model` (`[roles.verifier]` ...): each role may use its own model."""
+    budgets: BudgetSettings = BudgetSettings()
+    knowledge: KnowledgeSettings = KnowledgeSettings()
 
     @field_validator("data_dir")
     @classmethod
@@ -90,7 +129,12 @@ class Settings(BaseSettings):
 
     def judge_model(self) -> ModelSettings:
         """The settings of the model that judges grounding."""
-        return self.judge if self.judge is not None and self.judge.configured else self.model
+        return self.role_model("judge")
+
+    def role_model(self, role: Literal["planner", "executor", "verifier", "judge"]) -> ModelSettings:
+        """The model settings of a role: its own section when configured, else `[model]`."""
+        own: ModelSettings | None = getattr(self.roles, role)
+        return own if own is not None and own.configured else self.model
 
 
 def load_settings(**overrides: object) -> Settings:

@@ -424,7 +424,7 @@ class QdrantKnowledgeIndex(ABC):
                     score=candidate.hit.score,
                     layer=RetrievalLayer.L0,
                     relevance=level,
-                    matched=tuple(candidate.id_matches + candidate.title_matches),
+                    matched=tuple(dict.fromkeys(candidate.id_matches + candidate.title_matches)),
                     coverage=coverage,
                 )
             )

@@ -1,0 +1,180 @@
+"""The embedded backend: Qdrant Edge (`qdrant-edge-py`), the Qdrant engine in-process.
+
+One shard directory (by default `<data_dir>/knowledge/shard`) holds the collection layout described in
+`knowledge.index`. Qdrant Edge provides natively everything this backend uses:
+
+- persistence: segments and a write-ahead log in the directory; `EdgeShard.load` reopens it;
+- sparse vectors with `Modifier.Idf` (BM25 completed by the engine's IDF statistics);
+- BM25 embedding (`qdrant_edge.Bm25`, multilingual tokenizer) - see `knowledge.sparse`;
+- payload indexes (keyword with `is_tenant`, integer ranges) and filters evaluated inside the engine
+  before ranking, in every prefetch;
+- prefetch + reciprocal rank fusion for the optional dense vector;
+- an in-process optimizer (`EdgeShard.optimize`), run by `flush()` after bulk writes.
+
+Reads may run from several threads at once; writes are serialised by a lock. One process should own a
+shard directory at a time.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import qdrant_edge as qe
+
+from groundgate.knowledge.index import (
+    KEYWORD_FIELDS,
+    RANGE_FIELDS,
+    TENANT_FIELD,
+    AnyOf,
+    Between,
+    Condition,
+    DenseEncoder,
+    EngineFilter,
+    EngineHit,
+    KnowledgeIndexError,
+    PreparedPoint,
+    QdrantKnowledgeIndex,
+    translate_errors,
+)
+from groundgate.knowledge.sparse import DENSE_VECTOR, SPARSE_VECTOR, SparseVec
+
+#: RRF constant for dense + BM25 fusion (Qdrant's default).
+RRF_K = 60
+_CONFIG_FILE = "edge_config.json"
+
+
+def shard_path(data_dir: Path) -> Path:
+    """Where the knowledge shard lives inside a data directory."""
+    return data_dir / "knowledge" / "shard"
+
+
+def _condition(condition: Condition) -> qe.FieldCondition:
+    if isinstance(condition, AnyOf):
+        values = list(condition.values)
+        match: qe.MatchValue | qe.MatchAny = qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(values)
+        return qe.FieldCondition(condition.field, match=match)
+    gte = float(condition.gte) if condition.gte is not None else None
+    lte = float(condition.lte) if condition.lte is not None else None
+    return qe.FieldCondition(condition.field, range=qe.RangeFloat(gte=gte, lte=lte))
+
+
+def _filter(flt: EngineFilter) -> qe.Filter:
+    must: list[Any] = [_condition(c) for c in flt.must]
+    should: list[Any] | None = [_condition(c) for c in flt.should] or None
+    return qe.Filter(must=must or None, should=should)
+
+
+class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
+    """`KnowledgeIndex` on a Qdrant Edge shard directory (created on first use)."""
+
+    def __init__(self, path: Path | str, *, dense: DenseEncoder | None = None) -> None:
+        super().__init__(dense=dense)
+        self.path = Path(path)
+        self._lock = threading.Lock()
+        self._closed = False
+        self._shard = self._open(dense)
+
+    @translate_errors("opening the shard")
+    def _open(self, dense: DenseEncoder | None) -> qe.EdgeShard:
+        sparse = {SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
+        vectors = {DENSE_VECTOR: qe.EdgeVectorParams(size=dense.dimension, distance=qe.Distance.Cosine)} if dense else None
+        if (self.path / _CONFIG_FILE).exists():
+            shard = qe.EdgeShard.load(str(self.path))
+            config = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse) if dense else None
+            if config is not None:  # check that the stored layout has the dense vector of this size
+                shard.close()
+                shard = qe.EdgeShard.load(str(self.path), config)
+        else:
+            self.path.mkdir(parents=True, exist_ok=True)
+            shard = qe.EdgeShard.create(str(self.path), qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse))
+        existing = set(shard.info().payload_schema)
+        for name in KEYWORD_FIELDS:
+            if name not in existing:
+                shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
+        if TENANT_FIELD not in existing:
+            shard.update(qe.UpdateOperation.create_field_index(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True)))
+        for name in RANGE_FIELDS:
+            if name not in existing:
+                shard.update(qe.UpdateOperation.create_field_index(name, qe.IntegerIndexParams(lookup=False, range=True)))
+        return shard
+
+    def _live(self) -> qe.EdgeShard:
+        if self._closed:
+            raise KnowledgeIndexError(f"knowledge index: the shard at {self.path} is closed")
+        return self._shard
+
+    @translate_errors("writing points")
+    def _write(self, points: Sequence[PreparedPoint]) -> None:
+        records = []
+        for point in points:
+            vector: dict[str, Any] = {SPARSE_VECTOR: qe.SparseVector(point.sparse.indices, point.sparse.values)}
+            if point.dense is not None:
+                vector[DENSE_VECTOR] = point.dense
+            records.append(qe.Point(point.id, vector, point.payload))
+        with self._lock:
+            self._live().update(qe.UpdateOperation.upsert_points(records))
+
+    @translate_errors("deleting points")
+    def _delete(self, flt: EngineFilter) -> None:
+        with self._lock:
+            self._live().update(qe.UpdateOperation.delete_points_by_filter(_filter(flt)))
+
+    @translate_errors("querying")
+    def _query(
+        self, *, sparse: SparseVec | None, dense: list[float] | None, flt: EngineFilter, limit: int
+    ) -> list[EngineHit]:
+        engine_filter = _filter(flt)
+        sparse_query = (
+            qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR) if sparse else None
+        )
+        dense_query = qe.Query.Nearest(dense, using=DENSE_VECTOR) if dense is not None else None
+        if sparse_query is not None and dense_query is not None:
+            depth = max(4 * limit, 20)
+            request = qe.QueryRequest(
+                limit=limit,
+                prefetches=[
+                    qe.Prefetch(depth, query=sparse_query, filter=engine_filter),
+                    qe.Prefetch(depth, query=dense_query, filter=engine_filter),
+                ],
+                query=qe.Fusion.Rrf(k=RRF_K),
+                filter=engine_filter,
+                with_payload=True,
+            )
+        else:
+            request = qe.QueryRequest(
+                limit=limit, query=sparse_query or dense_query, filter=engine_filter, with_payload=True
+            )
+        return [EngineHit(dict(p.payload or {}), float(p.score)) for p in self._live().query(request)]
+
+    @translate_errors("counting")
+    def _count(self) -> int:
+        return int(self._live().count(qe.CountRequest(exact=True)))
+
+    @translate_errors("reading a point")
+    def _payload(self, point: str) -> dict[str, Any] | None:
+        records = self._live().retrieve([point], True, False)
+        return dict(records[0].payload or {}) if records else None
+
+    @translate_errors("flushing")
+    def flush(self) -> None:
+        """Persist pending writes and let the in-process optimizer compact and index the segments."""
+        with self._lock:
+            shard = self._live()
+            shard.flush()
+            shard.optimize()
+
+    def close(self) -> None:
+        with self._lock:
+            if self._closed:
+                return
+            self._closed = True
+            try:
+                self._shard.flush()
+            finally:
+                self._shard.close()
+
+
+__all__ = ["EdgeKnowledgeIndex", "shard_path"]
