@@ -20,7 +20,8 @@ tenant: acme                  # absent: shared by every tenant
 Markdown is cut at ATX headings (`#` ... `######`, outside fenced code); every chunk keeps its heading
 path (`支付网关错误码手册 > ERR_TIMEOUT`). Sections longer than `MAX_CHARS` are split on paragraph
 boundaries (then lines, then sentences, then hard cuts), sections shorter than `MIN_CHARS` are merged
-with what follows while the result stays within `MAX_CHARS`. Plain text is cut into blank-line
+with what follows while the result stays within `MAX_CHARS` (a last scrap under `MIN_CHARS // 3`
+joins the chunk before it). Plain text is cut into blank-line
 paragraphs packed the same way. Every chunk records `start`/`end` character offsets into the decoded
 file, and `text == source_text[start:end]` always holds: the passage is quoted exactly as stored.
 
@@ -37,7 +38,7 @@ from datetime import date
 from pathlib import Path
 from typing import Final
 
-import yaml
+import yaml  # type: ignore[import-untyped]  # no PyYAML stubs in the dev environment
 
 from groundgate.errors import InvalidInputError
 
@@ -208,8 +209,8 @@ def _split_front_matter(text: str, label: str) -> tuple[int, dict[str, object]]:
     try:
         loaded = yaml.load("".join(block), Loader=yaml.BaseLoader)  # every scalar stays a string
     except yaml.MarkedYAMLError as exc:
-        line = (exc.problem_mark.line + 2) if exc.problem_mark is not None else 1
-        raise InvalidInputError(f"{label}:{line}: malformed front matter: {exc.problem}") from exc
+        line_no = (exc.problem_mark.line + 2) if exc.problem_mark is not None else 1
+        raise InvalidInputError(f"{label}:{line_no}: malformed front matter: {exc.problem}") from exc
     except yaml.YAMLError as exc:
         raise InvalidInputError(f"{label}:1: malformed front matter: {exc}") from exc
     if loaded is None:
@@ -461,9 +462,9 @@ def _merge_small(text: str, pieces: list[_Piece]) -> list[_Piece]:
             previous.paths.extend(p for p in piece.paths if p not in previous.paths)
         else:
             merged.append(_Piece(piece.start, piece.end, list(piece.paths)))
-    if len(merged) > 1 and merged[-1].end - merged[-1].start < MIN_CHARS:
+    if len(merged) > 1 and merged[-1].end - merged[-1].start < MIN_CHARS // 3:
         last = merged[-1]
-        if last.end - merged[-2].start <= MAX_CHARS:  # a tiny tail joins the chunk before it
+        if last.end - merged[-2].start <= MAX_CHARS:  # a scrap at the end joins the chunk before it
             merged.pop()
             merged[-1].end = last.end
             merged[-1].paths.extend(p for p in last.paths if p not in merged[-1].paths)

@@ -29,7 +29,6 @@ from groundgate.knowledge.index import (
     RANGE_FIELDS,
     TENANT_FIELD,
     AnyOf,
-    Between,
     Condition,
     DenseEncoder,
     EngineFilter,
@@ -54,11 +53,18 @@ def shard_path(data_dir: Path) -> Path:
 def _condition(condition: Condition) -> qe.FieldCondition:
     if isinstance(condition, AnyOf):
         values = list(condition.values)
-        match: qe.MatchValue | qe.MatchAny = qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(values)
+        match: qe.MatchValue | qe.MatchAny = (
+            qe.MatchValue(values[0]) if len(values) == 1 else qe.MatchAny(values)
+        )
         return qe.FieldCondition(condition.field, match=match)
     gte = float(condition.gte) if condition.gte is not None else None
     lte = float(condition.lte) if condition.lte is not None else None
     return qe.FieldCondition(condition.field, range=qe.RangeFloat(gte=gte, lte=lte))
+
+
+def _terms(vector: object) -> frozenset[int]:
+    sparse = vector.get(SPARSE_VECTOR) if isinstance(vector, dict) else None
+    return frozenset(sparse.indices) if isinstance(sparse, qe.SparseVector) else frozenset()
 
 
 def _filter(flt: EngineFilter) -> qe.Filter:
@@ -80,7 +86,11 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
     @translate_errors("opening the shard")
     def _open(self, dense: DenseEncoder | None) -> qe.EdgeShard:
         sparse = {SPARSE_VECTOR: qe.EdgeSparseVectorParams(modifier=qe.Modifier.Idf)}
-        vectors = {DENSE_VECTOR: qe.EdgeVectorParams(size=dense.dimension, distance=qe.Distance.Cosine)} if dense else None
+        vectors = (
+            {DENSE_VECTOR: qe.EdgeVectorParams(size=dense.dimension, distance=qe.Distance.Cosine)}
+            if dense
+            else None
+        )
         if (self.path / _CONFIG_FILE).exists():
             shard = qe.EdgeShard.load(str(self.path))
             config = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse) if dense else None
@@ -95,10 +105,16 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
             if name not in existing:
                 shard.update(qe.UpdateOperation.create_field_index(name, qe.PayloadSchemaType.Keyword))
         if TENANT_FIELD not in existing:
-            shard.update(qe.UpdateOperation.create_field_index(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True)))
+            shard.update(
+                qe.UpdateOperation.create_field_index(TENANT_FIELD, qe.KeywordIndexParams(is_tenant=True))
+            )
         for name in RANGE_FIELDS:
             if name not in existing:
-                shard.update(qe.UpdateOperation.create_field_index(name, qe.IntegerIndexParams(lookup=False, range=True)))
+                shard.update(
+                    qe.UpdateOperation.create_field_index(
+                        name, qe.IntegerIndexParams(lookup=False, range=True)
+                    )
+                )
         return shard
 
     def _live(self) -> qe.EdgeShard:
@@ -110,7 +126,9 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
     def _write(self, points: Sequence[PreparedPoint]) -> None:
         records = []
         for point in points:
-            vector: dict[str, Any] = {SPARSE_VECTOR: qe.SparseVector(point.sparse.indices, point.sparse.values)}
+            vector: dict[str, Any] = {
+                SPARSE_VECTOR: qe.SparseVector(point.sparse.indices, point.sparse.values)
+            }
             if point.dense is not None:
                 vector[DENSE_VECTOR] = point.dense
             records.append(qe.Point(point.id, vector, point.payload))
@@ -128,26 +146,37 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
     ) -> list[EngineHit]:
         engine_filter = _filter(flt)
         sparse_query = (
-            qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR) if sparse else None
+            qe.Query.Nearest(qe.SparseVector(sparse.indices, sparse.values), using=SPARSE_VECTOR)
+            if sparse
+            else None
         )
         dense_query = qe.Query.Nearest(dense, using=DENSE_VECTOR) if dense is not None else None
         if sparse_query is not None and dense_query is not None:
             depth = max(4 * limit, 20)
+            fusion: Any = qe.Fusion.Rrf(k=RRF_K)  # the stubs do not type Fusion.Rrf as a Fusion
             request = qe.QueryRequest(
                 limit=limit,
                 prefetches=[
                     qe.Prefetch(depth, query=sparse_query, filter=engine_filter),
                     qe.Prefetch(depth, query=dense_query, filter=engine_filter),
                 ],
-                query=qe.Fusion.Rrf(k=RRF_K),
+                query=fusion,
                 filter=engine_filter,
                 with_payload=True,
+                with_vector=[SPARSE_VECTOR],
             )
         else:
             request = qe.QueryRequest(
-                limit=limit, query=sparse_query or dense_query, filter=engine_filter, with_payload=True
+                limit=limit,
+                query=sparse_query or dense_query,
+                filter=engine_filter,
+                with_payload=True,
+                with_vector=[SPARSE_VECTOR],
             )
-        return [EngineHit(dict(p.payload or {}), float(p.score)) for p in self._live().query(request)]
+        return [
+            EngineHit(dict(p.payload or {}), float(p.score), _terms(p.vector))
+            for p in self._live().query(request)
+        ]
 
     @translate_errors("counting")
     def _count(self) -> int:

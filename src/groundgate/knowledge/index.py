@@ -308,6 +308,8 @@ class EngineHit:
 
     payload: dict[str, Any]
     score: float
+    terms: frozenset[int] = frozenset()
+    """The term ids of its stored BM25 vector (returned with the point, to measure coverage)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -352,7 +354,10 @@ class QdrantKnowledgeIndex(ABC):
     def _query(
         self, *, sparse: SparseVec | None, dense: list[float] | None, flt: EngineFilter, limit: int
     ) -> list[EngineHit]:
-        """Sparse, dense, fused (both given, RRF) or filter-only (neither) query, filtered in the engine."""
+        """Sparse, dense, fused (both given, RRF) or filter-only (neither) query, filtered in the engine.
+
+        Hits carry their payload and the term ids of their stored BM25 vector.
+        """
 
     @abstractmethod
     def _count(self) -> int: ...
@@ -412,7 +417,7 @@ class QdrantKnowledgeIndex(ABC):
         hits: list[SearchHit] = []
         for candidate in l0:
             chunk = chunk_from_payload(candidate.hit.payload)
-            coverage = self._coverage(query_terms, chunk)
+            coverage = _coverage(query_terms, candidate.hit.terms)
             level = (
                 HIGH
                 if candidate.id_matches
@@ -430,7 +435,7 @@ class QdrantKnowledgeIndex(ABC):
             )
         for hit in l1:
             chunk = chunk_from_payload(hit.payload)
-            coverage = self._coverage(query_terms, chunk)
+            coverage = _coverage(query_terms, hit.terms)
             hits.append(
                 SearchHit(
                     chunk=chunk,
@@ -457,10 +462,14 @@ class QdrantKnowledgeIndex(ABC):
         flt = EngineFilter(must=gov.must, should=tuple(should))
         cap = max(4 * limit, 20)
         found = self._query(sparse=sparse, dense=None, flt=flt, limit=cap) if sparse else []
-        if len(found) < cap:  # exact hits that share no BM25 term with the query
-            ids = {h.payload["chunk_id"] for h in found}
-            rest = self._query(sparse=None, dense=None, flt=flt, limit=cap)
-            found += [EngineHit(h.payload, 0.0) for h in rest if h.payload["chunk_id"] not in ids]
+        if not found:
+            # An exact key whose chunk shares no BM25 term with the query (say a backticked number,
+            # which the tokenizer drops): found by the filter alone. When BM25 found any exact hit,
+            # this cannot happen for the others, since every key also enters BM25 as one term.
+            found = [
+                EngineHit(h.payload, 0.0, h.terms)
+                for h in self._query(sparse=None, dense=None, flt=flt, limit=cap)
+            ]
 
         candidates: list[_Candidate] = []
         for hit in found:
@@ -478,11 +487,6 @@ class QdrantKnowledgeIndex(ABC):
         by_title = [c for c in candidates if not c.id_matches][: max(1, limit // 2)]
         return (by_identifier + by_title)[:limit]
 
-    def _coverage(self, query_terms: frozenset[int], chunk: Chunk) -> float:
-        if not query_terms:
-            return 0.0
-        return len(query_terms & self._bm25.terms(chunk_search_text(chunk))) / len(query_terms)
-
     # -- context manager
 
     def __enter__(self) -> Self:
@@ -495,6 +499,10 @@ class QdrantKnowledgeIndex(ABC):
 
 
 _ORDER: Final = {LOW: 0, MEDIUM: 1, HIGH: 2}
+
+
+def _coverage(query_terms: frozenset[int], chunk_terms: frozenset[int]) -> float:
+    return len(query_terms & chunk_terms) / len(query_terms) if query_terms else 0.0
 
 
 def _stronger(a: str, b: str) -> str:

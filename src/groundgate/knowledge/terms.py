@@ -87,6 +87,11 @@ def _fold(text: str) -> str:
 
 def extract_identifiers(text: str) -> dict[str, str]:
     """Identifiers in `text`: lower-cased key → the spelling first seen."""
+    return dict(_identifiers(text))
+
+
+@lru_cache(maxsize=4096)
+def _identifiers(text: str) -> tuple[tuple[str, str], ...]:
     folded = _fold(text)
     found: dict[str, str] = {}
 
@@ -113,7 +118,7 @@ def extract_identifiers(text: str) -> dict[str, str]:
             add(value)
     for match in _BACKTICK.finditer(folded):
         add(match.group(1))
-    return found
+    return tuple(found.items())
 
 
 def squash(identifier: str) -> str:

@@ -471,11 +471,11 @@ class ToolRegistry:
                 outcome.arguments,
                 elapsed(),
             )
-        exc = future.exception()
-        if exc is not None:
-            _log.warning("tool %s failed", spec.name, exc_info=exc)
+        error = future.exception()
+        if error is not None:
+            _log.warning("tool %s failed", spec.name, exc_info=error)
             return failed(
-                ToolStatus.ERROR, ReasonCode.TOOL_FAILED, _short_error(exc), outcome.arguments, elapsed()
+                ToolStatus.ERROR, ReasonCode.TOOL_FAILED, _short_error(error), outcome.arguments, elapsed()
             )
         output = future.result()
         if not isinstance(output, ToolOutput):

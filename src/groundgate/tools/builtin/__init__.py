@@ -35,10 +35,9 @@ from groundgate.errors import ConfigurationError, InvalidInputError, RunError
 from groundgate.tools.builtin.clock import Clock, format_utc, utc_now
 
 if TYPE_CHECKING:
+    from groundgate.tools.builtin.logs import LogStore
     from groundgate.tools.builtin.metrics import MetricStore
     from groundgate.tools.builtin.orders import OrderStore
-
-    from groundgate.tools.builtin.logs import LogStore
     from groundgate.tools.registry import ToolRegistry
 
 __all__ = [
@@ -101,7 +100,7 @@ class LoadReport(BaseModel):
     unparsed: int = 0
     """Plain-text log lines kept as bare messages (service and level unknown)."""
     untenanted: int = 0
-    """Records stored without a tenant: no tenant can read them (assign one when loading)."""
+    """Records stored without a tenant (platform log lines: see `LogStore(platform_lines=...)`)."""
     detail: str = ""
 
     def add_invalid(self, line_no: int, reason: str) -> None:
@@ -284,8 +283,10 @@ class EmbeddedStore:
         if report.invalid_count:
             lines = ", ".join(str(item.line_no) for item in report.invalid_lines[:10])
             parts.append(f"{report.invalid_count} invalid lines (line {lines})")
+        if report.unparsed:
+            parts.append(f"{report.unparsed} lines kept as bare messages (unparsed)")
         if report.untenanted:
-            parts.append(f"{report.untenanted} without a tenant (readable by no tenant)")
+            parts.append(f"{report.untenanted} without a tenant (platform lines)")
         report.detail = "; ".join(parts)
         return report
 
@@ -311,11 +312,10 @@ def register_builtin_tools(
 ) -> list[str]:
     """Register `query_logs`, `query_metrics`, `query_order` for the stores given, and always the
     clock tool `get_current_datetime`. Returns the names registered, in order."""
-    from groundgate.tools.builtin.metrics import query_metrics_tool
-    from groundgate.tools.builtin.orders import query_order_tool
-
     from groundgate.tools.builtin.clock import current_datetime_tool
     from groundgate.tools.builtin.logs import query_logs_tool
+    from groundgate.tools.builtin.metrics import query_metrics_tool
+    from groundgate.tools.builtin.orders import query_order_tool
 
     names: list[str] = []
     if logs is not None:

@@ -13,8 +13,12 @@ Input formats
   `unknown`, level `UNKNOWN` and no time, and counted as `unparsed`.
 
 Tenancy: every read is scoped by tenant. A line's tenant is its own (`tenant` field or `tenant=`
-pair), else the `tenant` given to `load_*`. A line without any tenant is stored but readable by
-no tenant (fail-closed) and counted as `untenanted` in the load report.
+pair), else the `tenant` given to `load_*`. A line with a tenant is readable by that tenant only.
+A line without any tenant (`"tenant": null`) is a **platform line** — infrastructure such as pool
+statistics or channel probes, counted as `untenanted` in the load report — and readable by every
+tenant while the store's `platform_lines` is True (the default, like the platform-wide metrics).
+A deployment whose untagged logs may carry tenant data sets `platform_lines=False`: then such lines
+are readable by no one (fail-closed). A platform line's fact has scope `platform`, others `tenant`.
 
 Search
 ------
@@ -154,6 +158,8 @@ class LogLine(BaseModel):
     source: str
     """The file name the line came from."""
     line_no: int
+    platform: bool = False
+    """A platform line (no tenant), shared by every tenant."""
     attrs: dict[str, Any] = Field(default_factory=dict)
 
     def as_fact_value(self) -> dict[str, Any]:
@@ -285,14 +291,19 @@ class LogStore(EmbeddedStore):
     """Log lines in SQLite with an FTS5 trigram index over messages (see the module docstring).
 
     `full_text=False` (or a SQLite without FTS5/trigram) answers keywords by scanning instead;
-    the results are the same, only slower on large stores.
+    the results are the same, only slower on large stores. `platform_lines` decides whether lines
+    without a tenant are readable by every tenant (True) or by none (False).
     """
 
     kind = "log"
     schema = _SCHEMA
 
-    def __init__(self, path: str | Path = ":memory:", *, full_text: bool = True) -> None:
+    def __init__(
+        self, path: str | Path = ":memory:", *, full_text: bool = True, platform_lines: bool = True
+    ) -> None:
         super().__init__(path)
+        self.platform_lines = platform_lines
+        """Whether lines without a tenant are readable by every tenant."""
         self._fts_table = False
         with self._lock:
             exists = (
@@ -409,7 +420,7 @@ class LogStore(EmbeddedStore):
         words = [word for word in words if word.strip()]
         levels = [level] if isinstance(level, str) else list(level or [])
 
-        base: list[str] = ["l.tenant = ?"]
+        base: list[str] = [self._tenant_clause("l")]
         params: list[Any] = [tenant]
         if trace_id:
             trace = trace_id.strip().lower()
@@ -465,7 +476,7 @@ class LogStore(EmbeddedStore):
             }
             rows = conn.execute(
                 "SELECT l.ref, l.ts_us, l.service, l.level, l.trace_id, l.message, l.source, l.line_no,"
-                f" l.attrs FROM log_lines l WHERE {condition}"
+                f" l.tenant IS NULL AS platform, l.attrs FROM log_lines l WHERE {condition}"
                 f" ORDER BY l.ts_us IS NULL, l.ts_us {direction}, l.id {direction} LIMIT ?",
                 [*where_params, limit],
             ).fetchall()
@@ -488,6 +499,12 @@ class LogStore(EmbeddedStore):
 
         return self._read(read)
 
+    def _tenant_clause(self, alias: str) -> str:
+        """Lines `tenant` may read: its own, plus platform lines when they are shared."""
+        if self.platform_lines:
+            return f"({alias}.tenant = ? OR {alias}.tenant IS NULL)"
+        return f"{alias}.tenant = ?"
+
     def _keyword_clause(self, word: str) -> tuple[str, str]:
         """A parameterised clause and its value for one keyword (see the module docstring)."""
         text = word.strip()
@@ -501,8 +518,9 @@ class LogStore(EmbeddedStore):
 
         def read(conn: sqlite3.Connection) -> LogLine | None:
             row = conn.execute(
-                "SELECT ref, ts_us, service, level, trace_id, message, source, line_no, attrs"
-                " FROM log_lines WHERE ref = ? AND tenant = ? ORDER BY id LIMIT 1",
+                "SELECT l.ref, l.ts_us, l.service, l.level, l.trace_id, l.message, l.source, l.line_no,"
+                f" l.tenant IS NULL AS platform, l.attrs FROM log_lines l WHERE l.ref = ? AND {self._tenant_clause('l')}"
+                " ORDER BY l.id LIMIT 1",
                 (fact_ref, tenant),
             ).fetchone()
             return _row_line(row) if row is not None else None
@@ -514,7 +532,8 @@ class LogStore(EmbeddedStore):
 
         def read(conn: sqlite3.Connection) -> list[str]:
             rows = conn.execute(
-                "SELECT DISTINCT service FROM log_lines WHERE tenant = ? ORDER BY service", (tenant,)
+                f"SELECT DISTINCT l.service FROM log_lines l WHERE {self._tenant_clause('l')} ORDER BY l.service",
+                (tenant,),
             )
             return [str(row[0]) for row in rows]
 
@@ -535,6 +554,7 @@ def _row_line(row: sqlite3.Row) -> LogLine:
         message=row["message"],
         source=row["source"],
         line_no=row["line_no"],
+        platform=bool(row["platform"]),
         attrs=json.loads(row["attrs"]) if row["attrs"] else {},
     )
 
@@ -692,7 +712,7 @@ def query_logs_tool(store: LogStore) -> tuple[ToolSpec, ToolFunction[QueryLogsAr
                 value=line.as_fact_value(),
                 source_system="log_store",
                 queried_at=now,
-                scope="tenant",
+                scope="platform" if line.platform else "tenant",
                 authorization_snapshot=snapshot,
             )
             for line in result.lines

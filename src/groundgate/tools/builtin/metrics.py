@@ -17,8 +17,9 @@ refused by the registry like any other authorization field.
 Downsampling: a series longer than `max_points` (60 for the tool), or any series when
 `step_seconds` is given, is cut into buckets aligned to the epoch; each bucket gives its
 **maximum**, stamped with the bucket start, so spikes survive (the summary is always computed
-over the raw points). The bucket width is `step_seconds`, widened when needed to stay within
-`max_points`.
+over the raw points). The bucket width is `step_seconds`, or when that is not given or gives too
+many buckets, the smallest round width (1 s ... 1 min, 2 min, 5 min ... 1 h ... 1 d, then
+doubling days) that stays within `max_points`.
 
 Ids: a summary fact is `metric:` + 16 hex digits of SHA-256 over the name, the series labels and
 the query window; the points fact adds `:points`.
@@ -71,6 +72,8 @@ __all__ = [
 METRICS_TOOL = "query_metrics"
 #: Most points per series in the tool's `metric.points` facts.
 TOOL_MAX_POINTS = 60
+#: Bucket widths (seconds) downsampling widens to: round minutes, hours and days.
+_NICE_STEPS = (1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200, 10800, 21600, 43200, 86400)
 #: Most series one query returns.
 MAX_SERIES = 20
 
@@ -212,9 +215,15 @@ def downsample(
         width = step * 1_000_000
         return last_us // width - first_us // width + 1
 
-    step = max(step_seconds or 1, math.ceil((last_us - first_us) / 1_000_000 / max_points) or 1)
-    while buckets_for(step) > max_points:
-        step = max(step + 1, math.ceil(step * 1.01))
+    step = step_seconds or 1
+    if buckets_for(step) > max_points:
+        # Widen to the next "nice" width that fits (whole minutes, hours, days).
+        nice = [n for n in _NICE_STEPS if n > step]
+        step = next((n for n in nice if buckets_for(n) <= max_points), 0)
+        if not step:
+            step = max(_NICE_STEPS[-1], step_seconds or 1)
+            while buckets_for(step) > max_points:
+                step *= 2
     width = step * 1_000_000
     buckets: dict[int, float] = {}
     for ts, value in points:
@@ -294,7 +303,9 @@ class MetricStore(EmbeddedStore):
             key = (sample.name, _labels_key(sample.labels))
             series_id = series_ids.get(key)
             if series_id is None:
-                row = conn.execute("SELECT id FROM metric_series WHERE name = ? AND labels = ?", key).fetchone()
+                row = conn.execute(
+                    "SELECT id FROM metric_series WHERE name = ? AND labels = ?", key
+                ).fetchone()
                 if row is None:
                     cursor = conn.execute("INSERT INTO metric_series (name, labels) VALUES (?, ?)", key)
                     series_id = int(cursor.lastrowid or 0)
@@ -397,7 +408,9 @@ class MetricStore(EmbeddedStore):
                 raw = [(int(ts), float(value)) for ts, value in rows]
                 points, step = raw, None
                 if step_seconds is not None or max_points is not None:
-                    points, step = downsample(raw, step_seconds=step_seconds, max_points=max_points or len(raw))
+                    points, step = downsample(
+                        raw, step_seconds=step_seconds, max_points=max_points or len(raw)
+                    )
                 series.append(
                     MetricSeries(
                         labels=json.loads(labels_json),
@@ -531,7 +544,10 @@ def query_metrics_tool(store: MetricStore) -> tuple[ToolSpec, ToolFunction[Query
 
         now = utc_now()
         snapshot = {"tenant": ctx.tenant, "user": ctx.user}
-        window_key = [format_utc(args.start) if args.start else None, format_utc(args.end) if args.end else None]
+        window_key = [
+            format_utc(args.start) if args.start else None,
+            format_utc(args.end) if args.end else None,
+        ]
         facts: list[VerifiedFact] = []
         lines: list[str] = []
         for series in result.series:

@@ -1,0 +1,72 @@
+"""Governed knowledge: ingestion, chunking and the index (Qdrant Edge embedded, or a Qdrant server).
+
+```python
+from groundgate.knowledge import SearchFilter, ingest_path, open_index
+
+with open_index(data_dir=Path("~/.groundgate").expanduser()) as index:   # or url="http://qdrant:6333"
+    report = ingest_path("docs/", index)
+    hits = index.search("ERR_TIMEOUT 怎么处理", filters=SearchFilter(tenant="acme"), limit=5)
+```
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from groundgate.errors import ConfigurationError
+from groundgate.knowledge.documents import Chunk, DocumentMeta, ParsedDocument, parse_document, read_document
+from groundgate.knowledge.edge import EdgeKnowledgeIndex, shard_path
+from groundgate.knowledge.index import (
+    DEFAULT_COLLECTION,
+    DenseEncoder,
+    KnowledgeIndex,
+    KnowledgeIndexError,
+    QdrantKnowledgeIndex,
+    SearchFilter,
+    SearchHit,
+)
+from groundgate.knowledge.ingest import BadFile, IngestReport, ingest_path
+
+
+def open_index(
+    *,
+    data_dir: Path | None = None,
+    url: str | None = None,
+    api_key: str | None = None,
+    collection: str = DEFAULT_COLLECTION,
+    dense: DenseEncoder | None = None,
+) -> QdrantKnowledgeIndex:
+    """The configured index: a Qdrant server when `url` is set, else the shard under `data_dir`."""
+    if url:
+        try:
+            from groundgate.knowledge.server import ServerKnowledgeIndex
+        except ImportError as exc:  # pragma: no cover - depends on the installed extras
+            raise ConfigurationError(
+                "a Qdrant server URL is configured but qdrant-client is not installed: "
+                "pip install 'groundgate[qdrant-server]'"
+            ) from exc
+        return ServerKnowledgeIndex.from_url(url, api_key=api_key, collection=collection, dense=dense)
+    if data_dir is None:
+        raise ConfigurationError("the knowledge index needs a data directory or a Qdrant URL")
+    return EdgeKnowledgeIndex(shard_path(data_dir), dense=dense)
+
+
+__all__ = [
+    "BadFile",
+    "Chunk",
+    "DenseEncoder",
+    "DocumentMeta",
+    "EdgeKnowledgeIndex",
+    "IngestReport",
+    "KnowledgeIndex",
+    "KnowledgeIndexError",
+    "ParsedDocument",
+    "QdrantKnowledgeIndex",
+    "SearchFilter",
+    "SearchHit",
+    "ingest_path",
+    "open_index",
+    "parse_document",
+    "read_document",
+    "shard_path",
+]
