@@ -197,11 +197,26 @@ def test_text_lines_are_parsed_best_effort(store: LogStore) -> None:
     stack = by_message["at com.example.BankClient.call(BankClient.java:88)"]
     assert (stack.service, stack.level, stack.ts) == ("unknown", "UNKNOWN", None)
     delayed = by_message["decision delayed trace_id=9a9a9a9a9a9a"]
+    assert delayed.service == "risk-engine"
     assert (delayed.level, delayed.trace_id) == ("WARN", "9a9a9a9a9a9a")
     assert delayed.ts == datetime(2026, 3, 14, 14, 5, 9, 500_000, tzinfo=UTC)
 
 
 # --------------------------------------------------------------------------- queries
+
+
+def test_text_lines_may_name_their_tenant(tmp_path: Path) -> None:
+    path = _write(
+        tmp_path / "t.log",
+        [
+            "2026-03-14T14:00:00Z ERROR svc [trace=abcdef12 tenant=globex] globex line",
+            "2026-03-14T14:00:01Z ERROR svc [trace=abcdef12] default line",
+        ],
+    )
+    with LogStore() as store:
+        assert store.load_text(path, tenant="acme").untenanted == 0
+        assert [line.message for line in store.query("globex").lines] == ["globex line"]
+        assert [line.message for line in store.query("acme").lines] == ["default line"]
 
 
 def test_query_by_trace_id_matches_full_and_short_forms(store: LogStore) -> None:
@@ -353,7 +368,16 @@ def test_tool_empty_with_gaps(registry: ToolRegistry) -> None:
     assert any(
         "known services: order-service, payment-db-proxy, payment-gateway" in gap for gap in result.gaps
     )
-    assert "keyword 'ERR_TIMEOUT' matched no log lines" in result.gaps
+    assert len(result.gaps) == 2  # every keyword missed: the first gap already says so
+
+
+def test_tool_all_mode_names_the_keyword_that_missed(registry: ToolRegistry) -> None:
+    result = _query(registry, keywords=["ERR_TIMEOUT", "熔断"], keyword_mode="all")
+    assert result.status == ToolStatus.EMPTY
+    assert result.gaps == [
+        "no log lines match (keywords 'ERR_TIMEOUT' and '熔断')",
+        "keyword '熔断' matched no log lines",
+    ]
 
 
 def test_tool_reports_keywords_that_found_nothing(registry: ToolRegistry) -> None:

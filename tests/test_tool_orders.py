@@ -25,7 +25,7 @@ def _order(order_id: str, tenant: str | None = "acme", **overrides: Any) -> str:
         "order_id": order_id,
         "tenant": tenant,
         "status": "FAILED",
-        "amount": 199.00,
+        "amount": "199.00",
         "currency": "CNY",
         "channel": "CMB",
         "created_at": "2026-03-14T14:05:00Z",
@@ -34,7 +34,10 @@ def _order(order_id: str, tenant: str | None = "acme", **overrides: Any) -> str:
         "trace_id": "4f1c9a2e7b3d4a10",
     }
     order.update(overrides)
-    return json.dumps({k: v for k, v in order.items() if v is not None})
+    # The default amount is written as the JSON number `199.00`, as the demo data does.
+    return json.dumps({k: v for k, v in order.items() if v is not None}).replace(
+        '"amount": "199.00"', '"amount": 199.00'
+    )
 
 
 @pytest.fixture
@@ -108,7 +111,8 @@ def test_get_returns_the_order_normalised(store: OrderStore) -> None:
     assert order is not None
     assert order.order_id == "ORD-20260314-00042"
     assert order.status == "FAILED"
-    assert order.amount == Decimal("199.0")
+    assert order.amount == Decimal("199.00")
+    assert str(order.amount) == "199.00"  # kept as written
     assert (order.currency, order.channel, order.failure_code) == ("CNY", "CMB", "ERR_TIMEOUT")
     assert order.updated_at == datetime(2026, 3, 14, 14, 5, 3, 120_000, tzinfo=UTC)
     paid = store.get("acme", "ORD-20260314-00043")
@@ -161,7 +165,7 @@ def test_tool_facts(registry: ToolRegistry) -> None:
         assert fact.authorization_snapshot == {"tenant": "acme", "user": "alice"}
         assert fact.source_system == "order_store"
     assert result.observation == (
-        "order ORD-20260314-00042 status FAILED; amount 199.0 CNY; channel CMB; failure ERR_TIMEOUT;"
+        "order ORD-20260314-00042 status FAILED; amount 199.00 CNY; channel CMB; failure ERR_TIMEOUT;"
         " updated 2026-03-14T14:05:03.120Z"
     )
     assert [ref.citation_id for ref in result.evidence_refs] == [fact.fact_ref for fact in result.facts]

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 from groundgate.compose.templates import Language, templates
 from groundgate.contracts import ComposerOutput, FactCategory, OutputKind
 
+_SENTENCE_ENDS = ("。", "！", "？", ".", "!", "?", "；", ";")
 _ALLOWED = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 
 
@@ -93,8 +94,10 @@ def compose_normal(claims: Sequence[ComposableClaim], language: Language) -> Com
         text = claim.text.strip()
         markers = "".join(f"[{n}]" for n in dict.fromkeys(marks[claim.claim_id]))
         sentences.append(f"{text}{markers}")
-    joiner = "" if language == "zh-CN" else " "
-    body = joiner.join(sentences)
+    if all(s.rstrip("[]0123456789").endswith(_SENTENCE_ENDS) for s in sentences):
+        body = ("" if language == "zh-CN" else " ").join(sentences)
+    else:  # record-like claims (log lines, metric summaries) read best one per line
+        body = "\n".join(f"- {s}" for s in sentences)
     text = body + ("\n\n" + _sources_block(citations, t.sources_heading) if citations else "")
     return ComposedAnswer(
         ComposerOutput(

@@ -15,12 +15,12 @@ every line of search logic (`QdrantKnowledgeIndex`) and differ only in how they 
 | `dense` | dense vector, cosine (optional) | only when a `DenseEncoder` is configured |
 | `doc_id` | keyword index | delete / replace a document |
 | `f_tenant` | keyword index (`is_tenant`) | the tenant, or `__shared__` for documents every tenant sees |
-| `f_kind`, `f_authority`, `f_scopes` | keyword indexes | lower-cased governance values |
+| `f_kind`, `f_authority`, `f_scopes` | keyword indexes | lower-cased governance values (`f_scopes` a list) |
 | `f_from`, `f_to` | integer range indexes | effective dates as day ordinals (open ends: 0 and 10^8) |
 | `identifiers`, `title_keys` | keyword indexes | the L0 keys (`knowledge.terms`) |
 
-Point ids are UUIDv5 of the chunk id. The payload also keeps the chunk (text, offsets, heading) and
-the document's metadata and content hash.
+Point ids are UUIDv5 of the chunk id. The payload also keeps the chunk (text, offsets, heading path) and
+the document's metadata and content hash (lists are few: they cost most to convert on the edge).
 
 ## Search
 
@@ -190,7 +190,7 @@ def chunk_search_text(chunk: Chunk) -> str:
 def chunk_payload(chunk: Chunk) -> dict[str, Any]:
     """The payload of a chunk's point (same on both backends)."""
     meta = chunk.meta
-    identifiers = extract_identifiers(f"{chunk.heading or ''}\n{chunk.text}")
+    identifiers = extract_identifiers(chunk_search_text(chunk))  # the BM25 input: computed once, cached
     return {
         "layout": LAYOUT_VERSION,
         "chunk_id": chunk.chunk_id,
@@ -200,7 +200,6 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
         "start": chunk.start,
         "end": chunk.end,
         "heading": chunk.heading,
-        "headings": list(chunk.headings),
         "source": meta.source,
         "title": meta.title,
         "authority": meta.authority,
@@ -212,8 +211,8 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
         "tenant": meta.tenant,
         "content_hash": meta.content_hash,
         TENANT_FIELD: meta.tenant or SHARED_TENANT,
-        "f_kind": _lower([meta.kind] if meta.kind else []),
-        "f_authority": _lower([meta.authority] if meta.authority else []),
+        "f_kind": meta.kind.strip().lower() if meta.kind else None,
+        "f_authority": meta.authority.strip().lower() if meta.authority else None,
         "f_scopes": _lower(meta.scopes),
         "f_from": meta.effective_from.toordinal() if meta.effective_from else OPEN_START,
         "f_to": meta.effective_to.toordinal() if meta.effective_to else OPEN_END,
@@ -250,7 +249,6 @@ def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
         end=int(payload.get("end", 0)),
         heading=payload.get("heading"),
         meta=meta,
-        headings=tuple(payload.get("headings") or ()),
     )
 
 

@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from groundgate.contracts import EvidenceType, ToolResult, ToolStatus, VerifiedFact
+from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import render_fact_value
+from groundgate.verify.text import is_cjk_text
 
 
 @dataclass(frozen=True, slots=True)
@@ -25,17 +28,40 @@ class EvidenceItem:
     evidence_type: EvidenceType
     round: int
     score: float = 0.0
+    fact_type: str = ""
 
 
 def render_fact(fact: VerifiedFact) -> str:
-    """A readable one-line rendering of a fact: `order.status: status FAILED, failure_code ERR_TIMEOUT`."""
+    """A readable one-line rendering of a fact, naming what it is about.
+
+    Log lines read like log lines, metric summaries like `name{labels} 13:35–14:35: max 100 at
+    14:05 …`; any other fact as `type [ref]: value`.
+    """
     value = fact.value
+    if fact.fact_type == "log.line" and isinstance(value, dict):
+        ts = str(value.get("ts", ""))[:19].replace("T", " ")
+        return f"{ts} {value.get('service', '?')} {value.get('level', '?')}: {value.get('message', '')}"
+    if fact.fact_type == "metric.summary" and isinstance(value, dict):
+        labels = ",".join(f"{k}={v}" for k, v in dict(value.get("labels") or {}).items())
+        span = (
+            f"{str(value.get('first_at', ''))[:16].replace('T', ' ')}–{str(value.get('last_at', ''))[11:16]}"
+        )
+        return (
+            f"{value.get('name')}{{{labels}}} {span} UTC: max {_plain(value.get('max'))} at "
+            f"{str(value.get('max_at', ''))[11:16]}, min {_plain(value.get('min'))}, "
+            f"mean {_plain(value.get('mean'))}, last {_plain(value.get('last'))}"
+        )
     if isinstance(value, dict):
-        parts = [f"{key} {_plain(val)}" for key, val in value.items() if val not in (None, "", [], {})]
-        body = ", ".join(parts)
+        body = ", ".join(
+            f"{key} {_plain(val)}" for key, val in value.items() if val not in (None, "", [], {})
+        )
     else:
         body = _plain(value)
-    return f"{fact.fact_type}: {body}"
+    return f"{fact.fact_type} [{fact.fact_ref}]: {body}"
+
+
+#: Facts kept for the record but too long to quote as a claim (the summary says the same).
+BULKY_FACT_TYPES = frozenset({"metric.points"})
 
 
 def _plain(value: Any) -> str:
@@ -56,9 +82,14 @@ def qualified_evidence(results: Iterable[ToolResult], *, limit: int) -> list[Evi
     """
     per_call = [_items_of(result) for result in results if result.status is ToolStatus.OK]
     items: list[EvidenceItem] = []
+    seen: set[str] = set()
     depth = 0
     while len(items) < limit and any(depth < len(call) for call in per_call):
-        items.extend(call[depth] for call in per_call if depth < len(call))
+        for call in per_call:
+            # The same passage found by two calls is one piece of evidence (cite the first call).
+            if depth < len(call) and call[depth].citation_id not in seen:
+                seen.add(call[depth].citation_id)
+                items.append(call[depth])
         depth += 1
     return items[:limit]
 
@@ -90,6 +121,7 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
                 quote_text=render_fact_value(fact.value),
                 evidence_type=EvidenceType.VERIFIED_FACT,
                 round=result.round,
+                fact_type=fact.fact_type,
             )
         )
     return items
@@ -98,3 +130,25 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
 def evidence_by_ref(items: Sequence[EvidenceItem]) -> dict[tuple[str, str], EvidenceItem]:
     """Index evidence by (invocation id, citation id)."""
     return {(item.invocation_id, item.citation_id): item for item in items}
+
+
+_ASCII_TERM = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Za-z][A-Za-z0-9_\-./]*[A-Za-z0-9]")
+#: ASCII words too common in Chinese questions to name what is asked about.
+_COMMON_ASCII = frozenset({"id", "ids", "ok", "app", "api", "sdk", "ui", "vs", "or", "and", "the"})
+
+
+def question_anchors(question: str) -> list[str]:
+    """The names a question is about: identifiers, plus Latin-script terms inside a Chinese question.
+
+    `etcd 备份保留多久？` is about `etcd`; `ERR_TIMEOUT 是什么？` about `ERR_TIMEOUT`. Evidence that
+    mentions none of a question's anchors does not answer it.
+    """
+    anchors = [m.text for m in fidelity.extract(question) if m.kind == "identifier"]
+    if is_cjk_text(question):
+        anchors += [w for w in _ASCII_TERM.findall(question) if w.lower() not in _COMMON_ASCII]
+    return list(dict.fromkeys(anchors))
+
+
+def mentions_any(text: str, anchors: Sequence[str]) -> bool:
+    lowered = text.lower()
+    return any(anchor.lower() in lowered for anchor in anchors)

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -26,7 +27,7 @@ from groundgate.contracts import (
     PlannerOutput,
     ToolCall,
 )
-from groundgate.runtime.evidence import EvidenceItem
+from groundgate.runtime.evidence import BULKY_FACT_TYPES, EvidenceItem
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
 from groundgate.verify import fidelity
 from groundgate.verify.claims import key_decision
@@ -163,6 +164,90 @@ class RulePlanner:
         return start, start + timedelta(days=1)
 
 
+#: Interrogatives and fillers that say what kind of answer is wanted, not what it is about.
+QUESTION_WORDS = frozenset(
+    [
+        "什么",
+        "多少",
+        "哪个",
+        "哪些",
+        "如何",
+        "怎么",
+        "怎样",
+        "为什么",
+        "是否",
+        "吗",
+        "呢",
+        "一般",
+        "现在",
+        "目前",
+        "请问",
+        "能否",
+        "可以",
+        "多久",
+        "几",
+        "哪里",
+        "what",
+        "how",
+        "which",
+        "why",
+        "when",
+        "where",
+        "who",
+        "does",
+        "did",
+        "is",
+        "are",
+        "was",
+        "were",
+        "can",
+        "could",
+        "should",
+        "would",
+        "much",
+        "many",
+    ]
+)
+#: A sentence must share two question terms (or one identifier) to be quoted at all...
+_MIN_SCORE = 2.0
+#: ...and score at least this share of the best sentence.
+_RELATIVE_SCORE = 0.5
+
+
+_CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
+
+
+def _cjk_bigrams(text: str) -> set[str]:
+    return {run[i : i + 2] for run in _CJK_RUN.findall(text) for i in range(len(run) - 1)}
+
+
+@dataclass(frozen=True, slots=True)
+class _QuestionTerms:
+    """What the extractive executor matches evidence against."""
+
+    tokens: frozenset[str]
+    bigrams: frozenset[str]
+    identifiers: frozenset[str]
+    days: frozenset[str]
+    times: frozenset[str]
+
+    @classmethod
+    def of(cls, question: str) -> _QuestionTerms:
+        content = "".join(ch for ch in question if ch not in "什么多少哪个些如何怎样为是否吗呢谁")
+        return cls(
+            tokens=frozenset(t for t in tokenize(question) if len(t) > 1 and t not in QUESTION_WORDS),
+            bigrams=frozenset(_cjk_bigrams(content)),
+            identifiers=frozenset(i.lower() for i in _identifiers(question)),
+            days=frozenset(_days(question)),
+            times=frozenset(str(m.value)[:5] for m in fidelity.extract(question) if m.kind == "time"),
+        )
+
+
+def _days(text: str) -> set[str]:
+    """The calendar days a text names, as `MM-DD` (years vary in how they are written)."""
+    return {str(m.value)[-5:] for m in fidelity.extract(text) if m.kind == "date" and len(str(m.value)) >= 5}
+
+
 def _claim_type(text: str) -> ClaimType:
     if _ROOT_CAUSE.search(text):
         return ClaimType.ROOT_CAUSE
@@ -178,18 +263,29 @@ class ExtractiveExecutor:
         self.max_claims = max_claims
 
     def execute(self, request: ExecuteRequest) -> RoleOutcome[ExecutorOutput]:
-        question_tokens = set(tokenize(request.question))
-        question_ids = {i.lower() for i in _identifiers(request.question)}
+        question = _QuestionTerms.of(request.question)
+        event_days = question.days
         candidates: list[tuple[float, int, str, str, EvidenceItem]] = []
         order = 0
         for item in request.evidence:
             for text, excerpt in self._units(item):
-                score = self._score(text, question_tokens, question_ids)
-                if score > 0:
-                    candidates.append((score, order, text, excerpt, item))
                 order += 1
+                # A question about a specific day (and time) is answered by records of that moment
+                # (telemetry, or a document naming it), not by a runbook's general description.
+                if (
+                    event_days
+                    and item.evidence_type is not EvidenceType.VERIFIED_FACT
+                    and not (_days(text) & event_days and all(t in text for t in question.times))
+                ):
+                    continue
+                score = self._score(text, question)
+                if score >= _MIN_SCORE:
+                    candidates.append((score, order, text, excerpt, item))
         candidates.sort(key=lambda c: (-c[0], c[1]))
-        chosen = sorted(candidates[: self.max_claims], key=lambda c: c[1])
+        best = candidates[0][0] if candidates else 0.0
+        chosen = sorted(
+            (c for c in candidates[: self.max_claims] if c[0] >= best * _RELATIVE_SCORE), key=lambda c: c[1]
+        )
         claims = [
             Claim(
                 id=f"c{n}",
@@ -223,7 +319,8 @@ class ExtractiveExecutor:
     def _units(item: EvidenceItem) -> Iterable[tuple[str, str]]:
         """(claim text, quoted excerpt) pairs: document sentences, or a whole verified fact."""
         if item.evidence_type is EvidenceType.VERIFIED_FACT:
-            yield item.text, item.quote_text
+            if item.fact_type not in BULKY_FACT_TYPES:
+                yield item.text, item.quote_text
             return
         for sentence in split_sentences(item.text):
             if sentence.text.lstrip().startswith("#") or len(sentence.text) < 6:
@@ -231,11 +328,17 @@ class ExtractiveExecutor:
             yield sentence.text, sentence.text
 
     @staticmethod
-    def _score(text: str, question_tokens: set[str], question_ids: set[str]) -> float:
+    def _score(text: str, question: _QuestionTerms) -> float:
+        """Shared words, half a point per shared Chinese character pair (segmentation differs),
+        three per identifier of the question, and for a dated question two per matching day/time."""
         tokens = set(tokenize(text))
         if not tokens:
             return 0.0
-        overlap = len(tokens & question_tokens)
+        overlap = len(tokens & question.tokens)
+        pairs = len(_cjk_bigrams(text) & question.bigrams) if question.bigrams else 0
         lowered = text.lower()
-        id_hits = sum(1 for i in question_ids if i in lowered)
-        return overlap + 3 * id_hits
+        id_hits = sum(1 for i in question.identifiers if i in lowered)
+        when = 0
+        if question.days and _days(text) & question.days:
+            when += 2 + 2 * sum(1 for t in question.times if t in text)
+        return overlap + 0.5 * pairs + 3 * id_hits + when

@@ -33,6 +33,7 @@ from groundgate.contracts import (
     DecisionStatus,
     ExecutionContext,
     ExecutorOutput,
+    FactCategory,
     ParseStatus,
     PlannerOutput,
     RetryContext,
@@ -45,7 +46,13 @@ from groundgate.contracts import (
     Verdict,
 )
 from groundgate.runtime.budgets import Budgets
-from groundgate.runtime.evidence import EvidenceItem, evidence_by_ref, qualified_evidence
+from groundgate.runtime.evidence import (
+    EvidenceItem,
+    evidence_by_ref,
+    mentions_any,
+    qualified_evidence,
+    question_anchors,
+)
 from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
 from groundgate.runtime.trace_summary import build_tool_trace_summary
 from groundgate.runtime.verifier import Verification, Verifier
@@ -53,6 +60,8 @@ from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import gatekeep
 
 EventSink = Callable[[RunEvent], None]
+
+_SUPPORTED = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 
 
 def _covered_by_windows(question: str, calls: Sequence[ToolCall]) -> set[str]:
@@ -179,7 +188,7 @@ class Orchestrator:
                 stop_reason = "no_new_evidence_target"
                 break
             budget_stop = self._execute(state, new_calls, ctx, round_no, emit)
-            evidence = qualified_evidence(state.results, limit=self.budgets.max_candidates)
+            evidence = self._qualified(state)
             if not evidence:
                 if round_no == 1 or state.verification is None:
                     return self._finish_no_evidence(
@@ -227,6 +236,15 @@ class Orchestrator:
         return self._finish(state, language, rounds, stop_reason, emit)
 
     # ------------------------------------------------------------------ steps
+
+    def _qualified(self, state: _RunState) -> list[EvidenceItem]:
+        """Evidence that may back an answer: from successful calls and, when the question names
+        anything (an error code, an order, `etcd`), mentioning at least one of those names."""
+        items = qualified_evidence(state.results, limit=10_000)
+        anchors = question_anchors(state.question)
+        if anchors:
+            items = [item for item in items if mentions_any(item.text, anchors)]
+        return items[: self.budgets.max_candidates]
 
     def _elapsed(self, state: _RunState) -> float:
         return self.clock() - state.started
@@ -278,7 +296,8 @@ class Orchestrator:
             for i in fidelity.compare_constraints(state.question, plan_text)
             if i.severity == "contradiction"
             and i.code != "constraint_lost"
-            and not (i.code == "date_mismatch" and i.claim_mention in covered)
+            # A window around a date/time keeps it (and "from 14:05" is inside a window from 13:35).
+            and not (i.code in ("date_mismatch", "comparator_changed") and i.claim_mention in covered)
         ]
         if changed:
             step.reason_code = "constraint_changed"
@@ -447,6 +466,12 @@ class Orchestrator:
                 claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
             )
             decision = DecisionStatus.CONFLICT
+        elif not any(c.category in _SUPPORTED for c in claims):
+            # Nothing the executor said is supported: there is no answer to put a disclaimer on.
+            composed = compose_degraded(
+                claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
+            )
+            decision = DecisionStatus.NO_EVIDENCE
         else:
             answer = state.executor_output.final_answer if state.executor_output else ""
             composed = compose_disclaimer(answer, verification.gaps, lang)

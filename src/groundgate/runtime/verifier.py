@@ -32,16 +32,19 @@ from groundgate.contracts import (
     VerifierEvaluation,
 )
 from groundgate.models._parsing import estimate_tokens
-from groundgate.runtime.evidence import EvidenceItem, evidence_by_ref
+from groundgate.runtime.evidence import EvidenceItem, evidence_by_ref, question_anchors
+from groundgate.runtime.offline import QUESTION_WORDS as _QUESTION_WORDS
 from groundgate.verify import fidelity
 from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification
 from groundgate.verify.gatekeeper import FORGING_CODES
 from groundgate.verify.judge import LLMJudge
 from groundgate.verify.matrix import compute_verdict
-from groundgate.verify.text import Span, is_cjk_text, normalize
+from groundgate.verify.text import Span, is_cjk_text, normalize, split_sentences, tokenize
 
 _SUPPORTED = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 _NEED_KINDS = frozenset({"identifier", "date", "time", "amount", "percent", "version"})
+#: Share of a question part's terms the supported claims must use for that part to count as answered.
+_PART_COVERAGE = 0.5
 
 
 @dataclass(slots=True)
@@ -182,16 +185,21 @@ class Verifier:
 
     @staticmethod
     def _uncovered_needs(question: str, facts: Sequence[FactCheck], zh: bool) -> list[FactCheck]:
-        """Key facts for what the question names but no supported claim addresses."""
+        """Key facts for what the question asks about but no supported claim addresses.
+
+        Needs: every identifier, date, time and figure the question names, the Latin-script names in
+        a Chinese question (`etcd`), and — for a question in several parts — each part.
+        """
         supported = [f.fact for f in facts if f.category in _SUPPORTED]
         covered_text = normalize(" ".join(supported))
+        covered_lower = " ".join(supported).lower()
         covered_values = {
             (m.kind, str(m.value))
             for text in supported
             for m in fidelity.extract(text)
             if m.kind in _NEED_KINDS
         }
-        needs: list[FactCheck] = []
+        needs: list[tuple[str, str]] = []
         for mention in fidelity.extract(question):
             if mention.kind not in _NEED_KINDS:
                 continue
@@ -209,15 +217,27 @@ class Verifier:
                 and any(k == "date" and v.endswith(value[1:]) for k, v in covered_values)
             ):
                 continue
-            needs.append(
-                FactCheck(
-                    fact=(f"问题中的“{mention.text}”" if zh else f"'{mention.text}' from the question"),
-                    category=FactCategory.NO_EVIDENCE,
-                    key=True,
-                    reason_codes=["question_need_not_covered", f"need:{mention.kind}"],
-                )
+            needs.append((mention.text, f"need:{mention.kind}"))
+        named = {text for text, _ in needs}
+        for anchor in question_anchors(question):
+            if anchor not in named and anchor.lower() not in covered_lower:
+                needs.append((anchor, "need:name"))
+        parts = [p.text for p in split_sentences(question)]
+        if len(parts) > 1:
+            covered_tokens = set(tokenize(" ".join(supported)))
+            for part in parts:
+                wanted = {t for t in tokenize(part) if len(t) > 1 and t not in _QUESTION_WORDS}
+                if wanted and len(wanted & covered_tokens) / len(wanted) < _PART_COVERAGE:
+                    needs.append((part.rstrip("?？。. "), "need:question_part"))
+        return [
+            FactCheck(
+                fact=(f"问题中的“{text}”" if zh else f"'{text}' from the question"),
+                category=FactCategory.NO_EVIDENCE,
+                key=True,
+                reason_codes=["question_need_not_covered", code],
             )
-        return needs
+            for text, code in needs
+        ]
 
     @classmethod
     def _safe_gaps(cls, facts: Sequence[FactCheck], zh: bool) -> list[str]:

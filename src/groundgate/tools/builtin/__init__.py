@@ -153,14 +153,19 @@ def iter_lines(path: Path) -> Iterator[tuple[int, str | None]]:
         raise InvalidInputError(f"cannot read {path}: {exc.strerror or exc}") from None
 
 
-def iter_json_objects(path: Path, report: LoadReport) -> Iterator[tuple[int, dict[str, Any]]]:
-    """(line number, object) for every JSON-object line; other lines are counted in `report`."""
+def iter_json_objects(
+    path: Path, report: LoadReport, *, parse_float: Callable[[str], Any] = float
+) -> Iterator[tuple[int, dict[str, Any]]]:
+    """(line number, object) for every JSON-object line; other lines are counted in `report`.
+
+    `parse_float=Decimal` keeps decimal numbers exactly as written (`199.00`).
+    """
     for line_no, text in iter_lines(path):
         if text is None:
             report.add_invalid(line_no, "not valid UTF-8")
             continue
         try:
-            value = json.loads(text)
+            value = json.loads(text, parse_float=parse_float)
         except json.JSONDecodeError as exc:
             report.add_invalid(line_no, f"invalid JSON: {exc.msg} (column {exc.colno})")
             continue

@@ -685,18 +685,15 @@ def query_logs_tool(store: LogStore) -> tuple[ToolSpec, ToolFunction[QueryLogsAr
         )
         filters = _filters_text(args)
         gaps: list[str] = []
-        if (
-            args.service
-            and not result.total
-            and args.service.lower() not in {name.lower() for name in store.services(ctx.tenant)}
-        ):
+        if args.service and not result.total:
             known = store.services(ctx.tenant)
-            gaps.append(
-                f"service {args.service!r} has no logs; known services: {', '.join(known[:20]) or 'none'}"
-            )
-        gaps += [
-            f"keyword {word!r} matched no log lines" for word, hits in result.keyword_hits.items() if not hits
-        ]
+            if args.service.lower() not in {name.lower() for name in known}:
+                listed = ", ".join(known[:20]) or "none"
+                gaps.append(f"service {args.service!r} has no logs; known services: {listed}")
+        if any(result.keyword_hits.values()):  # else the first gap already says every keyword missed
+            gaps += [
+                f"keyword {w!r} matched no log lines" for w, hits in result.keyword_hits.items() if not hits
+            ]
         if not result.total:
             gaps.insert(0, f"no log lines match ({filters})")
             return ToolOutput(

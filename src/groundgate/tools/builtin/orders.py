@@ -178,7 +178,7 @@ class OrderStore(EmbeddedStore):
         """Load a JSONL file of orders; `tenant` is the default for lines without one."""
 
         def records(file: Path, report: LoadReport) -> Iterator[_Row]:
-            for line_no, obj in iter_json_objects(file, report):
+            for line_no, obj in iter_json_objects(file, report, parse_float=Decimal):
                 outcome = _order_row(line_no, obj, tenant)
                 if isinstance(outcome, str):
                     report.add_invalid(line_no, outcome)
