@@ -132,8 +132,22 @@ _EN_SENTENCES = [
     "{svc} once failed because of a {topic} misconfiguration; the postmortem added automated checks before release.",
     "This policy is effective on publication and maintained by {team}; send questions to the {team} mailbox.",
 ]
-_ZH_HEADINGS = ["{code}", "{topic}处理步骤说明", "{svc} {topic}告警", "{topic}审批规则", "{svc} 部署与回滚", "{topic}常见问题"]
-_EN_HEADINGS = ["{code}", "Handling {topic}", "{svc} {topic} alerts", "{topic} approval rules", "Deploying {svc}", "{topic} FAQ"]
+_ZH_HEADINGS = [
+    "{code}",
+    "{topic}处理步骤说明",
+    "{svc} {topic}告警",
+    "{topic}审批规则",
+    "{svc} 部署与回滚",
+    "{topic}常见问题",
+]
+_EN_HEADINGS = [
+    "{code}",
+    "Handling {topic}",
+    "{svc} {topic} alerts",
+    "{topic} approval rules",
+    "Deploying {svc}",
+    "{topic} FAQ",
+]
 
 
 def _fill(template: str, rng: random.Random, topic: str, code: str, svc: str) -> str:
@@ -168,7 +182,7 @@ def synthetic_document(n: int, rng: random.Random) -> tuple[str, str]:
     tenant = f"t{rng.randint(1, 20):02d}" if rng.random() < 0.1 else ""
     title = f"{svc} {topic}{'运维手册' if zh else ' handbook'} #{n}"
     front = (
-        f"---\ntitle: {title}\ndoc_id: syn-{n:05d}\nauthority: {team}\nkind: {kind}\nversion: \"{year}.{rng.randint(1, 4)}\"\n"
+        f'---\ntitle: {title}\ndoc_id: syn-{n:05d}\nauthority: {team}\nkind: {kind}\nversion: "{year}.{rng.randint(1, 4)}"\n'
         f"effective_from: {year}-0{rng.randint(1, 9)}-01\neffective_to: {f'{year}-12-31' if superseded else ''}\n"
         f"scope: {scope}\ntenant: {tenant}\n---\n\n# {title}\n\n"
     )
@@ -179,7 +193,8 @@ def synthetic_document(n: int, rng: random.Random) -> tuple[str, str]:
         heading = _fill(rng.choice(headings), rng, rng.choice(_ZH_TOPICS if zh else _EN_TOPICS), code, svc)
         sentences = _ZH_SENTENCES if zh else _EN_SENTENCES
         body = ("" if zh else " ").join(
-            _fill(rng.choice(sentences), rng, topic, code, rng.choice(_SERVICES)) for _ in range(rng.randint(4, 9))
+            _fill(rng.choice(sentences), rng, topic, code, rng.choice(_SERVICES))
+            for _ in range(rng.randint(4, 9))
         )
         sections.append(f"## {heading} ({s + 1})\n\n{body}\n")
     return f"{scope}/syn-{n:05d}.md", front + "\n".join(sections)
@@ -275,7 +290,9 @@ def pct(values: Sequence[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
-def search_latencies(index: QdrantKnowledgeIndex, questions: Sequence[Question], rounds: int) -> tuple[list[float], list[float]]:
+def search_latencies(
+    index: QdrantKnowledgeIndex, questions: Sequence[Question], rounds: int
+) -> tuple[list[float], list[float]]:
     """End-to-end `search` (L0 + L1, top 5) and single engine BM25 queries, both tenant + as_of filtered."""
     full: list[float] = []
     engine: list[float] = []
@@ -308,7 +325,8 @@ class TimedFlush:
 
 
 def dir_size(path: Path) -> int:
-    return sum(p.stat().st_size for p in path.rglob("*") if p.is_file())
+    """Bytes allocated on disk (the write-ahead log preallocates sparse files)."""
+    return sum(p.stat().st_blocks * 512 for p in path.rglob("*") if p.is_file())
 
 
 def rss_mb() -> float:
@@ -333,11 +351,17 @@ def quality_table(results: dict[str, dict[str, Quality]]) -> str:
 
 
 def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
     parser.add_argument("--chunks", type=int, default=20_000, help="total chunks on the embedded backend")
-    parser.add_argument("--server-chunks", type=int, default=2_000, help="total chunks for the local-mode adapter")
+    parser.add_argument(
+        "--server-chunks", type=int, default=2_000, help="total chunks for the local-mode adapter"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="latency rounds over the question set")
-    parser.add_argument("--no-write", action="store_true", help="print only; do not update docs/benchmarks.md")
+    parser.add_argument(
+        "--no-write", action="store_true", help="print only; do not update docs/benchmarks.md"
+    )
     args = parser.parse_args()
 
     if not QUESTIONS.is_file() or not DEMO_DOCS.is_dir():

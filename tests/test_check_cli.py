@@ -209,7 +209,7 @@ def test_check_eval_with_no_valid_line_fails(tmp_path: Path) -> None:
 
 
 def test_demo_runs_offline() -> None:
-    done = run_cli("demo", "--json")
+    done = run_cli("demo", "--checker", "--json")
     assert done.returncode == 0, done.stderr
     results = json.loads(done.stdout)
     verdicts = {r["id"]: r["verdict"] for r in results}

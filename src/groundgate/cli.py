@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Callable
 from contextlib import ExitStack, nullcontext
 from pathlib import Path
 from typing import Annotated, Any, Literal
@@ -15,10 +16,24 @@ from rich.panel import Panel
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
+from groundgate.apps.chat import RoleModels, build_orchestrator
 from groundgate.apps.check import BatchSummary, run_batch, run_eval
-from groundgate.contracts import CheckRequest, CheckResult, FactCategory, Verdict
+from groundgate.apps.workspace import Workspace, open_workspace
+from groundgate.contracts import (
+    CheckRequest,
+    CheckResult,
+    ExecutionContext,
+    FactCategory,
+    OutputKind,
+    RunEvent,
+    RunResult,
+    Verdict,
+)
 from groundgate.errors import GroundgateError, UsageError
 from groundgate.evaluation.check_eval import EvalFigures, EvalReport
+from groundgate.models.base import Model
+from groundgate.runtime.budgets import Budgets
+from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings, load_settings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.check import check
@@ -308,9 +323,232 @@ def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
         console.print(f"[red]{summary.bad_count} bad lines skipped[/red]")
 
 
+def _role_models(settings: Settings) -> RoleModels:
+    """An OpenAI-compatible model per configured role; unconfigured roles run offline."""
+    built: dict[str, Model] = {}
+    for role in ("planner", "executor", "verifier"):
+        config = settings.role_model(role)
+        if config.configured:
+            from groundgate.models.openai import OpenAIModel
+
+            built[role] = OpenAIModel(
+                model_name=config.name or "",
+                base_url=config.base_url,
+                api_key=config.api_key.get_secret_value() if config.api_key else None,
+                timeout_seconds=config.timeout_seconds,
+                structured_output=config.structured_output,
+            )
+    return RoleModels(**built)
+
+
+def _budgets(settings: Settings) -> Budgets:
+    b = settings.budgets
+    return Budgets(
+        max_rounds=b.max_rounds,
+        max_tool_calls=b.max_tool_calls,
+        max_calls_per_round=b.max_calls_per_round,
+        max_candidates=b.max_candidates,
+        wall_seconds=b.wall_seconds,
+        low_confidence_threshold=settings.verifier.low_confidence_threshold,
+    )
+
+
+def _open_workspace(settings: Settings) -> Workspace:
+    key = settings.knowledge.qdrant_api_key
+    return open_workspace(
+        settings.data_dir,
+        qdrant_url=settings.knowledge.qdrant_url,
+        qdrant_api_key=key.get_secret_value() if key else None,
+        collection=settings.knowledge.collection,
+    )
+
+
+def _context(settings: Settings) -> ExecutionContext:
+    return ExecutionContext(
+        tenant=settings.local.tenant, user=settings.local.user, roles=settings.local.roles
+    )
+
+
+def _orchestrator(settings: Settings, workspace: Workspace) -> Orchestrator:
+    return build_orchestrator(
+        workspace.registry,
+        models=_role_models(settings),
+        budgets=_budgets(settings),
+        thresholds=CheckerThresholds(
+            direct=settings.verifier.direct_support, indirect=settings.verifier.indirect_support
+        ),
+    )
+
+
+def _run_payload(result: RunResult) -> dict[str, Any]:
+    """The `--json` shape of one run (camelCase, as API clients read it)."""
+    return {
+        "runId": result.run_id,
+        "sessionId": result.session_id,
+        "question": result.question,
+        "outputKind": result.output_kind.value,
+        "verdict": result.verdict.value if result.verdict else None,
+        "decisionStatus": result.decision_status.value,
+        "groundednessScore": result.groundedness_score,
+        "answer": result.answer,
+        "citations": [c.model_dump() for c in result.citations],
+        "gaps": result.gaps,
+        "rounds": result.rounds,
+        "stopReason": result.stop_reason,
+        "toolCalls": [
+            {"tool": r.tool, "status": r.status.value, "round": r.round, "arguments": r.arguments}
+            for r in result.tool_results
+        ],
+        "elapsedMs": round(result.elapsed_ms, 1),
+    }
+
+
+_KIND_STYLE = {
+    OutputKind.NORMAL: "bold green",
+    OutputKind.LOW_CONFID_WITH_DISCLAIMER: "bold yellow",
+    OutputKind.DEGRADED: "bold red",
+}
+
+
+def _print_run(result: RunResult, title: str | None = None) -> None:
+    style = _KIND_STYLE[result.output_kind]
+    verdict = result.verdict.value if result.verdict else "—"
+    header = (
+        f"[{style}]{result.output_kind.value}[/{style}]  verdict {verdict}  "
+        f"groundedness {result.groundedness_score:.2f}  rounds {result.rounds}  "
+        f"tools {', '.join(f'{r.tool}:{r.status.value}' for r in result.tool_results) or 'none'}"
+    )
+    console.print(
+        Panel(escape(result.answer), title=escape(title or result.question), subtitle=header, expand=True)
+    )
+
+
+def _progress_printer(enabled: bool) -> Callable[[RunEvent], None] | None:
+    if not enabled:
+        return None
+
+    def show(event: RunEvent) -> None:
+        detail = event.detail
+        if event.stage == "tool_call":
+            err_console.print(
+                f"[dim]round {event.round} · call {detail.get('tool')} {detail.get('arguments')}[/dim]"
+            )
+        elif event.stage == "tool_result":
+            err_console.print(
+                f"[dim]round {event.round} · {detail.get('tool')} → {detail.get('status')}[/dim]"
+            )
+        elif event.stage == "verifier":
+            err_console.print(
+                f"[dim]round {event.round} · verifier {detail.get('verdict')} "
+                f"({detail.get('groundedness_score', 0):.2f})[/dim]"
+            )
+
+    return show
+
+
+@app.command("ingest")
+def ingest_command(
+    path: Annotated[Path, typer.Argument(help="A Markdown/text file or a folder of them.")],
+    force: Annotated[bool, typer.Option("--force", help="Re-index unchanged files too.")] = False,
+    as_json: JsonOption = False,
+) -> None:
+    """Ingest documents (front matter: authority, kind, version, effective dates, scope, tenant)."""
+    from groundgate.knowledge import ingest_path
+
+    settings = load_settings()
+    with _open_workspace(settings) as workspace:
+        progress = _progress(err_console.is_terminal and not as_json)
+        with progress if progress is not None else nullcontext():
+            task = progress.add_task("ingest", total=None) if progress is not None else None
+
+            def advance(*_args: object) -> None:
+                if progress is not None and task is not None:
+                    progress.advance(task, 1)
+
+            report = ingest_path(path, workspace.index, on_progress=advance, force=force)
+    payload = {
+        "files": report.files,
+        "ingested": report.ingested,
+        "unchanged": report.unchanged,
+        "chunks": report.chunks,
+        "badFiles": [{"path": b.path, "reason": b.reason} for b in report.bad_files],
+        "seconds": round(report.seconds, 3),
+    }
+    for bad in report.bad_files:
+        err_console.print(f"[red]skipped {escape(bad.path)}:[/red] {escape(bad.reason)}")
+    if as_json:
+        typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+    else:
+        console.print(
+            f"ingested {report.ingested} of {report.files} files ({report.unchanged} unchanged), "
+            f"{report.chunks} chunks in {report.seconds:.2f} s"
+        )
+
+
+@app.command("ask")
+def ask_command(
+    question: Annotated[str, typer.Argument(help="The question.")],
+    session: Annotated[str | None, typer.Option("--session", help="Continue this session id.")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Answer a question with only what the read-only tools proved."""
+    if not question.strip():
+        raise UsageError("the question is empty")
+    if len(question) > 2000:
+        raise UsageError("the question is longer than 2,000 characters")
+    settings = load_settings()
+    with _open_workspace(settings) as workspace:
+        result = _orchestrator(settings, workspace).run(
+            question,
+            _context(settings),
+            session_id=session,
+            on_event=_progress_printer(not as_json and err_console.is_terminal),
+        )
+    if as_json:
+        typer.echo(json.dumps(_run_payload(result), ensure_ascii=False, indent=2))
+    else:
+        _print_run(result)
+
+
 @app.command("demo")
-def demo_command(as_json: JsonOption = False) -> None:
-    """Run the grounding checker on the bundled demo examples (no model, no server)."""
+def demo_command(
+    as_json: JsonOption = False,
+    checker: Annotated[
+        bool, typer.Option("--checker", help="Show the grounding checker on its examples instead.")
+    ] = False,
+) -> None:
+    """Load the bundled demo workspace if needed and run its showcase questions (no model, no server)."""
+    if checker:
+        _checker_demo(as_json)
+        return
+    from groundgate.apps.workspace import DEMO_ROOT, load_demo
+
+    settings = load_settings()
+    payloads: list[dict[str, Any]] = []
+    with _open_workspace(settings) as workspace:
+        if not as_json:
+            err_console.print(f"[dim]loading the demo workspace into {settings.data_dir} …[/dim]")
+        load_demo(workspace)
+        orchestrator = _orchestrator(settings, workspace)
+        ctx = _context(settings)
+        for line in (DEMO_ROOT / "showcase.jsonl").read_text(encoding="utf-8").splitlines():
+            if not line.strip():
+                continue
+            item = json.loads(line)
+            result = orchestrator.run(item["question"], ctx)
+            payload = _run_payload(result)
+            payload["showcase"] = item["id"]
+            payload["expected"] = item["expect"]
+            payloads.append(payload)
+            if not as_json:
+                _print_run(result, title=f"{item['id']}: {item['question']}")
+                console.print()
+    if as_json:
+        typer.echo(json.dumps(payloads, ensure_ascii=False, indent=2))
+
+
+def _checker_demo(as_json: bool) -> None:
+    """The grounding checker on its bundled examples."""
     from groundgate.apps.check import iter_lines, parse_request
     from groundgate.demo import demo_file
     from groundgate.verify.check import check_request

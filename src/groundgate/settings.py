@@ -91,6 +91,17 @@ class KnowledgeSettings(BaseModel):
     collection: str = "groundgate_knowledge"
 
 
+class LocalIdentity(BaseModel):
+    """Who the CLI acts as. The service resolves identity from API keys instead; never from a model."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tenant: str = "acme"
+    """The demo workspace's tenant."""
+    user: str = "local"
+    roles: tuple[str, ...] = ("sre",)
+
+
 class Settings(BaseSettings):
     """All of groundgate's configuration."""
 
@@ -109,6 +120,7 @@ class Settings(BaseSettings):
     """Per-role overrides of `model` (`[roles.verifier]` ...): each role may use its own model."""
     budgets: BudgetSettings = BudgetSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    local: LocalIdentity = LocalIdentity()
 
     @field_validator("data_dir")
     @classmethod

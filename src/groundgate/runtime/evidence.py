@@ -64,6 +64,13 @@ def render_fact(fact: VerifiedFact) -> str:
 BULKY_FACT_TYPES = frozenset({"metric.points"})
 
 
+def _fact_source(fact: VerifiedFact) -> str:
+    """Where a fact came from, as a person would look it up (a log file and line, an order id)."""
+    if isinstance(fact.value, dict) and fact.value.get("source"):
+        return f"{fact.source_system} {fact.value['source']}"
+    return f"{fact.source_system} {fact.fact_ref}"
+
+
 def _plain(value: Any) -> str:
     if isinstance(value, dict):
         return "{" + ", ".join(f"{k} {_plain(v)}" for k, v in value.items()) + "}"
@@ -116,7 +123,7 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
                 invocation_id=result.invocation_id,
                 citation_id=fact.fact_ref,
                 tool=result.tool,
-                source=f"{fact.source_system}:{fact.fact_ref}",
+                source=_fact_source(fact),
                 text=render_fact(fact),
                 quote_text=render_fact_value(fact.value),
                 evidence_type=EvidenceType.VERIFIED_FACT,

@@ -214,6 +214,7 @@ _MIN_SCORE = 2.0
 _RELATIVE_SCORE = 0.5
 
 
+_FACT_PREFIXES = ("order.", "log.", "metric.", "20")  # rendered facts start with their type or a timestamp
 _CJK_RUN = re.compile(r"[\u4e00-\u9fff]+")
 
 
@@ -341,4 +342,6 @@ class ExtractiveExecutor:
         when = 0
         if question.days and _days(text) & question.days:
             when += 2 + 2 * sum(1 for t in question.times if t in text)
-        return overlap + 0.5 * pairs + 3 * id_hits + when
+        # A live record naming the question's identifier outranks a document that merely mentions it.
+        live = 3 if id_hits and text.startswith(_FACT_PREFIXES) else 0
+        return overlap + 0.5 * pairs + 3 * id_hits + when + live

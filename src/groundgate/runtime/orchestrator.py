@@ -484,7 +484,11 @@ class Orchestrator:
     ) -> RunResult:
         """Invariant 8: no qualified evidence → DEGRADED without calling the executor."""
         lang = language
-        gaps = [t for p in state.plans for t in p.evidence_targets] or [state.question]
+        zh = lang == "zh-CN"
+        anchors = question_anchors(state.question)
+        gaps = [
+            (f"问题中的“{a}”没有找到任何证据" if zh else f"no evidence found for '{a}'") for a in anchors
+        ] or [("没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found")]
         composed = compose_degraded([], gaps, lang, failed_tools=self._failed_tools(state))
         return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
 
