@@ -426,7 +426,10 @@ def test_malformed_executor_output_claims_nothing(registry: ToolRegistry) -> Non
     executor_steps = [s for s in result.steps if s.role == "executor"]
     assert executor_steps[0].parse_status is ParseStatus.INVALID_JSON
     assert result.verdict is Verdict.LOW_CONFID  # nothing claimed, nothing proven
-    assert result.output_kind is OutputKind.LOW_CONFID_WITH_DISCLAIMER
+    assert result.rounds == 2
+    # With no answer at all there is nothing to put a disclaimer on.
+    assert result.output_kind is OutputKind.DEGRADED
+    assert result.decision_status is DecisionStatus.NO_EVIDENCE
 
 
 def test_malformed_verifier_output_falls_back_to_offline_checker(registry: ToolRegistry) -> None:

@@ -33,7 +33,6 @@ from groundgate.contracts import (
     DecisionStatus,
     ExecutionContext,
     ExecutorOutput,
-    FactCategory,
     ParseStatus,
     PlannerOutput,
     RetryContext,
@@ -60,8 +59,6 @@ from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import gatekeep
 
 EventSink = Callable[[RunEvent], None]
-
-_SUPPORTED = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 
 
 def _covered_by_windows(question: str, calls: Sequence[ToolCall]) -> set[str]:
@@ -238,13 +235,15 @@ class Orchestrator:
     # ------------------------------------------------------------------ steps
 
     def _qualified(self, state: _RunState) -> list[EvidenceItem]:
-        """Evidence that may back an answer: from successful calls and, when the question names
-        anything (an error code, an order, `etcd`), mentioning at least one of those names."""
-        items = qualified_evidence(state.results, limit=10_000)
+        """Evidence that may back an answer: from successful calls, and — when the question names
+        anything (an error code, an order, `etcd`) — only if some of it mentions one of those names.
+        Evidence that never mentions what was asked about does not answer the question; once some
+        does, the rest (a cause, a fix) may matter without repeating the name."""
+        items = qualified_evidence(state.results, limit=self.budgets.max_candidates)
         anchors = question_anchors(state.question)
-        if anchors:
-            items = [item for item in items if mentions_any(item.text, anchors)]
-        return items[: self.budgets.max_candidates]
+        if anchors and not any(mentions_any(item.text, anchors) for item in items):
+            return []
+        return items
 
     def _elapsed(self, state: _RunState) -> float:
         return self.clock() - state.started
@@ -466,8 +465,8 @@ class Orchestrator:
                 claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
             )
             decision = DecisionStatus.CONFLICT
-        elif not any(c.category in _SUPPORTED for c in claims):
-            # Nothing the executor said is supported: there is no answer to put a disclaimer on.
+        elif not claims or not (state.executor_output and state.executor_output.final_answer.strip()):
+            # The executor said nothing: there is no answer to put a disclaimer on.
             composed = compose_degraded(
                 claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
             )
