@@ -28,3 +28,5 @@ test: lint
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_checker.py
 	$(BIN)/python benchmarks/eval_checker.py
+	$(BIN)/python benchmarks/bench_pipeline.py
+	$(BIN)/python benchmarks/bench_retrieval.py
