@@ -60,6 +60,8 @@ HEADING_SEPARATOR: Final = " > "
 _FRONT_MATTER_KEYS: Final = frozenset(
     {"title", "doc_id", "authority", "kind", "version", "effective_from", "effective_to", "scope", "tenant"}
 )
+#: libyaml's loader when PyYAML was built with it (about 20x faster); the base loader keeps strings.
+_YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 _DOC_ID = re.compile(r"^[\w.\-/\u3400-\u9fff]{1,200}$")
 
 
@@ -207,7 +209,7 @@ def _split_front_matter(text: str, label: str) -> tuple[int, dict[str, object]]:
     else:
         raise InvalidInputError(f"{label}:1: front matter opened with '---' is never closed")
     try:
-        loaded = yaml.load("".join(block), Loader=yaml.BaseLoader)  # every scalar stays a string
+        loaded = yaml.load("".join(block), Loader=_YAML_LOADER)  # every scalar stays a string
     except yaml.MarkedYAMLError as exc:
         line_no = (exc.problem_mark.line + 2) if exc.problem_mark is not None else 1
         raise InvalidInputError(f"{label}:{line_no}: malformed front matter: {exc.problem}") from exc
