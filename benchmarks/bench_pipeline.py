@@ -19,7 +19,6 @@ from pathlib import Path
 from typing import Any
 
 from _report import write_section
-
 from groundgate.apps.chat import RoleModels, build_orchestrator
 from groundgate.apps.workspace import DEMO_ROOT, load_demo, open_workspace
 from groundgate.contracts import ExecutionContext, RunResult
@@ -35,7 +34,10 @@ def _scripted() -> ScriptedModel:
         prompt = messages[-1].content
         if role == "planner":
             question = json.loads(prompt)["question"]
-            return {"intent": "lookup", "calls": [{"tool": "lookup_knowledge", "arguments": {"query": question}}]}
+            return {
+                "intent": "lookup",
+                "calls": [{"tool": "lookup_knowledge", "arguments": {"query": question}}],
+            }
         if role == "executor":
             claims = []
             for block in prompt.split("\n\n[E")[:3]:
@@ -82,8 +84,16 @@ def main() -> None:
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
 
-    questions = [json.loads(line)["question"] for line in (DEMO_ROOT / "questions.jsonl").read_text("utf-8").splitlines() if line]
-    questions += [json.loads(line)["question"] for line in (DEMO_ROOT / "showcase.jsonl").read_text("utf-8").splitlines() if line]
+    questions = [
+        json.loads(line)["question"]
+        for line in (DEMO_ROOT / "questions.jsonl").read_text("utf-8").splitlines()
+        if line
+    ]
+    questions += [
+        json.loads(line)["question"]
+        for line in (DEMO_ROOT / "showcase.jsonl").read_text("utf-8").splitlines()
+        if line
+    ]
     rows: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, open_workspace(Path(tmp)) as workspace:
         load_demo(workspace)

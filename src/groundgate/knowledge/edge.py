@@ -11,8 +11,8 @@ One shard directory (by default `<data_dir>/knowledge/shard`) holds the collecti
 - prefetch + reciprocal rank fusion for the optional dense vector;
 - an in-process optimizer (`EdgeShard.optimize`), run by `flush()` after bulk writes.
 
-Reads may run from several threads at once; writes are serialised by a lock. One process should own a
-shard directory at a time.
+Reads may run from several threads at once; writes are serialised by a lock. One process owns a shard
+directory at a time (its write-ahead log is locked): a second opener gets a `KnowledgeIndexError`.
 """
 
 from __future__ import annotations
@@ -92,7 +92,15 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
             else None
         )
         if (self.path / _CONFIG_FILE).exists():
-            shard = qe.EdgeShard.load(str(self.path))
+            try:
+                shard = qe.EdgeShard.load(str(self.path))
+            except Exception as exc:
+                if "WouldBlock" in str(exc):  # the write-ahead log is locked by another opener
+                    raise KnowledgeIndexError(
+                        f"knowledge index: the shard at {self.path} is in use by another process "
+                        "(stop the server, or point both at a Qdrant server URL)"
+                    ) from exc
+                raise
             config = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse) if dense else None
             if config is not None:  # check that the stored layout has the dense vector of this size
                 shard.close()
