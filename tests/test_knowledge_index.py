@@ -388,6 +388,8 @@ def test_edge_shard_persists_across_reopen(tmp_path: Path) -> None:
     with EdgeKnowledgeIndex(shard) as index:
         ingest_path(write_docs(tmp_path / "docs"), index)
         total = index.count()
+        with pytest.raises(KnowledgeIndexError, match="in use by another process"):
+            EdgeKnowledgeIndex(shard)
         expected = [(h.chunk.chunk_id, h.layer) for h in index.search("ERR_TIMEOUT", filters=SearchFilter())]
     with pytest.raises(KnowledgeIndexError, match="closed"):
         index.count()

@@ -379,9 +379,9 @@ def test_timeout_returns_timeout_and_drops_the_late_result(registry: ToolRegistr
         ToolSpec(name="slow", description="", argument_model=SearchArgs, timeout_seconds=0.1), slow
     )
     try:
-        started = time.perf_counter()
         result = _run(registry, "slow", query="q")
-        assert time.perf_counter() - started < 1.0
+        # The call came back while the tool is still blocked: the run did not wait for it.
+        assert not finished.is_set()
     finally:
         release.set()
     assert result.status == ToolStatus.TIMEOUT
