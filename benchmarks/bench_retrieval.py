@@ -42,6 +42,13 @@ DEMO_DOCS = ROOT / "src" / "groundgate" / "demo" / "workspace" / "docs"
 QUESTIONS = ROOT / "src" / "groundgate" / "demo" / "workspace" / "questions.jsonl"
 DEFAULT_AS_OF = date(2026, 3, 14)
 DEFAULT_TENANT = "demo"
+INTRO = """
+## Knowledge retrieval: ingestion, latency, Recall@5 and MRR
+
+`lookup_knowledge` over the Qdrant Edge shard (the default deployment): L0 exact identifiers and
+titles, then L1 BM25 (Qdrant's multilingual tokenizer, IDF in the engine), governance filters inside
+the engine. No dense vectors (no embedding endpoint configured).
+"""
 
 # --------------------------------------------------------------------------- synthetic corpus
 
@@ -413,12 +420,12 @@ def main() -> None:
                 adapter[name] = (small_report, small_full, quality(index, questions))
 
     ingest_rate = report.chunks / report.seconds
-    body = f"""Corpus: the {demo_report.files} demo documents ({demo_chunks} chunks) plus {synthetic_chunks:,} synthetic
-chunks ({report.files:,} generated zh/en ops and HR documents with identifiers, 10% tenant-private,
-15% superseded) = **{total_chunks:,} chunks**, on the embedded backend (Qdrant Edge shard).
-Questions: {len(questions)} labelled ({sum(q.lang == "zh" for q in questions)} zh,
-{sum(q.lang == "en" for q in questions)} en), each searched with its tenant (default `{DEFAULT_TENANT}`) and
-`as_of` (default {DEFAULT_AS_OF}) filters. Document-level metrics.
+    zh_n = sum(q.lang == "zh" for q in questions)
+    body = f"""Corpus: the {demo_report.files} demo documents ({demo_chunks} chunks) plus {synthetic_chunks:,} synthetic chunks
+({report.files:,} generated zh/en ops and HR documents with identifiers, 10% tenant-private, 15%
+superseded) = **{total_chunks:,} chunks** on the embedded backend (one Qdrant Edge shard). Questions:
+{len(questions)} labelled ({zh_n} zh, {len(questions) - zh_n} en), each searched with its own tenant (default
+`{DEFAULT_TENANT}`) and `as_of` (default {DEFAULT_AS_OF}) filters; metrics are document-level.
 
 | figure | value |
 |---|---|
@@ -433,10 +440,16 @@ Questions: {len(questions)} labelled ({sum(q.lang == "zh" for q in questions)} z
 
 {quality_table(results)}
 
+The synthetic documents reuse the demo's vocabulary (payment, timeouts, refunds, approvals, on-call,
+SEV levels, log shipping), so they are real distractors. The English questions lose most: their few
+content words are frequent in the English synthetic text. A question in one language about a
+document written in the other is out of reach of BM25 alone (an embedding endpoint, when
+configured, adds dense vectors for that).
+
 Server adapter (`ServerKnowledgeIndex`) through `qdrant-client` local mode, on a smaller corpus
-({demo_chunks} demo + {small_chunks:,} synthetic chunks): local mode is a pure-Python stand-in that
-speaks the client API, so this shows the same layout, filters and ranking work through the client
-(identical rankings are asserted by the tests), not the speed of a Qdrant server.
+({demo_chunks} demo + {small_chunks:,} synthetic chunks). Local mode is a pure-Python stand-in that
+speaks the client API: this shows the same layout, filters and ranking work through the client
+(the tests assert identical rankings), not the speed of a Qdrant server.
 
 | backend, {demo_chunks + small_chunks:,} chunks | ingestion | search p50 / p95 | Recall@5 | MRR@10 |
 |---|---|---|---|---|
@@ -449,12 +462,7 @@ speaks the client API, so this shows the same layout, filters and ranking work t
     if not args.no_write:
         if "<!-- bench:retrieval:start -->" not in (DOC.read_text(encoding="utf-8") if DOC.exists() else ""):
             with DOC.open("a", encoding="utf-8") as handle:
-                handle.write(
-                    "\n## Knowledge retrieval: ingestion, latency, Recall@5 and MRR\n\n"
-                    "`lookup_knowledge` over the Qdrant Edge shard (the default deployment): L0 exact identifiers "
-                    "and titles, then L1 BM25 (Qdrant's multilingual tokenizer, IDF in the engine), governance "
-                    "filters inside the engine. No dense vectors (no embedding endpoint configured).\n"
-                )
+                handle.write(INTRO)
         write_section("retrieval", body)
 
 

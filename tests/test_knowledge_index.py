@@ -422,3 +422,9 @@ def test_demo_documents_smoke(tmp_path: Path) -> None:
         hits = index.search("ERR_TIMEOUT", filters=SearchFilter(tenant="demo", as_of=date.today()), limit=5)
         assert hits
         assert hits[0].layer is RetrievalLayer.L0
+
+
+def test_edge_shard_without_dense_vector_is_refused_for_an_embedder(tmp_path: Path) -> None:
+    EdgeKnowledgeIndex(tmp_path / "shard").close()
+    with pytest.raises(KnowledgeIndexError, match="no 'dense' vector"):
+        EdgeKnowledgeIndex(tmp_path / "shard", dense=FakeEmbedder())

@@ -104,7 +104,14 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
             config = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse) if dense else None
             if config is not None:  # check that the stored layout has the dense vector of this size
                 shard.close()
-                shard = qe.EdgeShard.load(str(self.path), config)
+                try:
+                    shard = qe.EdgeShard.load(str(self.path), config)
+                except Exception as exc:
+                    raise KnowledgeIndexError(
+                        f"knowledge index: the shard at {self.path} has no {DENSE_VECTOR!r} vector of size "
+                        f"{dense.dimension if dense else 0}; remove it and ingest again to use this embedding "
+                        f"endpoint ({exc})"
+                    ) from exc
         else:
             self.path.mkdir(parents=True, exist_ok=True)
             shard = qe.EdgeShard.create(str(self.path), qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse))
