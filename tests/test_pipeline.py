@@ -578,3 +578,44 @@ def test_offline_roles_answer_grounded(registry: ToolRegistry) -> None:
     assert result.executor_output is not None
     for c in result.executor_output.claims:
         assert any(c.text in doc for doc in DOCS.values())  # extraction never writes its own facts
+
+
+def test_invariant_4_a_verifier_model_cannot_pass_a_changed_number(registry: ToolRegistry) -> None:
+    from groundgate.verify.judge import LLMJudge
+
+    says_direct = {
+        "claims": [
+            {
+                "claim_index": 1,
+                "key": True,
+                "category": "direct_evidence",
+                "passage": 1,
+                "excerpt": DOCS["errors"][:30],
+                "rationale": "looks fine",
+            }
+        ]
+    }
+    model = model_of(
+        planner=[plan(("lookup_knowledge", {"query": "ERR_TIMEOUT"}))],
+        executor=[
+            executor_fn(
+                (
+                    "c1",
+                    "ERR_TIMEOUT 表示支付网关 30 秒内未收到银行通道响应。",
+                    "errors#1",
+                    DOCS["errors"][:30],
+                )
+            )
+        ],
+        verifier=[says_direct],
+    )
+    orchestrator = Orchestrator(
+        registry,
+        planner=ModelPlanner(model),
+        executor=ModelExecutor(model),
+        verifier=Verifier(LLMJudge(model, fallback=OfflineChecker(), role="verifier")),
+    )
+    result = orchestrator.run("ERR_TIMEOUT 是什么意思？", CTX)
+    assert result.verdict is Verdict.REJECT
+    assert result.groundedness_score == 0.0
+    assert result.output_kind is OutputKind.DEGRADED
