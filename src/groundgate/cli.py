@@ -418,9 +418,8 @@ def _print_run(result: RunResult, title: str | None = None) -> None:
         f"groundedness {result.groundedness_score:.2f}  rounds {result.rounds}  "
         f"tools {', '.join(f'{r.tool}:{r.status.value}' for r in result.tool_results) or 'none'}"
     )
-    console.print(
-        Panel(escape(result.answer), title=escape(title or result.question), subtitle=header, expand=True)
-    )
+    console.print(header)
+    console.print(Panel(escape(result.answer), title=escape(title or result.question), expand=True))
 
 
 def _progress_printer(enabled: bool) -> Callable[[RunEvent], None] | None:
