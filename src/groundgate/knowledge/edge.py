@@ -38,10 +38,8 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
-from groundgate.knowledge.sparse import DENSE_VECTOR, SPARSE_VECTOR, SparseVec
+from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
 
-#: RRF constant for dense + BM25 fusion (Qdrant's default).
-RRF_K = 60
 _CONFIG_FILE = "edge_config.json"
 
 

@@ -32,9 +32,7 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
-from groundgate.knowledge.sparse import DENSE_VECTOR, SPARSE_VECTOR, SparseVec
-
-RRF_K = 60
+from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
 
 
 def _condition(condition: Condition) -> qm.FieldCondition:

@@ -34,6 +34,8 @@ from groundgate.knowledge.terms import extract_identifiers, squash
 SPARSE_VECTOR: Final = "bm25"
 #: Name of the optional dense vector (when an embedding endpoint is configured).
 DENSE_VECTOR: Final = "dense"
+#: RRF constant for dense + BM25 fusion (Qdrant's default), the same on both backends.
+RRF_K = 60
 
 #: BM25 parameters: Qdrant's defaults (k1 1.2, b 0.75, expected document length 256 tokens).
 BM25_K: Final = 1.2

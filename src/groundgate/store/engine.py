@@ -1,0 +1,151 @@
+"""Engines, sessions and migrations.
+
+`open_store(data_dir_or_url)` builds the engine (SQLite file `data_dir/groundgate.sqlite` by default,
+PostgreSQL or MySQL/MariaDB by URL) and upgrades the schema to head through the Alembic API.
+
+SQLite transactions start with `BEGIN IMMEDIATE`, so a read-modify-write holds the database write
+lock from its first read; PostgreSQL and MariaDB use row locks (`SELECT … FOR UPDATE`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from alembic import command
+from alembic.config import Config
+from alembic.runtime.migration import MigrationContext
+from alembic.script import ScriptDirectory
+from sqlalchemy import Engine, create_engine, event
+from sqlalchemy.engine import make_url
+from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.orm import Session, sessionmaker
+
+from groundgate.errors import ConfigurationError
+
+SQLITE_FILENAME = "groundgate.sqlite"
+MIGRATIONS_DIR = Path(__file__).with_name("migrations")
+SQLITE_BUSY_TIMEOUT_S = 30.0
+
+
+def _store_error(message: str) -> Exception:
+    from groundgate.store import StoreError
+
+    return StoreError(message)
+
+
+@contextmanager
+def translate_errors(action: str) -> Iterator[None]:
+    """Translate SQLAlchemy exceptions into `StoreError` (a `RunError`) at the store boundary."""
+    try:
+        yield
+    except SQLAlchemyError as exc:
+        raise _store_error(f"database error while {action}: {type(exc).__name__}: {exc}") from exc
+
+
+def resolve_url(target: str | Path) -> str:
+    """A directory (or a path that is not a URL) means the embedded SQLite file inside it."""
+    text = str(target)
+    if "://" in text:
+        return text
+    directory = Path(target)
+    directory.mkdir(parents=True, exist_ok=True)
+    return f"sqlite:///{(directory / SQLITE_FILENAME).resolve()}"
+
+
+def _install_sqlite_locking(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        dbapi_connection.isolation_level = None  # SQLAlchemy emits BEGIN itself (below)
+        cursor = dbapi_connection.cursor()
+        cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
+        cursor.execute("PRAGMA foreign_keys = ON")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(connection: Any) -> None:
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def create_store_engine(url: str, **kwargs: Any) -> Engine:
+    """Build an engine for a SQLite, PostgreSQL or MySQL/MariaDB URL."""
+    try:
+        parsed = make_url(url)
+    except ArgumentError as exc:
+        raise ConfigurationError(f"invalid database URL {url!r}: {exc}") from exc
+    backend = parsed.get_backend_name()
+    if backend not in {"sqlite", "postgresql", "mysql", "mariadb"}:
+        raise ConfigurationError(f"unsupported database backend {backend!r} (sqlite, postgresql, mysql)")
+    try:
+        if backend == "sqlite":
+            engine = create_engine(
+                parsed, connect_args={"timeout": SQLITE_BUSY_TIMEOUT_S, "check_same_thread": False}, **kwargs
+            )
+            _install_sqlite_locking(engine)
+        else:
+            kwargs.setdefault("pool_pre_ping", True)
+            engine = create_engine(parsed, **kwargs)
+    except (ImportError, SQLAlchemyError) as exc:
+        raise ConfigurationError(f"cannot create a database engine for {backend}: {exc}") from exc
+    return engine
+
+
+def _alembic_config() -> Config:
+    config = Config()
+    config.set_main_option("script_location", str(MIGRATIONS_DIR))
+    return config
+
+
+def head_revision() -> str:
+    head = ScriptDirectory.from_config(_alembic_config()).get_current_head()
+    assert head is not None
+    return head
+
+
+def current_revision(engine: Engine) -> str | None:
+    with translate_errors("reading the schema revision"), engine.connect() as connection:
+        return MigrationContext.configure(connection).get_current_revision()
+
+
+def upgrade(target: str | Engine, revision: str = "head") -> None:
+    """Upgrade the schema to `revision`; upgrading an up-to-date database changes nothing."""
+    engine = create_store_engine(target) if isinstance(target, str) else target
+    config = _alembic_config()
+    try:
+        with translate_errors("migrating the schema"), engine.begin() as connection:
+            config.attributes["connection"] = connection
+            command.upgrade(config, revision)
+    finally:
+        if isinstance(target, str):
+            engine.dispose()
+
+
+@dataclass
+class Store:
+    """An engine and its session factory; `session()` is a unit of work that commits or rolls back."""
+
+    engine: Engine
+    sessions: sessionmaker[Session]
+
+    @contextmanager
+    def session(self) -> Iterator[Session]:
+        with translate_errors("running a store transaction"), self.sessions.begin() as session:
+            yield session
+
+    @property
+    def backend(self) -> str:
+        return self.engine.dialect.name
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+
+def open_store(target: str | Path, *, migrate: bool = True, **engine_kwargs: Any) -> Store:
+    """Open the store at a data directory (embedded SQLite) or a database URL, upgraded to head."""
+    engine = create_store_engine(resolve_url(target), **engine_kwargs)
+    if migrate:
+        upgrade(engine)
+    return Store(engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
