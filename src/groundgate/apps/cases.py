@@ -1,0 +1,147 @@
+"""Case library (seed 004 §8, `CaseLibraryService.createFromRun`).
+
+A `useful` run becomes a case once (unique on `diagnosisId`). `faultCategory`, `errorCodes` and
+`service` are extracted from the run's verified claims (derivable `claim_checks` and supported
+`facts_checked` of `verifier_evaluation`), not from unverified answer text; without verified
+claims the category stays `GENERAL`.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+from pydantic.alias_generators import to_camel
+from sqlalchemy.orm import Session
+
+from groundgate.errors import InvalidInputError
+from groundgate.evaluation.self_evaluation import load_container
+from groundgate.store.repositories import get_run, get_session_row, insert_case_once
+from groundgate.store.tables import CaseLibrary
+
+TITLE_CHARS = 100
+ERROR_CODE = re.compile(r"\b[A-Z]{2,8}-\d{3,5}\b|\b(?:HTTP|SQLSTATE)\s?\d{3,5}\b")
+SERVICE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|gateway|proxy|api|worker|db)\b")
+SUPPORTED = frozenset({"direct_evidence", "indirect_support"})
+CATEGORY_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    (
+        "DATABASE",
+        ("数据库", "连接池", "database", "connection pool", "db-proxy", "deadlock", "慢查询", "sql"),
+    ),
+    ("RATE_LIMIT", ("限流", "rate limit", "rate-limit", "429", "throttl")),
+    ("TIMEOUT", ("超时", "timeout", "timed out")),
+    ("DEPLOYMENT", ("发布", "回滚", "deploy", "rollback", "release")),
+    ("CONFIGURATION", ("配置", "证书", "密钥", "config", "certificate", "key rotation")),
+    ("MESSAGING", ("kafka", "消费积压", "consumer lag", "队列", "queue")),
+    ("CACHE", ("redis", "缓存", "cache")),
+    ("CALLBACK", ("回调", "callback")),
+    ("NETWORK", ("网络", "dns", "network", "connection refused")),
+)
+
+
+class CaseRecord(BaseModel):
+    """A case as the API shows it (seed 004 §8 field names, plus `errorCodes` and `service`)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+
+    case_id: str
+    diagnosis_id: str
+    source_type: str = "AUTO"
+    fault_category: str = "GENERAL"
+    title: str
+    root_cause: str
+    solution: str
+    error_codes: list[str] = []
+    service: str | None = None
+    created_by: str = "system"
+
+    @classmethod
+    def from_row(cls, row: CaseLibrary) -> CaseRecord:
+        return cls(
+            case_id=row.case_id,
+            diagnosis_id=row.diagnosis_id,
+            source_type=row.source_type,
+            fault_category=row.fault_category,
+            title=row.title,
+            root_cause=row.root_cause,
+            solution=row.solution,
+            error_codes=list(row.error_codes or []),
+            service=row.service,
+            created_by=row.created_by,
+        )
+
+
+def verified_claim_texts(container: dict[str, Any]) -> list[str]:
+    """Texts the verifier accepted: derivable `claim_checks` and supported key `facts_checked`."""
+    verifier = container.get("verifier_evaluation")
+    if not isinstance(verifier, dict):
+        return []
+    texts: list[str] = []
+    for check in verifier.get("claim_checks") or []:
+        if isinstance(check, dict) and check.get("derivable") and check.get("claim_text"):
+            texts.append(str(check["claim_text"]))
+    for fact in verifier.get("facts_checked") or []:
+        if isinstance(fact, dict) and fact.get("category") in SUPPORTED and fact.get("fact"):
+            texts.append(str(fact["fact"]))
+    return list(dict.fromkeys(texts))
+
+
+def extract_case_facts(texts: Iterable[str]) -> tuple[str, list[str], str | None]:
+    """(faultCategory, errorCodes, service) from verified claim texts."""
+    corpus = list(texts)
+    codes = list(dict.fromkeys(m.group(0) for text in corpus for m in ERROR_CODE.finditer(text)))
+    services = [m.group(0) for text in corpus for m in SERVICE.finditer(text)]
+    service = max(set(services), key=lambda s: (services.count(s), -services.index(s))) if services else None
+    lowered = " ".join(corpus).lower()
+    category = next(
+        (name for name, words in CATEGORY_KEYWORDS if any(word in lowered for word in words)),
+        "GENERAL",
+    )
+    return category, codes, service
+
+
+def create_case_from_run(run_id: str, *, session: Session) -> tuple[CaseRecord, bool]:
+    """Create or return the case of `run_id` (idempotent). Returns (case, created)."""
+    run = get_run(run_id, session=session)
+    try:
+        container = load_container(run.self_evaluation, what=f"run {run_id} self_evaluation")
+    except InvalidInputError:
+        container = {}
+    category, codes, service = extract_case_facts(verified_claim_texts(container))
+    case, created = insert_case_once(
+        {
+            "diagnosis_id": run.run_id,
+            "source_type": "AUTO",
+            "fault_category": category,
+            "title": run.query[:TITLE_CHARS],
+            "root_cause": run.answer,
+            "solution": run.answer,
+            "error_codes": codes,
+            "service": service,
+            "created_by": "system",
+        },
+        session=session,
+    )
+    return CaseRecord.from_row(case), created
+
+
+def create_case_from_legacy_session(session_id: str, *, session: Session) -> tuple[CaseRecord, bool]:
+    """Legacy data without `diagnosis_run`: the case's `diagnosisId` is the session id."""
+    row = get_session_row(session_id, session=session)
+    case, created = insert_case_once(
+        {
+            "diagnosis_id": row.session_id,
+            "source_type": "AUTO",
+            "fault_category": "GENERAL",
+            "title": (row.query or "")[:TITLE_CHARS],
+            "root_cause": row.answer or "",
+            "solution": row.answer or "",
+            "error_codes": [],
+            "service": None,
+            "created_by": "system",
+        },
+        session=session,
+    )
+    return CaseRecord.from_row(case), created

@@ -1,0 +1,145 @@
+"""User feedback (seed 004 §7) on SQLite, PostgreSQL and MariaDB."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import func, select
+
+from _databases import BACKENDS, database_url, make_run_result
+from groundgate.apps.feedback import FeedbackResponse, submit_feedback
+from groundgate.errors import InvalidInputError
+from groundgate.store import NotFoundError, Store, open_store
+from groundgate.store.recorder import record_run
+from groundgate.store.repositories import find_bad_cases, get_run, get_session_row
+from groundgate.store.tables import CaseLibrary, DiagnosisSession
+
+
+@pytest.fixture(scope="module", params=BACKENDS)
+def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Store]:
+    for url in database_url(request.param, tmp_path_factory.mktemp("db")):
+        opened = open_store(url)
+        yield opened
+        opened.close()
+
+
+def _runs(store: Store, count: int = 1) -> tuple[str, list[str]]:
+    first = make_run_result()
+    results = [first] + [make_run_result(session_id=first.session_id) for _ in range(count - 1)]
+    with store.session() as session:
+        for result in results:
+            record_run(result, session=session)
+    return first.session_id, [r.run_id for r in results]
+
+
+def _feedback(store: Store, **kwargs: str | None) -> FeedbackResponse:
+    with store.session() as session:
+        return submit_feedback(session=session, **kwargs)  # type: ignore[arg-type]
+
+
+def _case_count(store: Store, diagnosis_id: str) -> int:
+    with store.session() as session:
+        return (
+            session.scalar(
+                select(func.count()).select_from(CaseLibrary).where(CaseLibrary.diagnosis_id == diagnosis_id)
+            )
+            or 0
+        )
+
+
+def test_useful_records_feedback_and_creates_a_case(store: Store) -> None:
+    session_id, [run_id] = _runs(store)
+    response = _feedback(store, session_id=session_id, run_id=run_id, feedback="useful")
+    assert response.case_id is not None
+    assert response.model_dump(by_alias=True) == {
+        "success": True,
+        "message": "反馈已记录",
+        "runId": run_id,
+        "fallbackToLatestRun": False,
+        "caseId": response.case_id,
+    }
+    with store.session() as session:
+        run = get_run(run_id, session=session)
+        assert (run.feedback, run.status) == ("useful", "SUCCEEDED")
+    again = _feedback(store, session_id=session_id, run_id=run_id, feedback="useful")
+    assert again.case_id == response.case_id
+    assert _case_count(store, run_id) == 1
+
+
+def test_not_useful_is_a_findable_bad_case_and_keeps_status(store: Store) -> None:
+    session_id, [run_id] = _runs(store)
+    response = _feedback(store, session_id=session_id, run_id=run_id, feedback="not_useful")
+    assert (response.case_id, response.run_id) == (None, run_id)
+    with store.session() as session:
+        run = get_run(run_id, session=session)
+        assert (run.feedback, run.status) == ("not_useful", "SUCCEEDED")
+        assert run_id in [r.run_id for r in find_bad_cases(session=session)]
+    assert _case_count(store, run_id) == 0
+
+
+def test_without_run_id_the_latest_run_is_bound(store: Store) -> None:
+    session_id, run_ids = _runs(store, count=3)
+    response = _feedback(store, session_id=session_id, feedback="not_useful")
+    assert (response.run_id, response.fallback_to_latest_run) == (run_ids[-1], True)
+    assert response.model_dump(by_alias=True)["fallbackToLatestRun"] is True
+
+
+def test_legacy_session_without_runs_uses_the_session_fallback(store: Store) -> None:
+    with store.session() as session:
+        session.add(DiagnosisSession(session_id="legacy-s1", query="旧会话问题 " * 20, answer="旧会话答案"))
+    response = _feedback(store, session_id="legacy-s1", feedback="useful")
+    assert (response.run_id, response.fallback_to_latest_run) == (None, False)
+    assert response.case_id is not None
+    with store.session() as session:
+        assert get_session_row("legacy-s1", session=session).feedback == "useful"
+        case = session.scalars(select(CaseLibrary).where(CaseLibrary.diagnosis_id == "legacy-s1")).one()
+        assert case.root_cause == "旧会话答案"
+        assert len(case.title) == 100
+
+
+@pytest.mark.parametrize("value", ["", "USEFUL", "good", "not-useful", None])
+def test_invalid_feedback_values_are_rejected_and_nothing_changes(store: Store, value: str | None) -> None:
+    session_id, [run_id] = _runs(store)
+    with pytest.raises(InvalidInputError, match="feedback must be one of useful, not_useful"):
+        _feedback(store, session_id=session_id, run_id=run_id, feedback=value)
+    with store.session() as session:
+        assert get_run(run_id, session=session).feedback is None
+
+
+def test_a_run_of_another_session_is_rejected_and_nothing_changes(store: Store) -> None:
+    session_a, _ = _runs(store)
+    _session_b, [run_b] = _runs(store)
+    with pytest.raises(InvalidInputError, match="does not belong to session"):
+        _feedback(store, session_id=session_a, run_id=run_b, feedback="useful")
+    with store.session() as session:
+        assert get_run(run_b, session=session).feedback is None
+    assert _case_count(store, run_b) == 0
+
+
+def test_unknown_ids_are_not_found(store: Store) -> None:
+    session_id, _ = _runs(store)
+    with pytest.raises(NotFoundError, match="unknown run id"):
+        _feedback(store, session_id=session_id, run_id="run-nope", feedback="useful")
+    with pytest.raises(NotFoundError, match="unknown session id"):
+        _feedback(store, session_id="sess-nope", feedback="useful")
+
+
+def test_two_concurrent_useful_feedbacks_create_one_case(store: Store) -> None:
+    for _ in range(3):
+        session_id, [run_id] = _runs(store)
+        barrier = threading.Barrier(2)
+
+        def send(
+            _: int, session_id: str = session_id, run_id: str = run_id, barrier: threading.Barrier = barrier
+        ) -> str | None:
+            barrier.wait(timeout=30)
+            return _feedback(store, session_id=session_id, run_id=run_id, feedback="useful").case_id
+
+        with ThreadPoolExecutor(max_workers=2) as pool:
+            case_ids = list(pool.map(send, range(2)))
+        assert case_ids[0] is not None
+        assert case_ids[0] == case_ids[1]
+        assert _case_count(store, run_id) == 1
