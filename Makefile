@@ -30,3 +30,4 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/eval_checker.py
 	$(BIN)/python benchmarks/bench_pipeline.py
 	$(BIN)/python benchmarks/bench_retrieval.py
+	$(BIN)/python benchmarks/bench_store.py
