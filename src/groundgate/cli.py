@@ -4,10 +4,10 @@ from __future__ import annotations
 
 import json
 import sys
-from collections.abc import Callable
-from contextlib import ExitStack, nullcontext
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager, nullcontext
 from pathlib import Path
-from typing import Annotated, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 import typer
 from rich.console import Console
@@ -38,6 +38,10 @@ from groundgate.settings import Settings, load_settings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.check import check
 from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+
+if TYPE_CHECKING:
+    from groundgate.store import Store
+    from groundgate.store.recorder import RunRecorder
 
 app = typer.Typer(
     name="groundgate",
@@ -484,6 +488,57 @@ def ingest_command(
         )
 
 
+def _open_store(settings: Settings) -> Store:
+    """The run store: `[store] url`, else embedded SQLite under the data directory.
+
+    For the embedded store (one machine), runs left `RUNNING` by a killed process are marked `FAILED`.
+    """
+    from groundgate.store import open_store
+    from groundgate.store.recorder import recover_interrupted_runs
+
+    store = open_store(settings.store.url or settings.data_dir)
+    if store.backend == "sqlite":
+        recover_interrupted_runs(store, older_than_seconds=settings.store.recover_after_seconds)
+    return store
+
+
+@contextmanager
+def _store_closing(settings: Settings) -> Iterator[Store]:
+    store = _open_store(settings)
+    try:
+        yield store
+    finally:
+        store.close()
+
+
+def _run_recorded(
+    store: Store,
+    orchestrator: Orchestrator,
+    question: str,
+    ctx: ExecutionContext,
+    *,
+    session_id: str | None = None,
+    on_event: Callable[[RunEvent], None] | None = None,
+    mode: str = "chat",
+) -> RunResult:
+    """Run one question, writing the run, its steps and tool invocations as they happen."""
+    from groundgate.store.recorder import run_recorded
+
+    def execute(recorder: RunRecorder) -> RunResult:
+        return orchestrator.run(
+            question,
+            ctx,
+            run_id=recorder.run_id,
+            session_id=recorder.session_id,
+            on_event=on_event,
+            sink=recorder,
+        )
+
+    return run_recorded(
+        store, execute, question=question, session_id=session_id, mode=mode, tenant=ctx.tenant
+    )
+
+
 @app.command("ask")
 def ask_command(
     question: Annotated[str, typer.Argument(help="The question.")],
@@ -496,8 +551,10 @@ def ask_command(
     if len(question) > 2000:
         raise UsageError("the question is longer than 2,000 characters")
     settings = load_settings()
-    with _open_workspace(settings) as workspace:
-        result = _orchestrator(settings, workspace).run(
+    with _open_workspace(settings) as workspace, _store_closing(settings) as store:
+        result = _run_recorded(
+            store,
+            _orchestrator(settings, workspace),
             question,
             _context(settings),
             session_id=session,
@@ -524,7 +581,7 @@ def demo_command(
 
     settings = load_settings()
     payloads: list[dict[str, Any]] = []
-    with _open_workspace(settings) as workspace:
+    with _open_workspace(settings) as workspace, _store_closing(settings) as store:
         if not as_json:
             err_console.print(f"[dim]loading the demo workspace into {settings.data_dir} …[/dim]")
         load_demo(workspace)
@@ -534,7 +591,7 @@ def demo_command(
             if not line.strip():
                 continue
             item = json.loads(line)
-            result = orchestrator.run(item["question"], ctx)
+            result = _run_recorded(store, orchestrator, item["question"], ctx, mode="demo")
             payload = _run_payload(result)
             payload["showcase"] = item["id"]
             payload["expected"] = item["expect"]
@@ -573,6 +630,185 @@ def _checker_demo(as_json: bool) -> None:
                 console.print()
     if as_json:
         typer.echo(json.dumps([r.model_dump(mode="json") for r in results], ensure_ascii=False, indent=2))
+
+
+# ---------------------------------------------------------------- auditing runs
+
+
+def _echo_json(payload: Any) -> None:
+    typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
+
+
+@app.command("trace")
+def trace_command(
+    run_id: Annotated[str, typer.Argument(help="The run id (`runId` of `ask --json`, or from `runs`).")],
+    as_json: JsonOption = False,
+) -> None:
+    """Show one stored run: status, verdict, feedback, self-evaluation, steps and tool invocations."""
+    from groundgate.apps.trace import get_trace
+
+    settings = load_settings()
+    with _store_closing(settings) as store, store.session() as session:
+        trace = get_trace(run_id, session=session)
+    if as_json:
+        _echo_json(trace.model_dump(mode="json", by_alias=True))
+        return
+    rule = trace.rule_evaluation
+    verifier = trace.verifier_evaluation
+    console.print(
+        f"[bold]run {escape(trace.run_id)}[/bold]  session {escape(trace.session_id)}  "
+        f"status [bold]{trace.status}[/bold]  {trace.output_kind or '—'}  verdict {trace.verdict or '—'}  "
+        f"feedback {trace.feedback or '—'}  rounds {trace.rounds}  {trace.elapsed_ms:.0f} ms"
+    )
+    console.print(
+        f"evidence score {rule.evidence_score if rule else '—'}  "
+        f"groundedness {f'{verifier.groundedness_score:.2f}' if verifier else '—'}  "
+        f"stop {escape(trace.stop_reason or '—')}"
+    )
+    console.print(Panel(escape(trace.answer or "(no answer)"), title=escape(trace.query), expand=True))
+    steps = Table(title="steps")
+    for column in ("#", "round", "role", "reason", "thought"):
+        steps.add_column(column)
+    for step in trace.steps:
+        steps.add_row(
+            str(step.seq), str(step.round), step.role, escape(step.reason_code), escape(step.thought[:120])
+        )
+    console.print(steps)
+    calls = Table(title="tool invocations")
+    for column in ("round", "tool", "status", "arguments", "observation"):
+        calls.add_column(column)
+    for call in trace.tool_invocations:
+        calls.add_row(
+            str(call.round),
+            call.tool,
+            call.status,
+            escape(json.dumps(call.arguments, ensure_ascii=False)[:80]),
+            escape(call.output_summary[:100]),
+        )
+    console.print(calls)
+
+
+@app.command("runs")
+def runs_command(
+    session: Annotated[str | None, typer.Option("--session", help="Only this session's runs.")] = None,
+    feedback: Annotated[
+        str | None, typer.Option("--feedback", help="Only runs with this feedback (useful, not_useful).")
+    ] = None,
+    limit: Annotated[int, typer.Option("--limit", help="At most this many runs (newest first).")] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """List stored runs, newest first (`--feedback not_useful`: the bad cases)."""
+    from groundgate.apps.feedback import FEEDBACK_VALUES
+    from groundgate.apps.trace import list_runs
+
+    if feedback is not None and feedback not in FEEDBACK_VALUES:
+        raise UsageError(f"--feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {feedback!r}")
+    settings = load_settings()
+    with _store_closing(settings) as store, store.session() as session_:
+        runs = list_runs(session=session_, session_id=session, feedback=feedback, limit=limit)
+    if as_json:
+        _echo_json([r.model_dump(mode="json", by_alias=True) for r in runs])
+        return
+    table = Table(title=f"{len(runs)} runs")
+    for column in ("run", "session", "status", "output", "verdict", "feedback"):
+        table.add_column(column, no_wrap=True)
+    table.add_column("question", overflow="ellipsis", no_wrap=True, min_width=12)
+    for run in runs:
+        table.add_row(
+            run.run_id,
+            run.session_id[:12],
+            run.status,
+            run.output_kind or "—",
+            run.verdict or "—",
+            run.feedback or "—",
+            escape(run.query[:60]),
+        )
+    console.print(table)
+
+
+@app.command("feedback")
+def feedback_command(
+    run_id: Annotated[str, typer.Argument(help="The run id.")],
+    value: Annotated[str, typer.Argument(help="useful or not_useful.")],
+    session: Annotated[
+        str | None, typer.Option("--session", help="The run's session id (default: the run's own).")
+    ] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Record feedback on a run: `useful` distils a case (once), `not_useful` marks a bad case."""
+    from groundgate.apps.feedback import FEEDBACK_VALUES, submit_feedback
+    from groundgate.store.repositories import get_run
+
+    if value not in FEEDBACK_VALUES:
+        raise UsageError(f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {value!r}")
+    settings = load_settings()
+    with _store_closing(settings) as store, store.session() as session_:
+        session_id = session or get_run(run_id, session=session_).session_id
+        response = submit_feedback(session=session_, session_id=session_id, feedback=value, run_id=run_id)
+    if as_json:
+        _echo_json(response.model_dump(mode="json", by_alias=True))
+    else:
+        case = f"  case {response.case_id}" if response.case_id else ""
+        console.print(f"{value} recorded for run {escape(run_id)}{case}")
+
+
+@app.command("cases")
+def cases_command(
+    limit: Annotated[int, typer.Option("--limit", help="At most this many cases (newest first).")] = 50,
+    as_json: JsonOption = False,
+) -> None:
+    """List the case library (cases distilled from `useful` runs)."""
+    from sqlalchemy import select
+
+    from groundgate.apps.cases import CaseRecord
+    from groundgate.store.tables import CaseLibrary
+
+    if limit < 1:
+        raise UsageError(f"--limit must be at least 1; got {limit}")
+    settings = load_settings()
+    with _store_closing(settings) as store, store.session() as session:
+        rows = session.scalars(select(CaseLibrary).order_by(CaseLibrary.id.desc()).limit(limit)).all()
+        cases = [CaseRecord.from_row(row) for row in rows]
+    if as_json:
+        _echo_json([c.model_dump(mode="json", by_alias=True) for c in cases])
+        return
+    table = Table(title=f"{len(cases)} cases")
+    for column in ("case", "run", "category", "service", "error codes", "title"):
+        table.add_column(column)
+    for case in cases:
+        table.add_row(
+            case.case_id[:8],
+            case.diagnosis_id,
+            case.fault_category,
+            case.service or "—",
+            ", ".join(case.error_codes) or "—",
+            escape(case.title[:60]),
+        )
+    console.print(table)
+
+
+db_app = typer.Typer(help="The run store's database.", no_args_is_help=True)
+app.add_typer(db_app, name="db")
+
+
+@db_app.command("upgrade")
+def db_upgrade_command(as_json: JsonOption = False) -> None:
+    """Migrate the store's schema to the newest revision (nothing changes when it is up to date)."""
+    from groundgate.store.engine import create_store_engine, current_revision, resolve_url, upgrade
+
+    settings = load_settings()
+    engine = create_store_engine(resolve_url(settings.store.url or settings.data_dir))
+    try:
+        before = current_revision(engine)
+        upgrade(engine)
+        after = current_revision(engine)
+        url = engine.url.render_as_string(hide_password=True)
+    finally:
+        engine.dispose()
+    if as_json:
+        _echo_json({"database": url, "from": before, "revision": after})
+    else:
+        console.print(f"{url}: {before or '(empty)'} → {after}")
 
 
 def main() -> None:

@@ -91,6 +91,17 @@ class KnowledgeSettings(BaseModel):
     collection: str = "groundgate_knowledge"
 
 
+class StoreSettings(BaseModel):
+    """Where runs, feedback and cases are stored: embedded SQLite under `data_dir`, or a database URL."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = None
+    """Empty: `data_dir/groundgate.sqlite`. Set: e.g. `postgresql+psycopg://user@host/db`."""
+    recover_after_seconds: float = Field(default=900.0, ge=0)
+    """At CLI start (embedded SQLite): `RUNNING` runs without a write for this long become `FAILED`."""
+
+
 class LocalIdentity(BaseModel):
     """Who the CLI acts as. The service resolves identity from API keys instead; never from a model."""
 
@@ -120,6 +131,7 @@ class Settings(BaseSettings):
     """Per-role overrides of `model` (`[roles.verifier]` ...): each role may use its own model."""
     budgets: BudgetSettings = BudgetSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    store: StoreSettings = StoreSettings()
     local: LocalIdentity = LocalIdentity()
 
     @field_validator("data_dir")

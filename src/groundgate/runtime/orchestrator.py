@@ -61,6 +61,17 @@ from groundgate.verify.gatekeeper import gatekeep
 EventSink = Callable[[RunEvent], None]
 
 
+class RunSink(Protocol):
+    """Receives each step and each tool result as it happens (e.g. the store's `RunRecorder`).
+
+    The composer's closing step is not sent: it is part of the final `RunResult`.
+    """
+
+    def on_step(self, step: AgentStep) -> None: ...
+
+    def on_tool_result(self, result: ToolResult) -> None: ...
+
+
 def _covered_by_windows(question: str, calls: Sequence[ToolCall]) -> set[str]:
     """Question dates/times that a planned `start`..`end` window contains (a window is no change)."""
     windows: list[tuple[datetime, datetime]] = []
@@ -129,6 +140,17 @@ class _RunState:
     retry_context: RetryContext | None = None
     executor_output: ExecutorOutput | None = None
     verification: Verification | None = None
+    sink: RunSink | None = None
+
+    def add_step(self, step: AgentStep) -> None:
+        self.steps.append(step)
+        if self.sink is not None:
+            self.sink.on_step(step)
+
+    def add_result(self, result: ToolResult) -> None:
+        self.results.append(result)
+        if self.sink is not None:
+            self.sink.on_tool_result(result)
 
 
 class Orchestrator:
@@ -163,13 +185,16 @@ class Orchestrator:
         run_id: str | None = None,
         session_id: str | None = None,
         on_event: EventSink | None = None,
+        sink: RunSink | None = None,
     ) -> RunResult:
+        """Run one question; `sink` (optional) receives each step and tool result as it happens."""
         emit = on_event or (lambda _event: None)
         state = _RunState(
             run_id=run_id or uuid.uuid4().hex,
             session_id=session_id or uuid.uuid4().hex,
             question=question,
             started=self.clock(),
+            sink=sink,
         )
         emit(RunEvent(stage="run_started", detail={"run_id": state.run_id}))
         language = language_of(question)
@@ -277,7 +302,7 @@ class Orchestrator:
         step = outcome.step
         plan = outcome.output
         if plan is None:
-            state.steps.append(step)
+            state.add_step(step)
             return None
         # Invariants 1 and 2: the registry rejects the whole plan for an unknown tool, an unknown or
         # ill-typed argument, or any authorization field (`tenantId`, `userId`, ...) at any depth.
@@ -285,7 +310,7 @@ class Orchestrator:
         if not check.ok:
             step.reason_code = check.reason_code
             step.thought = f"plan rejected: {check.reason_code}: {check.detail}"[:300]
-            state.steps.append(step)
+            state.add_step(step)
             return None
         # Invariant 6: numbers, dates, comparators, negation and versions of the question survive.
         plan_text = json.dumps([c.arguments for c in check.calls], ensure_ascii=False)
@@ -301,12 +326,12 @@ class Orchestrator:
         if changed:
             step.reason_code = "constraint_changed"
             step.thought = "plan rejected: " + "; ".join(i.detail for i in changed)[:280]
-            state.steps.append(step)
+            state.add_step(step)
             return None
         step.reason_code = step.reason_code or "plan_ok"
         if not step.thought:
             step.thought = f"{len(check.calls)} calls: " + ", ".join(c.tool for c in check.calls)
-        state.steps.append(step)
+        state.add_step(step)
         return plan.model_copy(update={"calls": list(check.calls)})
 
     def _execute(
@@ -335,7 +360,7 @@ class Orchestrator:
                 )
             )
             result = self.tools.execute(call, ctx, run_id=state.run_id, round=round_no)
-            state.results.append(result)
+            state.add_result(result)
             state.done_calls.append(call)
             state.done_keys.add(self.tools.call_key(call))
             emit(
@@ -366,11 +391,11 @@ class Orchestrator:
                 question=state.question, evidence=evidence, round=round_no, retry_context=state.retry_context
             )
         )
-        state.steps.append(outcome.step)
+        state.add_step(outcome.step)
         output = outcome.output or ExecutorOutput()  # bad executor JSON: nothing claimed, nothing proven
         state.executor_output = output
         gate = gatekeep(output, state.results, run_id=state.run_id)
-        state.steps.append(
+        state.add_step(
             AgentStep(
                 role="gatekeeper",
                 round=round_no,
@@ -406,7 +431,7 @@ class Orchestrator:
             "status": outcome.step.parse_status.value,
             "claims": len(output.claims),
         }
-        state.steps.append(verification.step)
+        state.add_step(verification.step)
         state.verification = verification
         emit(
             RunEvent(
