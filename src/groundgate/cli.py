@@ -16,9 +16,7 @@ from rich.panel import Panel
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from groundgate.apps.chat import RoleModels, build_orchestrator
 from groundgate.apps.check import BatchSummary, run_batch, run_eval
-from groundgate.apps.workspace import Workspace, open_workspace
 from groundgate.contracts import (
     CheckRequest,
     CheckResult,
@@ -31,13 +29,23 @@ from groundgate.contracts import (
 )
 from groundgate.errors import GroundgateError, UsageError
 from groundgate.evaluation.check_eval import EvalFigures, EvalReport
-from groundgate.models.base import Model
-from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings, load_settings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.check import check
 from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+from groundgate.wiring import (
+    build_configured_orchestrator as _orchestrator,
+)
+from groundgate.wiring import (
+    local_context as _context,
+)
+from groundgate.wiring import (
+    open_configured_store as _open_store,
+)
+from groundgate.wiring import (
+    open_configured_workspace as _open_workspace,
+)
 
 if TYPE_CHECKING:
     from groundgate.store import Store
@@ -327,63 +335,6 @@ def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
         console.print(f"[red]{summary.bad_count} bad lines skipped[/red]")
 
 
-def _role_models(settings: Settings) -> RoleModels:
-    """An OpenAI-compatible model per configured role; unconfigured roles run offline."""
-    built: dict[str, Model] = {}
-    for role in ("planner", "executor", "verifier"):
-        config = settings.role_model(role)
-        if config.configured:
-            from groundgate.models.openai import OpenAIModel
-
-            built[role] = OpenAIModel(
-                model_name=config.name or "",
-                base_url=config.base_url,
-                api_key=config.api_key.get_secret_value() if config.api_key else None,
-                timeout_seconds=config.timeout_seconds,
-                structured_output=config.structured_output,
-            )
-    return RoleModels(**built)
-
-
-def _budgets(settings: Settings) -> Budgets:
-    b = settings.budgets
-    return Budgets(
-        max_rounds=b.max_rounds,
-        max_tool_calls=b.max_tool_calls,
-        max_calls_per_round=b.max_calls_per_round,
-        max_candidates=b.max_candidates,
-        wall_seconds=b.wall_seconds,
-        low_confidence_threshold=settings.verifier.low_confidence_threshold,
-    )
-
-
-def _open_workspace(settings: Settings) -> Workspace:
-    key = settings.knowledge.qdrant_api_key
-    return open_workspace(
-        settings.data_dir,
-        qdrant_url=settings.knowledge.qdrant_url,
-        qdrant_api_key=key.get_secret_value() if key else None,
-        collection=settings.knowledge.collection,
-    )
-
-
-def _context(settings: Settings) -> ExecutionContext:
-    return ExecutionContext(
-        tenant=settings.local.tenant, user=settings.local.user, roles=settings.local.roles
-    )
-
-
-def _orchestrator(settings: Settings, workspace: Workspace) -> Orchestrator:
-    return build_orchestrator(
-        workspace.registry,
-        models=_role_models(settings),
-        budgets=_budgets(settings),
-        thresholds=CheckerThresholds(
-            direct=settings.verifier.direct_support, indirect=settings.verifier.indirect_support
-        ),
-    )
-
-
 def _run_payload(result: RunResult) -> dict[str, Any]:
     """The `--json` shape of one run (camelCase, as API clients read it)."""
     return {
@@ -486,20 +437,6 @@ def ingest_command(
             f"ingested {report.ingested} of {report.files} files ({report.unchanged} unchanged), "
             f"{report.chunks} chunks in {report.seconds:.2f} s"
         )
-
-
-def _open_store(settings: Settings) -> Store:
-    """The run store: `[store] url`, else embedded SQLite under the data directory.
-
-    For the embedded store (one machine), runs left `RUNNING` by a killed process are marked `FAILED`.
-    """
-    from groundgate.store import open_store
-    from groundgate.store.recorder import recover_interrupted_runs
-
-    store = open_store(settings.store.url or settings.data_dir)
-    if store.backend == "sqlite":
-        recover_interrupted_runs(store, older_than_seconds=settings.store.recover_after_seconds)
-    return store
 
 
 @contextmanager
@@ -809,6 +746,20 @@ def db_upgrade_command(as_json: JsonOption = False) -> None:
         _echo_json({"database": url, "from": before, "revision": after})
     else:
         console.print(f"{url}: {before or '(empty)'} → {after}")
+
+
+@app.command("serve")
+def serve_command(
+    host: Annotated[str | None, typer.Option("--host", help="Address to bind (default [api] host).")] = None,
+    port: Annotated[int | None, typer.Option("--port", help="Port (default [api] port).")] = None,
+) -> None:
+    """Serve the HTTP API (FastAPI on uvicorn). Without [api.keys] only 127.0.0.1 may be bound."""
+    from groundgate.api.app import check_bind_address, serve
+
+    settings = load_settings()
+    bind_host = host or settings.api.host
+    check_bind_address(settings, bind_host)
+    serve(settings, bind_host, port if port is not None else settings.api.port)
 
 
 def main() -> None:

@@ -113,6 +113,33 @@ class LocalIdentity(BaseModel):
     roles: tuple[str, ...] = ("sre",)
 
 
+class ApiKeyEntry(BaseModel):
+    """The principal one API key stands for (`[api.keys."<sha256 hex of the key>"]`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    tenant: str
+    user: str
+    roles: tuple[str, ...] = ("viewer",)
+    """`viewer` reads runs, traces and cases; `user`, `sre`, `operator` or `admin` may also chat,
+    check and give feedback."""
+    allowed_projects: tuple[str, ...] = ()
+
+
+class ApiSettings(BaseModel):
+    """The HTTP service (`groundgate serve`)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    host: str = "127.0.0.1"
+    port: int = Field(default=8000, ge=0, le=65535)
+    keys: dict[str, ApiKeyEntry] = Field(default_factory=dict)
+    """sha256 hex digest of an API key → its principal. Empty: local single-user mode (127.0.0.1 only)."""
+    max_body_bytes: int = Field(default=1_000_000, ge=1024)
+    """Larger request bodies are refused with HTTP 413."""
+    max_question_chars: int = Field(default=2000, ge=1)
+
+
 class Settings(BaseSettings):
     """All of groundgate's configuration."""
 
@@ -133,6 +160,7 @@ class Settings(BaseSettings):
     knowledge: KnowledgeSettings = KnowledgeSettings()
     store: StoreSettings = StoreSettings()
     local: LocalIdentity = LocalIdentity()
+    api: ApiSettings = ApiSettings()
 
     @field_validator("data_dir")
     @classmethod

@@ -1,0 +1,564 @@
+"""The FastAPI app (`groundgate serve`).
+
+Endpoints (JSON, camelCase; all under OpenAPI at `/docs` and `/openapi.json`):
+
+- `POST /api/chat` `{question, sessionId?}` → `ChatResponse`; with `Accept: text/event-stream` the
+  run's stage events (`run_started`, `planning`, `tool_call`, `tool_result`, `gatekeeper`,
+  `verifier`, `round_done`, `final`) stream as server-sent events, then one `result` event.
+- `POST /api/check` `{question?, context, answer}` → the grounding checker's `CheckResult`.
+- `POST /api/feedback` `{runId?, sessionId, feedback}` → `{success, message, runId,
+  fallbackToLatestRun, caseId}` (seed 004 §7; other feedback values → 400).
+- `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs?feedback=&sessionId=`,
+  `GET /api/cases`: the caller's tenant only; another tenant's run or session is 404.
+- `GET /healthz`, `GET /metrics` (Prometheus text): no key needed; no tenant data in them.
+
+Authentication and roles: see `groundgate.api.auth`. Identity never comes from a request body: a body
+naming `tenant`, `tenantId`, `user`, `userId`, `roles`, `projectId` (any authorization field) is
+rejected with 422.
+
+The workspace (the embedded Qdrant Edge shard is opened by one process at a time) and the store are
+opened once at startup and shared; runs execute in the threadpool (the orchestrator is synchronous).
+A run that raises (a model or tool outage the pipeline did not absorb) is recorded `FAILED` with a
+`DEGRADED` answer and answered `DEGRADED`, never 500.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import uuid
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Annotated, Any
+
+from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi.concurrency import run_in_threadpool
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from sqlalchemy import or_, select
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from groundgate.api.auth import (
+    LOOPBACK_HOSTS,
+    READ_ROLES,
+    WRITE_ROLES,
+    AuthError,
+    Principal,
+    authenticate,
+    require_role,
+)
+from groundgate.api.deps import Services
+from groundgate.api.schemas import ChatRequest, ChatResponse, CheckBody, ErrorBody, FeedbackRequest, Health
+from groundgate.apps.cases import CaseRecord
+from groundgate.apps.feedback import FEEDBACK_VALUES, FeedbackResponse, submit_feedback
+from groundgate.apps.trace import MAX_LIST_LIMIT, RunSummary, RunTrace, get_trace
+from groundgate.apps.workspace import Workspace
+from groundgate.compose.composer import compose_degraded, language_of
+from groundgate.contracts import CheckResult, ExecutionContext, OutputKind, RunEvent, RunResult
+from groundgate.errors import InvalidInputError, RunError, UsageError
+from groundgate.runtime.orchestrator import Orchestrator
+from groundgate.settings import Settings
+from groundgate.store import NotFoundError, Store
+from groundgate.store.repositories import find_session_row, get_run
+from groundgate.store.tables import CaseLibrary, DiagnosisRun, DiagnosisSession
+from groundgate.verify.check import check
+from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+from groundgate.wiring import (
+    build_configured_orchestrator,
+    open_configured_store,
+    open_configured_workspace,
+)
+
+logger = logging.getLogger(__name__)
+
+SSE_MEDIA_TYPE = "text/event-stream"
+
+
+def check_bind_address(settings: Settings, host: str) -> None:
+    """Without API keys the service is single-user and binds only to a loopback address."""
+    if not settings.api.keys and host not in LOOPBACK_HOSTS:
+        raise UsageError(
+            f"refusing to bind {host}: no API keys are configured ([api.keys]), so the service runs in "
+            "local single-user mode and may only bind 127.0.0.1 (or configure API keys)"
+        )
+
+
+class BodySizeLimit:
+    """Refuse request bodies over `limit` bytes with 413 (by Content-Length, or while reading)."""
+
+    def __init__(self, app: ASGIApp, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and length.isdigit() and int(length) > self.limit:
+            await self._refuse(send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] != "http.request":
+                break
+            body += message.get("body", b"")
+            if len(body) > self.limit:
+                await self._refuse(send)
+                return
+            more = message.get("more_body", False)
+        sent = False
+
+        async def replay() -> Message:
+            nonlocal sent
+            if not sent:
+                sent = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _refuse(self, send: Send) -> None:
+        response = JSONResponse(
+            {"error": "payload_too_large", "message": f"the request body is larger than {self.limit} bytes"},
+            status_code=413,
+        )
+        await response({"type": "http"}, _no_receive, send)
+
+
+async def _no_receive() -> Message:  # pragma: no cover - JSONResponse never reads
+    return {"type": "http.disconnect"}
+
+
+def _error(status: int, error: str, message: str, detail: list[dict[str, Any]] | None = None) -> JSONResponse:
+    return JSONResponse(
+        ErrorBody(error=error, message=message, detail=detail).model_dump(exclude_none=True),
+        status_code=status,
+    )
+
+
+def _validation_message(exc: RequestValidationError) -> tuple[str, list[dict[str, Any]]]:
+    errors = list(exc.errors())
+    detail = [
+        {
+            "loc": [str(p) for p in e.get("loc", ())],
+            "msg": str(e.get("msg", "")),
+            "type": str(e.get("type", "")),
+        }
+        for e in errors
+    ]
+    if any(e.get("type") == "json_invalid" for e in errors):
+        return "the request body is not valid JSON", detail
+    parts = [f"{'.'.join(d['loc'][1:] or d['loc'])}: {d['msg']}" for d in detail]
+    return "invalid request: " + "; ".join(parts), detail
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+def principal(
+    svc: Annotated[Services, Depends(services)],
+    authorization: Annotated[str | None, Header()] = None,
+    x_api_key: Annotated[str | None, Header()] = None,
+) -> Principal:
+    return authenticate(svc.settings, authorization=authorization, x_api_key=x_api_key)
+
+
+def reader(who: Annotated[Principal, Depends(principal)]) -> Principal:
+    require_role(who, READ_ROLES, "read runs")
+    return who
+
+
+def writer(who: Annotated[Principal, Depends(principal)]) -> Principal:
+    require_role(who, WRITE_ROLES, "ask, check or give feedback")
+    return who
+
+
+Svc = Annotated[Services, Depends(services)]
+Reader = Annotated[Principal, Depends(reader)]
+Writer = Annotated[Principal, Depends(writer)]
+Limit = Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT)]
+
+
+def create_app(
+    settings: Settings,
+    *,
+    workspace: Workspace | None = None,
+    store: Store | None = None,
+    orchestrator: Orchestrator | None = None,
+) -> FastAPI:
+    """The app. Injected `workspace`/`store` are used as they are and not closed by the app."""
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+
+        own_ws = workspace is None
+        own_store = store is None
+        ws = workspace if workspace is not None else open_configured_workspace(settings)
+        try:
+            st = store if store is not None else open_configured_store(settings)
+            try:
+                app.state.services = Services(
+                    settings=settings,
+                    workspace=ws,
+                    store=st,
+                    orchestrator=orchestrator or build_configured_orchestrator(settings, ws),
+                )
+                yield
+            finally:
+                if own_store:
+                    st.close()
+        finally:
+            if own_ws:
+                ws.close()
+
+    app = FastAPI(
+        title="groundgate",
+        description="Answers operations and business questions only with what its read-only tools proved.",
+        version="0.1.0",
+        lifespan=lifespan,
+    )
+    app.add_middleware(BodySizeLimit, limit=settings.api.max_body_bytes)
+
+    @app.exception_handler(RequestValidationError)
+    async def _on_validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        message, detail = _validation_message(exc)
+        return _error(422, "invalid_request", message, detail)
+
+    @app.exception_handler(AuthError)
+    async def _on_auth(_request: Request, exc: AuthError) -> JSONResponse:
+        response = _error(
+            exc.status_code, "unauthorized" if exc.status_code == 401 else "forbidden", exc.message
+        )
+        if exc.status_code == 401:
+            response.headers["WWW-Authenticate"] = "Bearer"
+        return response
+
+    @app.exception_handler(NotFoundError)
+    async def _on_not_found(_request: Request, exc: NotFoundError) -> JSONResponse:
+        return _error(404, "not_found", str(exc))
+
+    @app.exception_handler(UsageError)
+    async def _on_usage(_request: Request, exc: UsageError) -> JSONResponse:
+        return _error(400, "bad_request", str(exc))
+
+    @app.exception_handler(RunError)
+    async def _on_run_error(_request: Request, exc: RunError) -> JSONResponse:
+        logger.error("request failed: %s", exc)
+        return _error(503, "unavailable", str(exc))
+
+    errors: dict[int | str, dict[str, Any]] = {
+        code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422)
+    }
+
+    # ------------------------------------------------------------------ health, metrics
+
+    @app.get("/healthz", response_model=Health, tags=["service"])
+    def healthz(svc: Svc) -> Health:
+        return Health(status="ok", mode="keys" if svc.settings.api.keys else "local")
+
+    @app.get("/metrics", response_class=PlainTextResponse, tags=["service"])
+    def metrics(svc: Svc) -> PlainTextResponse:
+        return PlainTextResponse(svc.metrics.exposition(), media_type="text/plain; version=0.0.4")
+
+    # ------------------------------------------------------------------ chat
+
+    def _owned_session(svc: Services, session_id: str, tenant: str) -> None:
+        with svc.store.session() as session:
+            row = find_session_row(session_id, session=session)
+            if row is not None and row.tenant not in (None, tenant):
+                raise NotFoundError(f"unknown session id {session_id!r}")
+
+    def _run_chat(
+        svc: Services,
+        question: str,
+        ctx: ExecutionContext,
+        session_id: str | None,
+        on_event: Callable[[RunEvent], None] | None,
+    ) -> ChatResponse:
+        from groundgate.store.recorder import RunRecorder, run_recorded
+
+        run_id = uuid.uuid4().hex
+        sid = session_id or uuid.uuid4().hex
+
+        def execute(recorder: RunRecorder) -> RunResult:
+            return svc.orchestrator.run(
+                question,
+                ctx,
+                run_id=recorder.run_id,
+                session_id=recorder.session_id,
+                on_event=on_event,
+                sink=recorder,
+            )
+
+        try:
+            result = run_recorded(
+                svc.store,
+                execute,
+                question=question,
+                run_id=run_id,
+                session_id=sid,
+                mode="api",
+                tenant=ctx.tenant,
+            )
+        except Exception as exc:
+            logger.exception("run %s failed; answering DEGRADED", run_id)
+            svc.metrics.observe_failed_run()
+            return _degraded(svc, question, run_id, sid, exc)
+        svc.metrics.observe_run(result)
+        return ChatResponse.from_result(result)
+
+    def _degraded(svc: Services, question: str, run_id: str, session_id: str, exc: Exception) -> ChatResponse:
+        composed = compose_degraded([], [], language_of(question))
+        stop = f"error: {type(exc).__name__}"
+        try:
+            with svc.store.session() as session:
+                run = get_run(run_id, session=session, lock=True)
+                run.output_kind = OutputKind.DEGRADED.value
+                run.answer = composed.output.text
+        except Exception:
+            logger.exception("could not mark failed run %s DEGRADED", run_id)
+        return ChatResponse(
+            run_id=run_id,
+            session_id=session_id,
+            question=question,
+            output_kind=OutputKind.DEGRADED.value,
+            verdict=None,
+            decision_status=None,
+            answer=composed.output.text,
+            stop_reason=stop,
+        )
+
+    def _validate_question(svc: Services, body: ChatRequest) -> str:
+        question = body.question.strip()
+        if not question:
+            raise RequestValidationError(
+                [{"loc": ("body", "question"), "msg": "the question is empty", "type": "value_error"}]
+            )
+        limit = svc.settings.api.max_question_chars
+        if len(question) > limit:
+            raise RequestValidationError(
+                [
+                    {
+                        "loc": ("body", "question"),
+                        "msg": f"the question is longer than {limit} characters",
+                        "type": "string_too_long",
+                    }
+                ]
+            )
+        return question
+
+    @app.post(
+        "/api/chat",
+        response_model=ChatResponse,
+        response_model_by_alias=True,
+        responses={**errors, 200: {"content": {SSE_MEDIA_TYPE: {}}}},
+        tags=["chat"],
+    )
+    async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> Any:
+        """Answer a question; `Accept: text/event-stream` streams stage events, then `result`."""
+        question = _validate_question(svc, body)
+        ctx = who.context()
+        if body.session_id:
+            await run_in_threadpool(_owned_session, svc, body.session_id, ctx.tenant)
+        if SSE_MEDIA_TYPE not in request.headers.get("accept", ""):
+            return await run_in_threadpool(_run_chat, svc, question, ctx, body.session_id, None)
+        return StreamingResponse(
+            _stream(svc, question, ctx, body.session_id),
+            media_type=SSE_MEDIA_TYPE,
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+
+    async def _stream(
+        svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
+    ) -> AsyncIterator[str]:
+        loop = asyncio.get_running_loop()
+        queue: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
+
+        def on_event(event: RunEvent) -> None:
+            payload = {"stage": event.stage, "round": event.round, "detail": event.detail}
+            loop.call_soon_threadsafe(queue.put_nowait, (event.stage, payload))
+
+        task: asyncio.Future[ChatResponse] = asyncio.ensure_future(
+            run_in_threadpool(_run_chat, svc, question, ctx, session_id, on_event)
+        )
+        task.add_done_callback(lambda _t: queue.put_nowait(None))
+        while (item := await queue.get()) is not None:
+            stage, payload = item
+            yield _sse(stage, payload)
+        result = await task
+        yield _sse("result", result.model_dump(mode="json", by_alias=True))
+
+    # ------------------------------------------------------------------ check
+
+    @app.post("/api/check", response_model=CheckResult, responses=errors, tags=["check"])
+    async def check_answer(body: CheckBody, svc: Svc, _who: Writer) -> CheckResult:
+        """The grounding checker: verdict and groundedness score of an answer against context passages."""
+        context = [body.context] if isinstance(body.context, str) else body.context
+        if not context or not any(c.strip() for c in context):
+            raise InvalidInputError("context needs at least one non-empty passage")
+        thresholds = CheckerThresholds(
+            direct=svc.settings.verifier.direct_support, indirect=svc.settings.verifier.indirect_support
+        )
+
+        def run() -> CheckResult:
+            result = check(
+                context=context,
+                answer=body.answer,
+                question=body.question,
+                classifier=OfflineChecker(thresholds),
+            )
+            return result.model_copy(update={"id": body.id})
+
+        return await run_in_threadpool(run)
+
+    # ------------------------------------------------------------------ feedback
+
+    def _feedback(svc: Services, body: FeedbackRequest, tenant: str) -> FeedbackResponse:
+        if body.feedback not in FEEDBACK_VALUES:
+            raise InvalidInputError(
+                f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {body.feedback!r}"
+            )
+        with svc.store.session() as session:
+            row = find_session_row(body.session_id, session=session)
+            if row is None or row.tenant not in (None, tenant):
+                raise NotFoundError(f"unknown session id {body.session_id!r}")
+            if body.run_id:
+                run = get_run(body.run_id, session=session)
+                owner = find_session_row(run.session_id, session=session)
+                if owner is None or owner.tenant not in (None, tenant):
+                    raise NotFoundError(f"unknown run id {body.run_id!r}")
+            return submit_feedback(
+                session=session, session_id=body.session_id, feedback=body.feedback, run_id=body.run_id
+            )
+
+    @app.post(
+        "/api/feedback",
+        response_model=FeedbackResponse,
+        response_model_by_alias=True,
+        responses=errors,
+        tags=["runs"],
+    )
+    async def feedback(body: FeedbackRequest, svc: Svc, who: Writer) -> FeedbackResponse:
+        """Seed 004 §7: `useful` distils a case (once), `not_useful` marks a bad case; others → 400."""
+        return await run_in_threadpool(_feedback, svc, body, who.tenant)
+
+    # ------------------------------------------------------------------ reading runs
+
+    def _tenant_sessions(tenant: str) -> Any:
+        return select(DiagnosisSession.session_id).where(
+            or_(DiagnosisSession.tenant == tenant, DiagnosisSession.tenant.is_(None))
+        )
+
+    def _runs(
+        svc: Services, tenant: str, session_id: str | None, feedback: str | None, limit: int
+    ) -> list[RunSummary]:
+        with svc.store.session() as session:
+            if session_id is not None:
+                row = find_session_row(session_id, session=session)
+                if row is None or row.tenant not in (None, tenant):
+                    raise NotFoundError(f"unknown session id {session_id!r}")
+            stmt = (
+                select(DiagnosisRun)
+                .where(DiagnosisRun.session_id.in_(_tenant_sessions(tenant)))
+                .order_by(DiagnosisRun.id.desc())
+                .limit(limit)
+            )
+            if session_id is not None:
+                stmt = stmt.where(DiagnosisRun.session_id == session_id)
+            if feedback is not None:
+                stmt = stmt.where(DiagnosisRun.feedback == feedback)
+            return [RunSummary.from_row(r) for r in session.scalars(stmt)]
+
+    @app.get(
+        "/api/trace/{run_id}",
+        response_model=RunTrace,
+        response_model_by_alias=True,
+        responses=errors,
+        tags=["runs"],
+    )
+    async def trace(run_id: str, svc: Svc, who: Reader) -> RunTrace:
+        """Everything stored about one run of the caller's tenant (404 for another tenant's run)."""
+
+        def read() -> RunTrace:
+            with svc.store.session() as session:
+                return get_trace(run_id, session=session, tenant=who.tenant)
+
+        return await run_in_threadpool(read)
+
+    @app.get(
+        "/api/sessions/{session_id}/runs",
+        response_model=list[RunSummary],
+        response_model_by_alias=True,
+        responses=errors,
+        tags=["runs"],
+    )
+    async def session_runs(session_id: str, svc: Svc, who: Reader, limit: Limit = 50) -> list[RunSummary]:
+        """The session's runs, newest first."""
+        return await run_in_threadpool(_runs, svc, who.tenant, session_id, None, limit)
+
+    @app.get(
+        "/api/runs",
+        response_model=list[RunSummary],
+        response_model_by_alias=True,
+        responses=errors,
+        tags=["runs"],
+    )
+    async def runs(
+        svc: Svc,
+        who: Reader,
+        feedback: Annotated[str | None, Query(description="useful or not_useful")] = None,
+        session_id: Annotated[str | None, Query(alias="sessionId")] = None,
+        limit: Limit = 50,
+    ) -> list[RunSummary]:
+        """The tenant's runs, newest first (`feedback=not_useful`: the bad cases)."""
+        if feedback is not None and feedback not in FEEDBACK_VALUES:
+            raise InvalidInputError(f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {feedback!r}")
+        return await run_in_threadpool(_runs, svc, who.tenant, session_id, feedback, limit)
+
+    @app.get(
+        "/api/cases",
+        response_model=list[CaseRecord],
+        response_model_by_alias=True,
+        responses=errors,
+        tags=["runs"],
+    )
+    async def cases(svc: Svc, who: Reader, limit: Limit = 50) -> list[CaseRecord]:
+        """The tenant's case library (cases distilled from its `useful` runs), newest first."""
+
+        def read() -> list[CaseRecord]:
+            sessions = _tenant_sessions(who.tenant)
+            tenant_runs = select(DiagnosisRun.run_id).where(DiagnosisRun.session_id.in_(sessions))
+            stmt = (
+                select(CaseLibrary)
+                .where(or_(CaseLibrary.diagnosis_id.in_(tenant_runs), CaseLibrary.diagnosis_id.in_(sessions)))
+                .order_by(CaseLibrary.id.desc())
+                .limit(limit)
+            )
+            with svc.store.session() as session:
+                return [CaseRecord.from_row(r) for r in session.scalars(stmt)]
+
+        return await run_in_threadpool(read)
+
+    return app
+
+
+def _sse(event: str, data: dict[str, Any]) -> str:
+    return f"event: {event}\ndata: {json.dumps(data, ensure_ascii=False, default=str)}\n\n"
+
+
+def serve(settings: Settings, host: str, port: int) -> None:
+    """Run the app on uvicorn (blocking)."""
+    import uvicorn
+
+    check_bind_address(settings, host)
+    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+
+
+__all__ = ["check_bind_address", "create_app", "serve"]

@@ -1,0 +1,88 @@
+"""Building objects from settings: the composition root shared by the CLI and the API.
+
+Only the entry points (`cli`, `api`) read configuration; both build the workspace, the store and the
+orchestrator through these functions, so `groundgate ask` and `POST /api/chat` run the same pipeline.
+"""
+
+from __future__ import annotations
+
+from groundgate.apps.chat import RoleModels, build_orchestrator
+from groundgate.apps.workspace import Workspace, open_workspace
+from groundgate.contracts import ExecutionContext
+from groundgate.models.base import Model
+from groundgate.runtime.budgets import Budgets
+from groundgate.runtime.orchestrator import Orchestrator
+from groundgate.settings import Settings
+from groundgate.store import Store
+from groundgate.verify.checker import CheckerThresholds
+
+
+def role_models(settings: Settings) -> RoleModels:
+    """An OpenAI-compatible model per configured role; unconfigured roles run offline."""
+    built: dict[str, Model] = {}
+    for role in ("planner", "executor", "verifier"):
+        config = settings.role_model(role)
+        if config.configured:
+            from groundgate.models.openai import OpenAIModel
+
+            built[role] = OpenAIModel(
+                model_name=config.name or "",
+                base_url=config.base_url,
+                api_key=config.api_key.get_secret_value() if config.api_key else None,
+                timeout_seconds=config.timeout_seconds,
+                structured_output=config.structured_output,
+            )
+    return RoleModels(**built)
+
+
+def budgets_from_settings(settings: Settings) -> Budgets:
+    b = settings.budgets
+    return Budgets(
+        max_rounds=b.max_rounds,
+        max_tool_calls=b.max_tool_calls,
+        max_calls_per_round=b.max_calls_per_round,
+        max_candidates=b.max_candidates,
+        wall_seconds=b.wall_seconds,
+        low_confidence_threshold=settings.verifier.low_confidence_threshold,
+    )
+
+
+def open_configured_workspace(settings: Settings) -> Workspace:
+    key = settings.knowledge.qdrant_api_key
+    return open_workspace(
+        settings.data_dir,
+        qdrant_url=settings.knowledge.qdrant_url,
+        qdrant_api_key=key.get_secret_value() if key else None,
+        collection=settings.knowledge.collection,
+    )
+
+
+def local_context(settings: Settings) -> ExecutionContext:
+    return ExecutionContext(
+        tenant=settings.local.tenant, user=settings.local.user, roles=settings.local.roles
+    )
+
+
+def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> Orchestrator:
+    return build_orchestrator(
+        workspace.registry,
+        models=role_models(settings),
+        budgets=budgets_from_settings(settings),
+        thresholds=CheckerThresholds(
+            direct=settings.verifier.direct_support, indirect=settings.verifier.indirect_support
+        ),
+    )
+
+
+def open_configured_store(settings: Settings) -> Store:
+    """The run store: `[store] url`, else embedded SQLite under the data directory.
+
+    For the embedded store (one machine), runs left `RUNNING` by a killed process are marked `FAILED`.
+    """
+    from groundgate.store import open_store
+    from groundgate.store.recorder import recover_interrupted_runs
+
+    store = open_store(settings.store.url or settings.data_dir)
+    if store.backend == "sqlite":
+        recover_interrupted_runs(store, older_than_seconds=settings.store.recover_after_seconds)
+    return store

@@ -1,0 +1,429 @@
+"""The HTTP API through FastAPI's TestClient, on the demo workspace loaded once into a temp data dir."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from fastapi.testclient import TestClient
+
+from groundgate.api import check_bind_address, create_app
+from groundgate.api.auth import hash_key
+from groundgate.apps.chat import build_orchestrator
+from groundgate.apps.workspace import Workspace, load_demo, open_workspace
+from groundgate.contracts import ExecutionContext, RunResult
+from groundgate.errors import ModelError, UsageError
+from groundgate.settings import Settings
+from groundgate.store import Store, open_store
+
+ACME_KEY = "acme-secret-key"
+ACME2_KEY = "acme-second-user-key"
+GLOBEX_KEY = "globex-secret-key"
+VIEWER_KEY = "acme-viewer-key"
+NORMAL_Q = "ERR_TIMEOUT 是哪个组件返回的？含义是什么？"
+ACME = {"Authorization": f"Bearer {ACME_KEY}"}
+GLOBEX = {"X-API-Key": GLOBEX_KEY}
+VIEWER = {"Authorization": f"Bearer {VIEWER_KEY}"}
+MAX_BODY = 4096
+
+
+def _settings(data_dir: Path, *, keys: bool = True) -> Settings:
+    api: dict[str, Any] = {"max_body_bytes": MAX_BODY}
+    if keys:
+        api["keys"] = {
+            hash_key(ACME_KEY): {"tenant": "acme", "user": "alice", "roles": ["sre"]},
+            hash_key(ACME2_KEY): {"tenant": "acme", "user": "bob", "roles": ["user"]},
+            hash_key(GLOBEX_KEY): {"tenant": "globex", "user": "gina", "roles": ["admin"]},
+            hash_key(VIEWER_KEY): {"tenant": "acme", "user": "victor", "roles": ["viewer"]},
+        }
+    return Settings(data_dir=data_dir, api=api)  # type: ignore[arg-type]
+
+
+@pytest.fixture(scope="module")
+def data_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    return tmp_path_factory.mktemp("api-data")
+
+
+@pytest.fixture(scope="module")
+def workspace(data_dir: Path) -> Iterator[Workspace]:
+    with open_workspace(data_dir) as ws:
+        load_demo(ws)
+        yield ws
+
+
+@pytest.fixture(scope="module")
+def store(data_dir: Path) -> Iterator[Store]:
+    st = open_store(data_dir)
+    yield st
+    st.close()
+
+
+@pytest.fixture(scope="module")
+def client(data_dir: Path, workspace: Workspace, store: Store) -> Iterator[TestClient]:
+    app = create_app(_settings(data_dir), workspace=workspace, store=store)
+    with TestClient(app) as test_client:
+        yield test_client
+
+
+@pytest.fixture(scope="module")
+def acme_run(client: TestClient) -> dict[str, Any]:
+    response = client.post("/api/chat", json={"question": NORMAL_Q}, headers=ACME)
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+# ---------------------------------------------------------------- service endpoints
+
+
+def test_healthz_and_openapi(client: TestClient) -> None:
+    assert client.get("/healthz").json() == {"status": "ok", "mode": "keys"}
+    paths = client.get("/openapi.json").json()["paths"]
+    for path in (
+        "/api/chat",
+        "/api/check",
+        "/api/feedback",
+        "/api/trace/{run_id}",
+        "/api/sessions/{session_id}/runs",
+        "/api/cases",
+        "/api/runs",
+        "/healthz",
+        "/metrics",
+    ):
+        assert path in paths
+
+
+def test_metrics_count_runs_tools_and_tokens(client: TestClient, acme_run: dict[str, Any]) -> None:
+    response = client.get("/metrics")
+    assert response.status_code == 200
+    assert response.headers["content-type"].startswith("text/plain")
+    text = response.text
+    assert 'groundgate_runs_total{verdict="PASS",output_kind="NORMAL"}' in text
+    assert 'groundgate_tool_latency_seconds_count{tool="lookup_knowledge",status="OK"}' in text
+    assert 'groundgate_model_tokens_total{direction="input"}' in text
+
+
+# ---------------------------------------------------------------- chat
+
+
+def test_chat_answers_with_verdict_citations_and_gaps(acme_run: dict[str, Any]) -> None:
+    assert acme_run["outputKind"] == "NORMAL"
+    assert acme_run["verdict"] == "PASS"
+    assert acme_run["groundednessScore"] == 1.0
+    assert acme_run["citations"]
+    assert {"runId", "sessionId", "answer", "gaps", "toolCalls", "stopReason"} <= acme_run.keys()
+
+
+def test_chat_stream_has_the_stages_in_order_and_ends_with_the_result(client: TestClient) -> None:
+    events: list[tuple[str, dict[str, Any]]] = []
+    with client.stream(
+        "POST", "/api/chat", json={"question": NORMAL_Q}, headers={**ACME, "Accept": "text/event-stream"}
+    ) as response:
+        assert response.status_code == 200
+        assert response.headers["content-type"].startswith("text/event-stream")
+        event = ""
+        for line in response.iter_lines():
+            if line.startswith("event: "):
+                event = line.removeprefix("event: ")
+            elif line.startswith("data: "):
+                events.append((event, json.loads(line.removeprefix("data: "))))
+    names = [name for name, _ in events]
+    order = [
+        "run_started",
+        "planning",
+        "tool_call",
+        "tool_result",
+        "gatekeeper",
+        "verifier",
+        "final",
+        "result",
+    ]
+    positions = [names.index(stage) for stage in order]
+    assert positions == sorted(positions), names
+    assert names[-1] == "result"
+    assert names.count("result") == 1
+    tool_result = next(data for name, data in events if name == "tool_result")
+    assert tool_result["detail"]["status"] == "OK"
+    result = events[-1][1]
+    assert result["outputKind"] == "NORMAL"
+    assert result["runId"] == events[0][1]["detail"]["run_id"]
+
+
+def test_chat_continues_a_session(client: TestClient, acme_run: dict[str, Any]) -> None:
+    response = client.post(
+        "/api/chat",
+        json={"question": "etcd 备份的保留周期是多少天？", "sessionId": acme_run["sessionId"]},
+        headers=ACME,
+    )
+    assert response.status_code == 200
+    assert response.json()["sessionId"] == acme_run["sessionId"]
+    assert response.json()["outputKind"] == "DEGRADED"
+
+
+def test_chat_limits_and_bad_input(client: TestClient) -> None:
+    too_long = client.post("/api/chat", json={"question": "x" * 2001}, headers=ACME)
+    assert too_long.status_code == 422
+    assert "2000" in too_long.json()["message"]
+    empty = client.post("/api/chat", json={"question": "   "}, headers=ACME)
+    assert empty.status_code == 422
+    malformed = client.post(
+        "/api/chat", content=b'{"question": ', headers={**ACME, "Content-Type": "application/json"}
+    )
+    assert malformed.status_code == 422
+    assert malformed.json()["message"] == "the request body is not valid JSON"
+    missing = client.post("/api/chat", json={}, headers=ACME)
+    assert missing.status_code == 422
+    assert "question" in missing.json()["message"]
+
+
+def test_oversized_body_is_413(client: TestClient) -> None:
+    response = client.post("/api/chat", json={"question": "x" * (MAX_BODY + 10)}, headers=ACME)
+    assert response.status_code == 413
+    assert response.json()["error"] == "payload_too_large"
+
+
+@pytest.mark.parametrize("field", ["tenantId", "tenant", "userId", "roles"])
+def test_a_body_cannot_set_identity(client: TestClient, field: str) -> None:
+    response = client.post("/api/chat", json={"question": NORMAL_Q, field: "globex"}, headers=ACME)
+    assert response.status_code == 422
+    assert "come from the API key" in response.json()["message"]
+
+
+def test_unknown_body_fields_are_rejected(client: TestClient) -> None:
+    response = client.post("/api/chat", json={"question": NORMAL_Q, "extra": 1}, headers=ACME)
+    assert response.status_code == 422
+
+
+# ---------------------------------------------------------------- auth
+
+
+def test_missing_or_invalid_key_is_401(client: TestClient) -> None:
+    for headers in (
+        {},
+        {"Authorization": "Bearer nope"},
+        {"X-API-Key": "nope"},
+        {"Authorization": "Basic x"},
+    ):
+        response = client.get("/api/runs", headers=headers)
+        assert response.status_code == 401, headers
+        assert response.headers["www-authenticate"] == "Bearer"
+    assert client.post("/api/chat", json={"question": NORMAL_Q}).status_code == 401
+
+
+def test_viewer_reads_but_cannot_chat_check_or_give_feedback(
+    client: TestClient, acme_run: dict[str, Any]
+) -> None:
+    assert client.get("/api/runs", headers=VIEWER).status_code == 200
+    assert client.get(f"/api/trace/{acme_run['runId']}", headers=VIEWER).status_code == 200
+    assert client.post("/api/chat", json={"question": NORMAL_Q}, headers=VIEWER).status_code == 403
+    check_body = {"context": "a", "answer": "a"}
+    assert client.post("/api/check", json=check_body, headers=VIEWER).status_code == 403
+    feedback = {"sessionId": acme_run["sessionId"], "feedback": "useful"}
+    assert client.post("/api/feedback", json=feedback, headers=VIEWER).status_code == 403
+
+
+# ---------------------------------------------------------------- reading runs, tenants
+
+
+def test_trace_and_session_runs_of_own_tenant(client: TestClient, acme_run: dict[str, Any]) -> None:
+    trace = client.get(f"/api/trace/{acme_run['runId']}", headers=ACME)
+    assert trace.status_code == 200
+    body = trace.json()
+    assert body["runId"] == acme_run["runId"]
+    assert body["status"] == "SUCCEEDED"
+    assert body["session"]["tenant"] == "acme"
+    assert body["toolInvocations"]
+    runs = client.get(f"/api/sessions/{acme_run['sessionId']}/runs", headers=ACME)
+    assert runs.status_code == 200
+    assert acme_run["runId"] in [r["runId"] for r in runs.json()]
+    # another user of the same tenant sees the tenant's runs
+    assert client.get(f"/api/trace/{acme_run['runId']}", headers={"X-API-Key": ACME2_KEY}).status_code == 200
+
+
+def test_another_tenant_gets_404(client: TestClient, acme_run: dict[str, Any]) -> None:
+    assert client.get(f"/api/trace/{acme_run['runId']}", headers=GLOBEX).status_code == 404
+    assert client.get(f"/api/sessions/{acme_run['sessionId']}/runs", headers=GLOBEX).status_code == 404
+    listed = client.get("/api/runs", headers=GLOBEX).json()
+    assert acme_run["runId"] not in [r["runId"] for r in listed]
+    assert (
+        client.get("/api/runs", params={"sessionId": acme_run["sessionId"]}, headers=GLOBEX).status_code
+        == 404
+    )
+    feedback = {"runId": acme_run["runId"], "sessionId": acme_run["sessionId"], "feedback": "useful"}
+    assert client.post("/api/feedback", json=feedback, headers=GLOBEX).status_code == 404
+    chat = {"question": NORMAL_Q, "sessionId": acme_run["sessionId"]}
+    assert client.post("/api/chat", json=chat, headers=GLOBEX).status_code == 404
+    assert client.get("/api/trace/no-such-run", headers=ACME).status_code == 404
+
+
+def test_globex_runs_are_its_own(client: TestClient) -> None:
+    run = client.post("/api/chat", json={"question": NORMAL_Q}, headers=GLOBEX).json()
+    assert client.get(f"/api/trace/{run['runId']}", headers=GLOBEX).status_code == 200
+    assert client.get(f"/api/trace/{run['runId']}", headers=ACME).status_code == 404
+    assert [r["runId"] for r in client.get("/api/runs", headers=GLOBEX).json()] == [run["runId"]]
+
+
+# ---------------------------------------------------------------- feedback and cases
+
+
+def _chat(client: TestClient, question: str = NORMAL_Q, session_id: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"question": question}
+    if session_id:
+        body["sessionId"] = session_id
+    response = client.post("/api/chat", json=body, headers=ACME)
+    assert response.status_code == 200
+    result: dict[str, Any] = response.json()
+    return result
+
+
+def test_feedback_without_run_id_binds_the_latest_run(client: TestClient) -> None:
+    first = _chat(client)
+    second = _chat(client, "etcd 备份的保留周期是多少天？", first["sessionId"])
+    response = client.post(
+        "/api/feedback", json={"sessionId": first["sessionId"], "feedback": "not_useful"}, headers=ACME
+    )
+    assert response.status_code == 200
+    assert response.json() == {
+        "success": True,
+        "message": "反馈已记录",
+        "runId": second["runId"],
+        "fallbackToLatestRun": True,
+        "caseId": None,
+    }
+    bad = client.get("/api/runs", params={"feedback": "not_useful"}, headers=ACME).json()
+    assert second["runId"] in [r["runId"] for r in bad]
+    assert all(r["feedback"] == "not_useful" for r in bad)
+    trace = client.get(f"/api/trace/{second['runId']}", headers=ACME).json()
+    assert trace["status"] == "SUCCEEDED"
+    assert trace["feedback"] == "not_useful"
+
+
+def test_feedback_run_of_another_session_is_400(client: TestClient) -> None:
+    one = _chat(client)
+    other = _chat(client)
+    response = client.post(
+        "/api/feedback",
+        json={"runId": one["runId"], "sessionId": other["sessionId"], "feedback": "useful"},
+        headers=ACME,
+    )
+    assert response.status_code == 400
+    assert "does not belong" in response.json()["message"]
+
+
+def test_feedback_invalid_value_is_400(client: TestClient, acme_run: dict[str, Any]) -> None:
+    for value in ("great", "USEFUL", ""):
+        response = client.post(
+            "/api/feedback",
+            json={"runId": acme_run["runId"], "sessionId": acme_run["sessionId"], "feedback": value},
+            headers=ACME,
+        )
+        assert response.status_code == 400, value
+    unknown = client.post("/api/feedback", json={"sessionId": "nope", "feedback": "useful"}, headers=ACME)
+    assert unknown.status_code == 404
+    assert client.get("/api/runs", params={"feedback": "meh"}, headers=ACME).status_code == 400
+
+
+def test_useful_twice_makes_one_case(client: TestClient) -> None:
+    run = _chat(client)
+    body = {"runId": run["runId"], "sessionId": run["sessionId"], "feedback": "useful"}
+    first = client.post("/api/feedback", json=body, headers=ACME).json()
+    second = client.post("/api/feedback", json=body, headers=ACME).json()
+    assert first["caseId"]
+    assert first["caseId"] == second["caseId"]
+    assert first["fallbackToLatestRun"] is False
+    cases = client.get("/api/cases", headers=ACME).json()
+    mine = [c for c in cases if c["diagnosisId"] == run["runId"]]
+    assert len(mine) == 1
+    assert mine[0]["caseId"] == first["caseId"]
+    assert mine[0]["title"] == NORMAL_Q
+    assert all(c["diagnosisId"] != run["runId"] for c in client.get("/api/cases", headers=GLOBEX).json())
+
+
+# ---------------------------------------------------------------- check
+
+
+def test_check_endpoint(client: TestClient) -> None:
+    response = client.post(
+        "/api/check",
+        json={
+            "id": "p1",
+            "context": ["差旅住宿标准：一线城市每晚不超过 600 元。超标部分需部门总监审批。"],
+            "answer": "一线城市住宿每晚最多报销 600 元。超标部分无需审批。",
+        },
+        headers=ACME,
+    )
+    assert response.status_code == 200, response.text
+    body = response.json()
+    assert body["id"] == "p1"
+    assert body["verdict"] == "REJECT"
+    assert body["groundedness_score"] == 0.0
+    assert [c["category"] for c in body["claims"]] == ["direct_evidence", "contradicted"]
+    assert client.post("/api/check", json={"context": [], "answer": "x"}, headers=ACME).status_code == 400
+    assert client.post("/api/check", json={"context": "x"}, headers=ACME).status_code == 422
+
+
+# ---------------------------------------------------------------- outage, local mode, serve
+
+
+class _BrokenOrchestrator:
+    def run(self, question: str, ctx: ExecutionContext, **_kwargs: Any) -> RunResult:
+        raise ModelError("the model endpoint is down")
+
+
+def test_an_outage_is_a_degraded_answer_and_a_recorded_run(
+    data_dir: Path, workspace: Workspace, store: Store
+) -> None:
+    app = create_app(
+        _settings(data_dir),
+        workspace=workspace,
+        store=store,
+        orchestrator=_BrokenOrchestrator(),  # type: ignore[arg-type]
+    )
+    with TestClient(app) as broken:
+        response = broken.post("/api/chat", json={"question": NORMAL_Q}, headers=ACME)
+        assert response.status_code == 200
+        body = response.json()
+        assert body["outputKind"] == "DEGRADED"
+        assert body["verdict"] is None
+        trace = broken.get(f"/api/trace/{body['runId']}", headers=ACME).json()
+        assert trace["status"] == "FAILED"
+        assert trace["outputKind"] == "DEGRADED"
+        assert "ModelError" in trace["stopReason"]
+        assert "groundgate_run_failures_total 1" in broken.get("/metrics").text
+
+
+def test_local_mode_needs_no_key_and_acts_as_the_local_tenant(
+    data_dir: Path, workspace: Workspace, store: Store
+) -> None:
+    app = create_app(
+        _settings(data_dir, keys=False),
+        workspace=workspace,
+        store=store,
+        orchestrator=build_orchestrator(workspace.registry),
+    )
+    with TestClient(app) as local:
+        assert local.get("/healthz").json()["mode"] == "local"
+        run = local.post("/api/chat", json={"question": NORMAL_Q}).json()
+        trace = local.get(f"/api/trace/{run['runId']}").json()
+        assert trace["session"]["tenant"] == "acme"
+
+
+def test_serve_refuses_a_public_address_without_keys(tmp_path: Path) -> None:
+    with pytest.raises(UsageError, match=r"refusing to bind 0\.0\.0\.0"):
+        check_bind_address(_settings(tmp_path, keys=False), "0.0.0.0")
+    check_bind_address(_settings(tmp_path, keys=False), "127.0.0.1")
+    check_bind_address(_settings(tmp_path, keys=True), "0.0.0.0")
+    completed = subprocess.run(
+        [sys.executable, "-m", "groundgate.cli", "serve", "--host", "0.0.0.0", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert completed.returncode == 2
+    assert "refusing to bind 0.0.0.0" in completed.stderr
