@@ -221,7 +221,7 @@ class Orchestrator:
             if self._elapsed(state) >= self.budgets.wall_seconds:
                 stop_reason = "budget_wall_time"
                 if state.verification is None:
-                    return self._finish_degraded(state, language, rounds, stop_reason, emit)
+                    return self._finish_no_evidence(state, language, rounds, stop_reason, emit)
                 break
             verification = self._verify(state, evidence, ctx, round_no, emit)
             verdict = verification.evaluation.verdict
@@ -478,7 +478,7 @@ class Orchestrator:
     ) -> RunResult:
         verification = state.verification
         if verification is None:
-            return self._finish_degraded(state, language, rounds, stop_reason or "not_verified", emit)
+            return self._finish_no_evidence(state, language, rounds, stop_reason or "not_verified", emit)
         evaluation = verification.evaluation
         lang = language
         claims = self._claims_for_composer(state)
@@ -506,21 +506,14 @@ class Orchestrator:
     def _finish_no_evidence(
         self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
     ) -> RunResult:
-        """Invariant 8: no qualified evidence → DEGRADED without calling the executor."""
-        lang = language
-        zh = lang == "zh-CN"
+        """No verified answer to show: DEGRADED (invariant 8 when there is no qualified evidence, also a
+        plan that never validated or a budget spent before verification). The executor is not called."""
+        zh = language == "zh-CN"
         anchors = question_anchors(state.question)
         gaps = [
             (f"问题中的“{a}”没有找到任何证据" if zh else f"no evidence found for '{a}'") for a in anchors
         ] or [("没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found")]
-        composed = compose_degraded([], gaps, lang, failed_tools=self._failed_tools(state))
-        return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
-
-    def _finish_degraded(
-        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
-    ) -> RunResult:
-        lang = language
-        composed = compose_degraded([], [state.question], lang, failed_tools=self._failed_tools(state))
+        composed = compose_degraded([], gaps, language, failed_tools=self._failed_tools(state))
         return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
 
     @staticmethod
