@@ -30,12 +30,14 @@ import logging
 import uuid
 from collections.abc import AsyncIterator, Callable
 from contextlib import asynccontextmanager
+from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Header, Query, Request
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.staticfiles import StaticFiles
 from sqlalchemy import or_, select
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
@@ -49,7 +51,15 @@ from groundgate.api.auth import (
     require_role,
 )
 from groundgate.api.deps import Services
-from groundgate.api.schemas import ChatRequest, ChatResponse, CheckBody, ErrorBody, FeedbackRequest, Health
+from groundgate.api.schemas import (
+    ChatRequest,
+    ChatResponse,
+    CheckBody,
+    ErrorBody,
+    FeedbackRequest,
+    Health,
+    Identity,
+)
 from groundgate.apps.cases import CaseRecord
 from groundgate.apps.feedback import FEEDBACK_VALUES, FeedbackResponse, submit_feedback
 from groundgate.apps.trace import MAX_LIST_LIMIT, RunSummary, RunTrace, get_trace
@@ -73,6 +83,8 @@ from groundgate.wiring import (
 logger = logging.getLogger(__name__)
 
 SSE_MEDIA_TYPE = "text/event-stream"
+WEB_DIR = Path(__file__).resolve().parent.parent / "web"
+"""The web page: static files, no build step (`index.html`, `app.js`, `style.css`)."""
 
 
 def check_bind_address(settings: Settings, host: str) -> None:
@@ -256,6 +268,27 @@ def create_app(
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422)
     }
+
+    # ------------------------------------------------------------------ the web page
+
+    app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
+
+    @app.get("/", include_in_schema=False)
+    def index() -> FileResponse:
+        # The page holds no data; it reads everything through the API with the user's key.
+        return FileResponse(WEB_DIR / "index.html", headers={"Cache-Control": "no-cache"})
+
+    @app.get("/api/me", response_model=Identity, responses=errors, tags=["service"])
+    def me(svc: Svc, who: Reader) -> Identity:
+        """Who the presented key (or local mode) acts as: what the page shows in its header."""
+        return Identity(
+            tenant=who.tenant,
+            user=who.user,
+            roles=list(who.roles),
+            allowed_projects=list(who.allowed_projects),
+            mode="keys" if svc.settings.api.keys else "local",
+            can_write=bool(WRITE_ROLES.intersection(who.roles)),
+        )
 
     # ------------------------------------------------------------------ health, metrics
 

@@ -125,3 +125,19 @@ class Health(BaseModel):
     status: str
     mode: str
     """`local` (no keys: single user, loopback only) or `keys`."""
+
+
+class Identity(BaseModel):
+    """The caller as the service sees it (from the API key, or `[local]` without keys)."""
+
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
+    tenant: str
+    user: str
+    roles: list[str]
+    allowed_projects: list[str] = Field(default_factory=list)
+    """Empty: no project restriction."""
+    mode: str
+    """`local` or `keys`."""
+    can_write: bool
+    """Whether the key may chat, check and give feedback (not only read)."""
