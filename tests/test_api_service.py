@@ -363,8 +363,19 @@ def test_check_endpoint(client: TestClient) -> None:
     assert body["verdict"] == "REJECT"
     assert body["groundedness_score"] == 0.0
     assert [c["category"] for c in body["claims"]] == ["direct_evidence", "contradicted"]
-    assert client.post("/api/check", json={"context": [], "answer": "x"}, headers=ACME).status_code == 400
-    assert client.post("/api/check", json={"context": "x"}, headers=ACME).status_code == 422
+    # no passage, a blank passage, a wrongly typed id, no answer: the document says so, 422
+    for bad in (
+        {"context": [], "answer": "x"},
+        {"context": "  ", "answer": "x"},
+        {"context": "x", "answer": "x", "id": False},
+        {"context": "x"},
+    ):
+        response = client.post("/api/check", json=bad, headers=ACME)
+        assert response.status_code == 422, bad
+    # a list of blank passages only (the document's `contains`, checked by the endpoint): 400
+    blank = client.post("/api/check", json={"context": [" ", ""], "answer": "x"}, headers=ACME)
+    assert blank.status_code == 400
+    assert blank.json()["error"] == "bad_request"
 
 
 # ---------------------------------------------------------------- outage, local mode, serve

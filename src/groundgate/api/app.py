@@ -33,12 +33,14 @@ from contextlib import asynccontextmanager
 from pathlib import Path
 from typing import Annotated, Any
 
-from fastapi import Depends, FastAPI, Header, Query, Request
+from fastapi import Depends, FastAPI, Query, Request, Security
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import or_, select
+from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from groundgate.api.auth import (
@@ -153,6 +155,17 @@ def _error(status: int, error: str, message: str, detail: list[dict[str, Any]] |
     )
 
 
+_HTTP_ERRORS = {
+    400: "bad_request",
+    401: "unauthorized",
+    403: "forbidden",
+    404: "not_found",
+    405: "method_not_allowed",
+    413: "payload_too_large",
+    415: "unsupported_media_type",
+}
+
+
 def _validation_message(exc: RequestValidationError) -> tuple[str, list[dict[str, Any]]]:
     errors = list(exc.errors())
     detail = [
@@ -174,12 +187,23 @@ def services(request: Request) -> Services:
     return svc
 
 
+# Declared as OpenAPI security schemes (either one), so `/docs` can authorize and clients and
+# fuzzers see how to authenticate; `auto_error=False`: the 401 comes from `authenticate` (or, in local
+# mode without keys, no key is needed at all).
+BEARER = HTTPBearer(scheme_name="bearer", auto_error=False, description="`Authorization: Bearer <API key>`")
+API_KEY = APIKeyHeader(
+    name="X-API-Key", scheme_name="apiKey", auto_error=False, description="`X-API-Key: <API key>`"
+)
+
+
 def principal(
     svc: Annotated[Services, Depends(services)],
-    authorization: Annotated[str | None, Header()] = None,
-    x_api_key: Annotated[str | None, Header()] = None,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+    x_api_key: Annotated[str | None, Security(API_KEY)],
 ) -> Principal:
-    return authenticate(svc.settings, authorization=authorization, x_api_key=x_api_key)
+    return authenticate(
+        svc.settings, bearer=bearer.credentials if bearer is not None else None, x_api_key=x_api_key
+    )
 
 
 def reader(who: Annotated[Principal, Depends(principal)]) -> Principal:
@@ -242,6 +266,15 @@ def create_app(
     async def _on_validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
         message, detail = _validation_message(exc)
         return _error(422, "invalid_request", message, detail)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _on_http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        # Framework errors (a body that cannot be decoded, an unknown path, a wrong method) in the
+        # same `ErrorBody` shape as every other error.
+        response = _error(exc.status_code, _HTTP_ERRORS.get(exc.status_code, "http_error"), str(exc.detail))
+        for name, value in (exc.headers or {}).items():
+            response.headers[name] = value
+        return response
 
     @app.exception_handler(AuthError)
     async def _on_auth(_request: Request, exc: AuthError) -> JSONResponse:
@@ -546,7 +579,10 @@ def create_app(
     async def runs(
         svc: Svc,
         who: Reader,
-        feedback: Annotated[str | None, Query(description="useful or not_useful")] = None,
+        feedback: Annotated[
+            str | None,
+            Query(description="useful or not_useful", json_schema_extra={"enum": list(FEEDBACK_VALUES)}),
+        ] = None,
         session_id: Annotated[str | None, Query(alias="sessionId")] = None,
         limit: Limit = 50,
     ) -> list[RunSummary]:

@@ -57,24 +57,18 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def _presented_key(authorization: str | None, x_api_key: str | None) -> str | None:
-    if x_api_key:
-        return x_api_key.strip() or None
-    if authorization:
-        scheme, _, value = authorization.partition(" ")
-        if scheme.lower() == "bearer" and value.strip():
-            return value.strip()
-    return None
+def authenticate(settings: Settings, *, bearer: str | None, x_api_key: str | None) -> Principal:
+    """The principal of the request; `AuthError(401)` when keys are configured and none matches.
 
-
-def authenticate(settings: Settings, *, authorization: str | None, x_api_key: str | None) -> Principal:
-    """The principal of the request; `AuthError(401)` when keys are configured and none matches."""
+    `bearer` is the credential of an `Authorization: Bearer` header, `x_api_key` the `X-API-Key`
+    header; when both are sent, `X-API-Key` is used.
+    """
     keys = settings.api.keys
     if not keys:
         local = settings.local
         return Principal(tenant=local.tenant, user=local.user, roles=tuple(local.roles))
-    key = _presented_key(authorization, x_api_key)
-    if key is None:
+    key = (x_api_key or "").strip() or (bearer or "").strip()
+    if not key:
         raise AuthError(401, "missing API key: send 'Authorization: Bearer <key>' or 'X-API-Key: <key>'")
     digest = hash_key(key)
     for configured, entry in keys.items():

@@ -1,23 +1,28 @@
 """Request and response bodies (camelCase on the wire).
 
-Request bodies forbid unknown fields, and a body that names an authorization field (`tenantId`,
+Request bodies are strictly typed (no coercion between JSON types), forbid unknown fields, and a body that names an authorization field (`tenantId`,
 `tenant`, `userId`, `roles`, `projectId`, ...) is rejected with 422 and a message saying that
 identity comes from the API key: tenant and user are never taken from a request body.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated, Any
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic.alias_generators import to_camel
 
+from groundgate.apps.feedback import FEEDBACK_VALUES
 from groundgate.contracts import RunResult
 from groundgate.contracts.context import AUTHORIZATION_FIELDS
 
+NON_BLANK = r"\S"
+"""JSON Schema `pattern` (a search, not anchored): the string has a non-whitespace character."""
+
 
 class _Body(BaseModel):
-    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
+    # strict: a value of another JSON type is a 422, never coerced (`"id": false` is not the id 0)
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid", strict=True)
 
     @model_validator(mode="before")
     @classmethod
@@ -103,7 +108,14 @@ class CheckBody(_Body):
 
     id: str | int | None = None
     question: str | None = None
-    context: list[str] | str
+    context: (
+        Annotated[
+            list[str],
+            Field(min_length=1, json_schema_extra={"contains": {"type": "string", "pattern": NON_BLANK}}),
+        ]
+        | Annotated[str, Field(pattern=NON_BLANK)]
+    )
+    """One passage, or a list of passages of which at least one is not blank (else 400)."""
     answer: str = Field(min_length=1)
 
 
@@ -112,7 +124,8 @@ class FeedbackRequest(_Body):
 
     run_id: str | None = None
     session_id: str = Field(min_length=1)
-    feedback: str
+    feedback: str = Field(json_schema_extra={"enum": list(FEEDBACK_VALUES)})
+    """Documented as the enum it is; still a plain string, so another value is the specified 400."""
 
 
 class ErrorBody(BaseModel):
