@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: demo test lint bench install
+.PHONY: demo serve test lint bench install screenshots
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -15,6 +15,14 @@ install: $(BIN)/.installed
 
 demo: $(BIN)/.installed
 	$(BIN)/groundgate demo
+
+# The web page and API on http://127.0.0.1:8000 over the demo workspace (local mode, no key).
+serve: $(BIN)/.installed
+	$(BIN)/groundgate serve --demo
+
+# Re-take the README's screenshots (needs /usr/bin/chromium; CJK and emoji fonts make them readable).
+screenshots: $(BIN)/.installed
+	GROUNDGATE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/pytest -q tests/test_web_browser.py
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check src tests benchmarks

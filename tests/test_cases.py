@@ -66,6 +66,19 @@ def test_a_case_maps_the_seed_fields_from_verified_claims_only(store: Store) -> 
     assert (again, created_again) == (case, False)
 
 
+@pytest.mark.parametrize(
+    ("text", "codes"),
+    [
+        ("ERR_TIMEOUT 由 payment-gateway 返回", ["ERR_TIMEOUT"]),
+        ("ERR_POOL_EXHAUSTED then ERR_TIMEOUT, HTTP 504", ["ERR_POOL_EXHAUSTED", "ERR_TIMEOUT", "HTTP 504"]),
+        ("PAY-4009 and SQLSTATE 40001", ["PAY-4009", "SQLSTATE 40001"]),
+        ("status FAILED, LOW_CONFID, payment_gateway_error_rate", []),
+    ],
+)
+def test_error_codes_are_extracted_in_both_styles(text: str, codes: list[str]) -> None:
+    assert extract_case_facts([text])[1] == codes
+
+
 def test_without_verified_claims_the_category_stays_general(store: Store) -> None:
     result = make_run_result()  # answer mentions PAY-5003 but nothing was verified
     with store.session() as session:

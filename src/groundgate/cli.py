@@ -752,13 +752,26 @@ def db_upgrade_command(as_json: JsonOption = False) -> None:
 def serve_command(
     host: Annotated[str | None, typer.Option("--host", help="Address to bind (default [api] host).")] = None,
     port: Annotated[int | None, typer.Option("--port", help="Port (default [api] port).")] = None,
+    demo: Annotated[
+        bool,
+        typer.Option("--demo", help="Load the bundled demo workspace first (as `groundgate demo` does)."),
+    ] = False,
 ) -> None:
-    """Serve the HTTP API (FastAPI on uvicorn). Without [api.keys] only 127.0.0.1 may be bound."""
+    """Serve the HTTP API and the web page at / (FastAPI on uvicorn).
+
+    Without [api.keys] only 127.0.0.1 may be bound."""
     from groundgate.api.app import check_bind_address, serve
 
     settings = load_settings()
     bind_host = host or settings.api.host
     check_bind_address(settings, bind_host)
+    if demo:
+        from groundgate.apps.workspace import load_demo
+
+        # Loaded and closed before the app opens the workspace: the embedded shard has one owner.
+        with _open_workspace(settings) as workspace:
+            err_console.print(f"[dim]loading the demo workspace into {settings.data_dir} …[/dim]")
+            load_demo(workspace)
     serve(settings, bind_host, port if port is not None else settings.api.port)
 
 

@@ -22,7 +22,10 @@ from groundgate.store.repositories import get_run, get_session_row, insert_case_
 from groundgate.store.tables import CaseLibrary
 
 TITLE_CHARS = 100
-ERROR_CODE = re.compile(r"\b[A-Z]{2,8}-\d{3,5}\b|\b(?:HTTP|SQLSTATE)\s?\d{3,5}\b")
+# PAY-4009 style, symbolic ERR_TIMEOUT / ERROR_POOL_EXHAUSTED style, HTTP 504 / SQLSTATE 40001.
+ERROR_CODE = re.compile(
+    r"\b[A-Z]{2,8}-\d{3,5}\b|\bERR(?:OR)?_[A-Z0-9]+(?:_[A-Z0-9]+)*\b|\b(?:HTTP|SQLSTATE)\s?\d{3,5}\b"
+)
 SERVICE = re.compile(r"\b[a-z][a-z0-9]*(?:-[a-z0-9]+)*-(?:service|gateway|proxy|api|worker|db)\b")
 SUPPORTED = frozenset({"direct_evidence", "indirect_support"})
 CATEGORY_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
