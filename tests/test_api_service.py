@@ -12,19 +12,23 @@ from typing import Any
 import pytest
 from fastapi.testclient import TestClient
 
+from _databases import make_run_result
 from groundgate.api import check_bind_address, create_app
-from groundgate.api.auth import hash_key
+from groundgate.api.auth import Principal, hash_key
 from groundgate.apps.chat import build_orchestrator
-from groundgate.apps.workspace import Workspace, load_demo, open_workspace
-from groundgate.contracts import ExecutionContext, RunResult
+from groundgate.apps.workspace import DEMO_ROOT, Workspace, load_demo, open_workspace
+from groundgate.contracts import ExecutionContext, RunResult, ToolCall, ToolStatus
 from groundgate.errors import ModelError, UsageError
 from groundgate.settings import Settings
 from groundgate.store import Store, open_store
+from groundgate.store.recorder import record_run
 
 ACME_KEY = "acme-secret-key"
 ACME2_KEY = "acme-second-user-key"
 GLOBEX_KEY = "globex-secret-key"
 VIEWER_KEY = "acme-viewer-key"
+PAYMENT_KEY = "acme-payment-project-key"
+HR_KEY = "acme-hr-project-key"
 NORMAL_Q = "ERR_TIMEOUT 是哪个组件返回的？含义是什么？"
 ACME = {"Authorization": f"Bearer {ACME_KEY}"}
 GLOBEX = {"X-API-Key": GLOBEX_KEY}
@@ -40,6 +44,18 @@ def _settings(data_dir: Path, *, keys: bool = True) -> Settings:
             hash_key(ACME2_KEY): {"tenant": "acme", "user": "bob", "roles": ["user"]},
             hash_key(GLOBEX_KEY): {"tenant": "globex", "user": "gina", "roles": ["admin"]},
             hash_key(VIEWER_KEY): {"tenant": "acme", "user": "victor", "roles": ["viewer"]},
+            hash_key(PAYMENT_KEY): {
+                "tenant": "acme",
+                "user": "paula",
+                "roles": ["sre"],
+                "allowed_projects": ["payment"],
+            },
+            hash_key(HR_KEY): {
+                "tenant": "acme",
+                "user": "harry",
+                "roles": ["user"],
+                "allowed_projects": ["hr"],
+            },
         }
     return Settings(data_dir=data_dir, api=api)  # type: ignore[arg-type]
 
@@ -373,9 +389,120 @@ def test_check_endpoint(client: TestClient) -> None:
         response = client.post("/api/check", json=bad, headers=ACME)
         assert response.status_code == 422, bad
     # a list of blank passages only (the document's `contains`, checked by the endpoint): 400
+    # an integral number is an integer id, as JSON Schema counts it
+    numbered = client.post("/api/check", json={"context": "x", "answer": "x", "id": 30.0}, headers=ACME)
+    assert numbered.status_code == 200
+    assert numbered.json()["id"] == 30
+    assert (
+        client.post("/api/check", json={"context": "x", "answer": "x", "id": 0.5}, headers=ACME).status_code
+        == 422
+    )
     blank = client.post("/api/check", json={"context": [" ", ""], "answer": "x"}, headers=ACME)
     assert blank.status_code == 400
     assert blank.json()["error"] == "bad_request"
+
+
+# ---------------------------------------------------------------- projects (allowed_projects)
+
+
+def _demo_scopes() -> dict[str, str]:
+    """Demo document path (as tools report it, `payment/x.md`) → its `scope` (the project)."""
+    scopes: dict[str, str] = {}
+    for path in (DEMO_ROOT / "docs").rglob("*.md"):
+        for line in path.read_text(encoding="utf-8").splitlines():
+            if line.startswith("scope:"):
+                scopes[path.relative_to(DEMO_ROOT / "docs").as_posix()] = line.removeprefix("scope:").strip()
+                break
+    return scopes
+
+
+def _documents_read(client: TestClient, run: dict[str, Any], headers: dict[str, str]) -> list[str]:
+    trace = client.get(f"/api/trace/{run['runId']}", headers=headers).json()
+    return [
+        doc
+        for inv in trace["toolInvocations"]
+        if inv["tool"] == "lookup_knowledge"
+        for doc in (inv["retrievalDetails"] or {}).get("source_documents", [])
+    ]
+
+
+def test_a_project_restricted_key_gets_no_evidence_from_another_project(client: TestClient) -> None:
+    # The ERR_TIMEOUT answer lives in payment-scoped documents (the error-code table).
+    scopes = _demo_scopes()
+    assert scopes["payment/payment-gateway-error-codes.md"] == "payment"
+    hr = {"X-API-Key": HR_KEY}
+    run = client.post("/api/chat", json={"question": NORMAL_Q}, headers=hr).json()
+    assert run["outputKind"] != "NORMAL"
+    assert not any(scopes.get(c["source"].split(" > ")[0]) == "payment" for c in run["citations"])
+    read = _documents_read(client, run, hr)
+    assert all(scopes[doc] == "hr" for doc in read), read
+    # the same question, unrestricted (same tenant): the payment documents answer it
+    assert any(scopes[doc] == "payment" for doc in _documents_read(client, _chat(client), ACME))
+
+
+def test_an_allowed_project_works(client: TestClient) -> None:
+    scopes = _demo_scopes()
+    payment = {"X-API-Key": PAYMENT_KEY}
+    run = client.post("/api/chat", json={"question": NORMAL_Q}, headers=payment).json()
+    assert run["outputKind"] == "NORMAL"
+    assert run["verdict"] == "PASS"
+    read = _documents_read(client, run, payment)
+    assert read
+    assert all(scopes[doc] == "payment" for doc in read), read
+    me = client.get("/api/me", headers=payment).json()
+    assert me["allowedProjects"] == ["payment"]
+
+
+def test_a_domain_outside_the_allowed_projects_is_denied(client: TestClient, workspace: Workspace) -> None:
+    # The offline planner names no domain; a model planner may. The context is the one the API
+    # builds from the key, and the registry runs the call as a run of the pipeline would.
+    ctx = Principal(tenant="acme", user="harry", roles=("user",), allowed_projects=("hr",)).context()
+    denied = workspace.registry.execute(
+        ToolCall(tool="lookup_knowledge", arguments={"query": "ERR_TIMEOUT", "domain": "payment"}),
+        ctx,
+        run_id="r-projects",
+        round=1,
+    )
+    assert denied.status is ToolStatus.DENIED
+    assert not denied.documents
+    allowed = workspace.registry.execute(
+        ToolCall(tool="lookup_knowledge", arguments={"query": "差旅补贴", "domain": "hr"}),
+        ctx,
+        run_id="r-projects",
+        round=1,
+    )
+    assert allowed.status is ToolStatus.OK
+    assert allowed.documents
+
+
+# ---------------------------------------------------------------- sessions without a tenant
+
+
+@pytest.fixture(scope="module")
+def untenanted_run(store: Store) -> RunResult:
+    """A run whose session has no tenant (NULL), as older or tenant-less recorders left them."""
+    result = make_run_result()
+    with store.session() as session:
+        record_run(result, session=session, mode="chat", tenant=None)
+    return result
+
+
+def test_a_session_without_tenant_is_invisible_to_keyed_tenants(
+    client: TestClient, untenanted_run: RunResult
+) -> None:
+    run_id, session_id = untenanted_run.run_id, untenanted_run.session_id
+    for headers in (ACME, GLOBEX, VIEWER):
+        assert client.get(f"/api/trace/{run_id}", headers=headers).status_code == 404
+        assert client.get(f"/api/sessions/{session_id}/runs", headers=headers).status_code == 404
+        assert client.get("/api/runs", params={"sessionId": session_id}, headers=headers).status_code == 404
+        listed = client.get("/api/runs", params={"limit": 200}, headers=headers).json()
+        assert run_id not in [r["runId"] for r in listed]
+    feedback = {"runId": run_id, "sessionId": session_id, "feedback": "useful"}
+    assert client.post("/api/feedback", json=feedback, headers=ACME).status_code == 404
+    only_session = {"sessionId": session_id, "feedback": "not_useful"}
+    assert client.post("/api/feedback", json=only_session, headers=ACME).status_code == 404
+    chat = {"question": NORMAL_Q, "sessionId": session_id}
+    assert client.post("/api/chat", json=chat, headers=ACME).status_code == 404
 
 
 # ---------------------------------------------------------------- outage, local mode, serve
@@ -422,6 +549,18 @@ def test_local_mode_needs_no_key_and_acts_as_the_local_tenant(
         run = local.post("/api/chat", json={"question": NORMAL_Q}).json()
         trace = local.get(f"/api/trace/{run['runId']}").json()
         assert trace["session"]["tenant"] == "acme"
+
+
+def test_local_mode_sees_sessions_without_tenant(
+    data_dir: Path, workspace: Workspace, store: Store, untenanted_run: RunResult
+) -> None:
+    app = create_app(_settings(data_dir, keys=False), workspace=workspace, store=store)
+    with TestClient(app) as local:
+        trace = local.get(f"/api/trace/{untenanted_run.run_id}")
+        assert trace.status_code == 200
+        assert trace.json()["session"]["tenant"] is None
+        runs = local.get(f"/api/sessions/{untenanted_run.session_id}/runs").json()
+        assert [r["runId"] for r in runs] == [untenanted_run.run_id]
 
 
 def test_serve_refuses_a_public_address_without_keys(tmp_path: Path) -> None:

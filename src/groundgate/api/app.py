@@ -10,6 +10,13 @@ Endpoints (JSON, camelCase; all under OpenAPI at `/docs` and `/openapi.json`):
   fallbackToLatestRun, caseId}` (seed 004 §7; other feedback values → 400).
 - `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs?feedback=&sessionId=`,
   `GET /api/cases`: the caller's tenant only; another tenant's run or session is 404.
+
+Sessions without a tenant (`tenant` NULL: recorded before tenants were stored, or by a tool that does
+not set one) belong to nobody: with API keys configured they are invisible to every keyed tenant —
+404 to read, to continue with `sessionId`, or to give feedback on, and absent from lists — because
+the service cannot tell whose they are and a multi-tenant service must not show one tenant's data to
+another. In local mode (no keys: one user on a loopback address, the same person as the CLI) they
+stay visible, as they are to `groundgate trace` and `groundgate runs`.
 - `GET /healthz`, `GET /metrics` (Prometheus text): no key needed; no tenant data in them.
 
 Authentication and roles: see `groundgate.api.auth`. Identity never comes from a request body: a body
@@ -302,6 +309,12 @@ def create_app(
         code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422)
     }
 
+    keyed = bool(settings.api.keys)
+
+    def _visible(row_tenant: str | None, tenant: str) -> bool:
+        """Whether a session recorded for `row_tenant` is the caller's (see the module docstring)."""
+        return row_tenant == tenant or (row_tenant is None and not keyed)
+
     # ------------------------------------------------------------------ the web page
 
     app.mount("/static", StaticFiles(directory=WEB_DIR), name="static")
@@ -338,7 +351,7 @@ def create_app(
     def _owned_session(svc: Services, session_id: str, tenant: str) -> None:
         with svc.store.session() as session:
             row = find_session_row(session_id, session=session)
-            if row is not None and row.tenant not in (None, tenant):
+            if row is not None and not _visible(row.tenant, tenant):
                 raise NotFoundError(f"unknown session id {session_id!r}")
 
     def _run_chat(
@@ -493,12 +506,12 @@ def create_app(
             )
         with svc.store.session() as session:
             row = find_session_row(body.session_id, session=session)
-            if row is None or row.tenant not in (None, tenant):
+            if row is None or not _visible(row.tenant, tenant):
                 raise NotFoundError(f"unknown session id {body.session_id!r}")
             if body.run_id:
                 run = get_run(body.run_id, session=session)
                 owner = find_session_row(run.session_id, session=session)
-                if owner is None or owner.tenant not in (None, tenant):
+                if owner is None or not _visible(owner.tenant, tenant):
                     raise NotFoundError(f"unknown run id {body.run_id!r}")
             return submit_feedback(
                 session=session, session_id=body.session_id, feedback=body.feedback, run_id=body.run_id
@@ -518,8 +531,9 @@ def create_app(
     # ------------------------------------------------------------------ reading runs
 
     def _tenant_sessions(tenant: str) -> Any:
+        mine = DiagnosisSession.tenant == tenant
         return select(DiagnosisSession.session_id).where(
-            or_(DiagnosisSession.tenant == tenant, DiagnosisSession.tenant.is_(None))
+            mine if keyed else or_(mine, DiagnosisSession.tenant.is_(None))
         )
 
     def _runs(
@@ -528,7 +542,7 @@ def create_app(
         with svc.store.session() as session:
             if session_id is not None:
                 row = find_session_row(session_id, session=session)
-                if row is None or row.tenant not in (None, tenant):
+                if row is None or not _visible(row.tenant, tenant):
                     raise NotFoundError(f"unknown session id {session_id!r}")
             stmt = (
                 select(DiagnosisRun)
@@ -554,7 +568,11 @@ def create_app(
 
         def read() -> RunTrace:
             with svc.store.session() as session:
-                return get_trace(run_id, session=session, tenant=who.tenant)
+                found = get_trace(run_id, session=session, tenant=who.tenant)
+            # `get_trace` admits sessions without a tenant; this service decides (`_visible`).
+            if found.session is None or not _visible(found.session.tenant, who.tenant):
+                raise NotFoundError(f"unknown run id {run_id!r}")
+            return found
 
         return await run_in_threadpool(read)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 from pydantic.alias_generators import to_camel
 
 from groundgate.apps.feedback import FEEDBACK_VALUES
@@ -117,6 +117,14 @@ class CheckBody(_Body):
     )
     """One passage, or a list of passages of which at least one is not blank (else 400)."""
     answer: str = Field(min_length=1)
+
+    @field_validator("id", mode="before")
+    @classmethod
+    def _integral_id(cls, value: Any) -> Any:
+        # JSON Schema counts 30.0 as the integer 30; a boolean stays an error (strict).
+        if isinstance(value, float) and value.is_integer():
+            return int(value)
+        return value
 
 
 class FeedbackRequest(_Body):

@@ -5,6 +5,10 @@ documents' `scope`) and `top_k`. There is deliberately no date range (seed 003 i
 ranges belong to task tools, never to knowledge search) and no tenant: the tenant comes from the
 `ExecutionContext`, and the day the documents must be in effect on is the server's (`as_of`).
 
+Projects are document scopes. A caller whose `ExecutionContext.allowed_projects` is not empty sees
+only documents scoped to one of them (unscoped documents belong to no project and are hidden from
+it), and a `domain` outside them is `DENIED`; an empty `allowed_projects` means no restriction.
+
 Each hit becomes a `DocumentEvidence` whose `citation_id` is the chunk id and whose `text` is the
 chunk exactly as stored, with one `EvidenceRef` pointing at the best excerpt inside it (the sentence
 that holds the matched identifier, or the most query terms), by offsets into that text. Nothing
@@ -93,7 +97,17 @@ def make_lookup_knowledge(
 
     def run(args: LookupKnowledgeArgs, ctx: ExecutionContext) -> ToolOutput:
         day = today()
-        filters = SearchFilter(tenant=ctx.tenant, as_of=day, scopes=(args.domain,) if args.domain else ())
+        allowed = {p.strip().lower() for p in ctx.allowed_projects if p.strip()}
+        if allowed and args.domain and args.domain.strip().lower() not in allowed:
+            return ToolOutput(
+                status=ToolStatus.DENIED,
+                gaps=[f"domain {args.domain!r} is not among the caller's allowed projects"],
+                observation="denied: the domain is not an allowed project",
+            )
+        # A project-restricted caller searches only documents scoped to its projects (unscoped
+        # documents belong to no project and are not shown to it); the engine filters, before ranking.
+        scopes = (args.domain,) if args.domain else tuple(sorted(allowed))
+        filters = SearchFilter(tenant=ctx.tenant, as_of=day, scopes=scopes)
         hits = index.search(args.query, filters=filters, limit=args.top_k)
         if not hits:
             where = f" in domain {args.domain!r}" if args.domain else ""
