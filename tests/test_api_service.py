@@ -22,6 +22,7 @@ from groundgate.errors import ModelError, UsageError
 from groundgate.settings import Settings
 from groundgate.store import Store, open_store
 from groundgate.store.recorder import record_run
+from groundgate.testing.openai_server import OpenAICompatibleServer, ScriptedReply
 
 ACME_KEY = "acme-secret-key"
 ACME2_KEY = "acme-second-user-key"
@@ -36,7 +37,7 @@ VIEWER = {"Authorization": f"Bearer {VIEWER_KEY}"}
 MAX_BODY = 4096
 
 
-def _settings(data_dir: Path, *, keys: bool = True) -> Settings:
+def _settings(data_dir: Path, *, keys: bool = True, **more: Any) -> Settings:
     api: dict[str, Any] = {"max_body_bytes": MAX_BODY}
     if keys:
         api["keys"] = {
@@ -57,7 +58,7 @@ def _settings(data_dir: Path, *, keys: bool = True) -> Settings:
                 "allowed_projects": ["hr"],
             },
         }
-    return Settings(data_dir=data_dir, api=api)  # type: ignore[arg-type]
+    return Settings(data_dir=data_dir, api=api, **more)  # type: ignore[arg-type]
 
 
 @pytest.fixture(scope="module")
@@ -503,6 +504,108 @@ def test_a_session_without_tenant_is_invisible_to_keyed_tenants(
     assert client.post("/api/feedback", json=only_session, headers=ACME).status_code == 404
     chat = {"question": NORMAL_Q, "sessionId": session_id}
     assert client.post("/api/chat", json=chat, headers=ACME).status_code == 404
+
+
+# ---------------------------------------------------------------- check with the judge model
+
+POLICY = "差旅住宿标准：一线城市每晚不超过 600 元。超标部分需部门总监审批。"
+POLICY_ANSWER = "一线城市住宿每晚最多报销 600 元。超标部分无需审批。"
+JUDGE_OUTPUT = {
+    "claims": [
+        {
+            "claim_index": 1,
+            "key": True,
+            "category": "direct_evidence",
+            "passage": 1,
+            "excerpt": "一线城市每晚不超过 600 元",
+            "rationale": "JUDGE-SAYS the cap is stated.",
+        },
+        {
+            "claim_index": 2,
+            "key": True,
+            "category": "contradicted",
+            "passage": 1,
+            "excerpt": "超标部分需部门总监审批",
+            "rationale": "JUDGE-SAYS approval is required.",
+        },
+    ]
+}
+
+
+@pytest.fixture
+def judge_server() -> Iterator[OpenAICompatibleServer]:
+    with OpenAICompatibleServer(api_key="sk-judge") as server:
+        yield server
+
+
+def _judged_client(
+    data_dir: Path, workspace: Workspace, store: Store, server: OpenAICompatibleServer, section: str
+) -> TestClient:
+    model = {"name": "judge-model", "base_url": server.base_url, "api_key": "sk-judge", "timeout_seconds": 5}
+    configured = {"roles": {"judge": model}} if section == "roles.judge" else {"model": model}
+    # chat stays offline: only /api/check is under test here
+    offline = build_orchestrator(workspace.registry)
+    app = create_app(
+        _settings(data_dir, **configured), workspace=workspace, store=store, orchestrator=offline
+    )
+    return TestClient(app)
+
+
+def _check(client: TestClient) -> dict[str, Any]:
+    response = client.post(
+        "/api/check", json={"id": "j1", "context": [POLICY], "answer": POLICY_ANSWER}, headers=ACME
+    )
+    assert response.status_code == 200, response.text
+    body: dict[str, Any] = response.json()
+    return body
+
+
+@pytest.mark.parametrize("section", ["roles.judge", "model"])
+def test_check_uses_the_configured_judge_model(
+    data_dir: Path, workspace: Workspace, store: Store, judge_server: OpenAICompatibleServer, section: str
+) -> None:
+    judge_server.enqueue(ScriptedReply.json(JUDGE_OUTPUT))
+    with _judged_client(data_dir, workspace, store, judge_server, section) as judged:
+        body = _check(judged)
+    assert body["checker"] == "llm"
+    assert body["judge_status"] == "OK"
+    assert body["id"] == "j1"
+    assert body["verdict"] == "REJECT"
+    assert [c["category"] for c in body["claims"]] == ["direct_evidence", "contradicted"]
+    assert body["claims"][0]["rationale"].startswith("JUDGE-SAYS")
+    (sent,) = judge_server.chat_requests
+    assert sent.body["model"] == "judge-model"
+    assert POLICY in json.dumps(sent.messages, ensure_ascii=False)
+
+
+@pytest.mark.parametrize(
+    ("reply", "status"),
+    [
+        (ScriptedReply.error(500, "upstream exploded"), "ERROR"),
+        (ScriptedReply(content="not json at all"), "INVALID_JSON"),
+    ],
+    ids=["http-500", "bad-json"],
+)
+def test_check_falls_back_to_the_offline_checker_when_the_judge_fails(
+    client: TestClient,
+    data_dir: Path,
+    workspace: Workspace,
+    store: Store,
+    judge_server: OpenAICompatibleServer,
+    reply: ScriptedReply,
+    status: str,
+) -> None:
+    offline = _check(client)
+    assert offline["checker"] == "offline"
+    judge_server.enqueue(reply)
+    with _judged_client(data_dir, workspace, store, judge_server, "roles.judge") as judged:
+        body = _check(judged)
+    assert len(judge_server.chat_requests) == 1
+    assert body["checker"] == "offline"
+    assert body["judge_status"] == status
+    for field in ("verdict", "groundedness_score", "critical_fact_count"):
+        assert body[field] == offline[field], field
+    assert [c["category"] for c in body["claims"]] == [c["category"] for c in offline["claims"]]
 
 
 # ---------------------------------------------------------------- outage, local mode, serve

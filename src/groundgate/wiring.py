@@ -14,7 +14,42 @@ from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
 from groundgate.store import Store
-from groundgate.verify.checker import CheckerThresholds
+from groundgate.verify.assessment import ClaimClassifier
+from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+
+
+def checker_thresholds(settings: Settings) -> CheckerThresholds:
+    return CheckerThresholds(
+        direct=settings.verifier.direct_support, indirect=settings.verifier.indirect_support
+    )
+
+
+def offline_checker(settings: Settings) -> OfflineChecker:
+    return OfflineChecker(checker_thresholds(settings))
+
+
+def check_classifier(settings: Settings) -> ClaimClassifier:
+    """The grounding checker's classifier: the judge model when one is configured, else offline.
+
+    The judge role uses `[roles.judge]`, else `[model]`. An `LLMJudge` runs the offline checker too:
+    its deterministic contradictions stand, and it answers alone whenever the model call fails
+    (timeout, HTTP error, refusal, bad JSON), with `judge_status` saying why.
+    """
+    offline = offline_checker(settings)
+    config = settings.judge_model()
+    if not config.configured:
+        return offline
+    from groundgate.models.openai import OpenAIModel
+    from groundgate.verify.judge import LLMJudge
+
+    model = OpenAIModel(
+        model_name=config.name or "",
+        base_url=config.base_url,
+        api_key=config.api_key.get_secret_value() if config.api_key else None,
+        timeout_seconds=config.timeout_seconds,
+        structured_output=config.structured_output,
+    )
+    return LLMJudge(model, fallback=offline)
 
 
 def role_models(settings: Settings) -> RoleModels:
@@ -68,9 +103,7 @@ def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> O
         workspace.registry,
         models=role_models(settings),
         budgets=budgets_from_settings(settings),
-        thresholds=CheckerThresholds(
-            direct=settings.verifier.direct_support, indirect=settings.verifier.indirect_support
-        ),
+        thresholds=checker_thresholds(settings),
     )
 
 

@@ -5,7 +5,10 @@ Endpoints (JSON, camelCase; all under OpenAPI at `/docs` and `/openapi.json`):
 - `POST /api/chat` `{question, sessionId?}` → `ChatResponse`; with `Accept: text/event-stream` the
   run's stage events (`run_started`, `planning`, `tool_call`, `tool_result`, `gatekeeper`,
   `verifier`, `round_done`, `final`) stream as server-sent events, then one `result` event.
-- `POST /api/check` `{question?, context, answer}` → the grounding checker's `CheckResult`.
+- `POST /api/check` `{question?, context, answer}` → the grounding checker's `CheckResult`: with a
+  judge model configured (`[roles.judge]`, else `[model]`) the model classifies the claims (`checker`
+  `llm`), verified in code; when the model call fails the offline checker answers (`checker`
+  `offline`, `judge_status` says why) — still 200. Without a model, the offline checker.
 - `POST /api/feedback` `{runId?, sessionId, feedback}` → `{success, message, runId,
   fallbackToLatestRun, caseId}` (seed 004 §7; other feedback values → 400).
 - `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs?feedback=&sessionId=`,
@@ -82,9 +85,9 @@ from groundgate.store import NotFoundError, Store
 from groundgate.store.repositories import find_session_row, get_run
 from groundgate.store.tables import CaseLibrary, DiagnosisRun, DiagnosisSession
 from groundgate.verify.check import check
-from groundgate.verify.checker import CheckerThresholds, OfflineChecker
 from groundgate.wiring import (
     build_configured_orchestrator,
+    check_classifier,
     open_configured_store,
     open_configured_workspace,
 )
@@ -247,13 +250,20 @@ def create_app(
         try:
             st = store if store is not None else open_configured_store(settings)
             try:
+                classifier = check_classifier(settings)
                 app.state.services = Services(
                     settings=settings,
                     workspace=ws,
                     store=st,
                     orchestrator=orchestrator or build_configured_orchestrator(settings, ws),
+                    classifier=classifier,
                 )
-                yield
+                try:
+                    yield
+                finally:
+                    close = getattr(getattr(classifier, "model", None), "close", None)
+                    if callable(close):
+                        close()  # the judge model's HTTP client
             finally:
                 if own_store:
                     st.close()
@@ -482,16 +492,13 @@ def create_app(
         context = [body.context] if isinstance(body.context, str) else body.context
         if not context or not any(c.strip() for c in context):
             raise InvalidInputError("context needs at least one non-empty passage")
-        thresholds = CheckerThresholds(
-            direct=svc.settings.verifier.direct_support, indirect=svc.settings.verifier.indirect_support
-        )
 
         def run() -> CheckResult:
             result = check(
                 context=context,
                 answer=body.answer,
                 question=body.question,
-                classifier=OfflineChecker(thresholds),
+                classifier=svc.classifier,
             )
             return result.model_copy(update={"id": body.id})
 

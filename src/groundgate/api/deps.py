@@ -11,6 +11,7 @@ from groundgate.contracts import RunResult
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
 from groundgate.store import Store
+from groundgate.verify.assessment import ClaimClassifier
 
 
 def _escape(value: str) -> str:
@@ -86,4 +87,6 @@ class Services:
     workspace: Workspace
     store: Store
     orchestrator: Orchestrator
+    classifier: ClaimClassifier
+    """The grounding checker of `POST /api/check` (the judge model when configured, else offline)."""
     metrics: Metrics = field(default_factory=Metrics)
