@@ -5,13 +5,20 @@ PostgreSQL or MySQL/MariaDB by URL) and upgrades the schema to head through the 
 
 SQLite transactions start with `BEGIN IMMEDIATE`, so a read-modify-write holds the database write
 lock from its first read; PostgreSQL and MariaDB use row locks (`SELECT … FOR UPDATE`).
+
+On SQLite, `Store.session()` also queues the threads of one process on an in-process lock before
+`BEGIN IMMEDIATE`. Without it, concurrent threads (the API's threadpool) meet only in SQLite's busy
+handler, which polls with sleeps of up to 100 ms: the write lock sits idle while waiters sleep,
+throughput collapses as contention grows, and a starved waiter fails with "database is locked" once
+the busy timeout has passed. Other processes (the CLI beside the server) still wait in the busy handler.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +36,8 @@ from groundgate.errors import ConfigurationError
 SQLITE_FILENAME = "groundgate.sqlite"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 SQLITE_BUSY_TIMEOUT_S = 30.0
+SQLITE_QUEUE_TIMEOUT_S = 30.0
+"""How long a thread waits for this process's other SQLite transactions before `StoreError`."""
 
 
 def _store_error(message: str) -> Exception:
@@ -129,11 +138,33 @@ class Store:
 
     engine: Engine
     sessions: sessionmaker[Session]
+    _sqlite_queue: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        with translate_errors("running a store transaction"), self.sessions.begin() as session:
+        with (
+            self._queued(),
+            translate_errors("running a store transaction"),
+            self.sessions.begin() as session,
+        ):
             yield session
+
+    @contextmanager
+    def _queued(self) -> Iterator[None]:
+        """SQLite: one transaction of this process at a time, the others waiting on a lock (re-entrant,
+        so a nested session in the same thread still fails in SQLite's busy handler, never hangs)."""
+        if self.backend != "sqlite":
+            yield
+            return
+        if not self._sqlite_queue.acquire(timeout=SQLITE_QUEUE_TIMEOUT_S):
+            raise _store_error(
+                f"database error while running a store transaction: waited {SQLITE_QUEUE_TIMEOUT_S:.0f} s "
+                "for the other transactions of this process (SQLite allows one writer)"
+            )
+        try:
+            yield
+        finally:
+            self._sqlite_queue.release()
 
     @property
     def backend(self) -> str:
