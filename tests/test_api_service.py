@@ -115,6 +115,33 @@ def test_healthz_and_openapi(client: TestClient) -> None:
         assert path in paths
 
 
+def test_openapi_declares_how_to_authenticate(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    schemes = document["components"]["securitySchemes"]
+    assert (schemes["bearer"]["type"], schemes["bearer"]["scheme"]) == ("http", "bearer")
+    assert schemes["apiKey"]["in"] == "header"
+    assert schemes["apiKey"]["name"] == "X-API-Key"
+    assert {"bearer": []} in document["paths"]["/api/runs"]["get"]["security"]
+    # the key headers are not ordinary parameters any more
+    params = document["paths"]["/api/runs"]["get"].get("parameters", [])
+    assert not [p for p in params if p["in"] == "header"]
+
+
+def test_framework_errors_have_the_error_body(client: TestClient) -> None:
+    not_utf8 = client.post(
+        "/api/chat", content=b'{"question": "\xff\xfe"}', headers={**ACME, "Content-Type": "application/json"}
+    )
+    assert not_utf8.status_code in (400, 422)
+    assert {"error", "message"} <= not_utf8.json().keys()
+    unknown = client.get("/api/no-such-endpoint", headers=ACME)
+    assert unknown.status_code == 404
+    assert unknown.json() == {"error": "not_found", "message": "Not Found"}
+    wrong_method = client.delete("/api/runs", headers=ACME)
+    assert wrong_method.status_code == 405
+    assert wrong_method.json()["error"] == "method_not_allowed"
+    assert "GET" in wrong_method.headers["allow"]
+
+
 def test_metrics_count_runs_tools_and_tokens(client: TestClient, acme_run: dict[str, Any]) -> None:
     response = client.get("/metrics")
     assert response.status_code == 200

@@ -1,12 +1,17 @@
 """API keys → principal → `ExecutionContext` (DESIGN invariant 1).
 
 - Keys are configured hashed: `[api.keys."<sha256 hex of the key>"]` with `tenant`, `user`, `roles`,
-  `allowed_projects`. A request sends the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`.
+  `allowed_projects`. A request sends the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`
+  (both declared as OpenAPI security schemes, `bearer` and `apiKey`; when both are sent, `X-API-Key`
+  is used).
 - No keys configured: local single-user mode; every request acts as `[local]` (the server then only
   binds to a loopback address).
 - Missing or unknown key → 401. A key without the role an endpoint needs → 403: `viewer` may read
   (trace, runs, sessions, cases); `user`, `sre`, `operator` and `admin` may also chat, check and give
   feedback.
+- `allowed_projects` (empty: no restriction) travels in the `ExecutionContext`; the knowledge tool
+  then searches only documents scoped to those projects and denies a `domain` outside them, and
+  `project`-policy tools are denied a target outside them (`groundgate.tools.registry`).
 - The `ExecutionContext` is built from the principal alone. Request bodies never carry tenant, user,
   roles or projects: a body naming any authorization field is rejected with 422 (see `schemas`).
 """
