@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from fastapi.testclient import TestClient
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from _databases import database_url
 from groundgate.api import create_app
@@ -128,3 +128,21 @@ def test_another_tenant_gets_404(client: TestClient) -> None:
     chat = {"question": NORMAL_Q, "sessionId": run["sessionId"]}
     assert client.post("/api/chat", json=chat, headers=GLOBEX).status_code == 404
     assert all(c["diagnosisId"] != run["runId"] for c in client.get("/api/cases", headers=GLOBEX).json())
+
+
+@pytest.mark.parametrize("backend", ["postgresql", "mariadb"])
+def test_the_configured_pool_covers_the_service_threads(backend: str, tmp_path: Path) -> None:
+    """`[store] pool_size/max_overflow` reach the engine (the SQLAlchemy default 5 + 10 is smaller than
+    the service's 40 worker threads)."""
+    from groundgate.wiring import open_configured_store
+
+    for url in database_url(backend, tmp_path):
+        settings = Settings(data_dir=tmp_path, store={"url": url, "pool_size": 12, "max_overflow": 28})  # type: ignore[arg-type]
+        opened = open_configured_store(settings)
+        try:
+            pool = opened.engine.pool
+            assert (pool.size(), pool._max_overflow) == (12, 28)  # type: ignore[attr-defined]
+            with opened.session() as session:
+                assert session.scalar(text("SELECT 1")) == 1
+        finally:
+            opened.close()

@@ -665,6 +665,36 @@ def test_an_outage_is_a_degraded_answer_and_a_recorded_run(
         assert "groundgate_run_failures_total 1" in broken.get("/metrics").text
 
 
+def test_a_run_that_cannot_be_recorded_is_not_answered(
+    tmp_path: Path, data_dir: Path, workspace: Workspace
+) -> None:
+    """No answer without its audit record: a store that cannot record the run gives 503, not a 200."""
+    from sqlalchemy import text
+
+    broken_store = open_store(tmp_path / "broken")
+    with broken_store.engine.begin() as connection:
+        connection.execute(text("DROP TABLE diagnosis_run"))
+    app = create_app(_settings(data_dir), workspace=workspace, store=broken_store)
+    try:
+        with TestClient(app) as client:
+            response = client.post("/api/chat", json={"question": NORMAL_Q}, headers=ACME)
+            assert response.status_code == 503
+            assert response.json()["error"] == "unavailable"
+            assert "could not be recorded" in response.json()["message"]
+            streamed = client.post(
+                "/api/chat",
+                json={"question": NORMAL_Q},
+                headers={**ACME, "Accept": "text/event-stream"},
+            )
+            assert streamed.status_code == 200  # headers go out before the run starts
+            events = [block.split("\n", 1)[0] for block in streamed.text.strip().split("\n\n")]
+            assert events[-1] == "event: error"
+            assert "event: result" not in events
+            assert "could not be recorded" in streamed.text
+    finally:
+        broken_store.close()
+
+
 def test_local_mode_needs_no_key_and_acts_as_the_local_tenant(
     data_dir: Path, workspace: Workspace, store: Store
 ) -> None:

@@ -33,7 +33,6 @@ from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings, load_settings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.check import check
-from groundgate.verify.checker import CheckerThresholds, OfflineChecker
 from groundgate.wiring import (
     build_configured_orchestrator as _orchestrator,
 )
@@ -81,31 +80,16 @@ ModelOption = Annotated[
 
 
 def _classifier(settings: Settings, use_model: bool) -> ClaimClassifier:
-    offline = OfflineChecker(
-        CheckerThresholds(
-            direct=settings.verifier.direct_support,
-            indirect=settings.verifier.indirect_support,
-        )
-    )
+    from groundgate.wiring import check_classifier, offline_checker
+
     if not use_model:
-        return offline
-    model_settings = settings.judge_model()
-    if not model_settings.configured:
+        return offline_checker(settings)
+    if not settings.judge_model().configured:
         raise UsageError(
             "--model needs a configured model: set GROUNDGATE_MODEL__NAME (and __BASE_URL, __API_KEY) "
             "or [model] in groundgate.toml"
         )
-    from groundgate.models.openai import OpenAIModel
-    from groundgate.verify.judge import LLMJudge
-
-    model = OpenAIModel(
-        model_name=model_settings.name or "",
-        base_url=model_settings.base_url,
-        api_key=model_settings.api_key.get_secret_value() if model_settings.api_key else None,
-        timeout_seconds=model_settings.timeout_seconds,
-        structured_output=model_settings.structured_output,
-    )
-    return LLMJudge(model, fallback=offline)
+    return check_classifier(settings)
 
 
 def _read_text_or_file(value: str) -> str:

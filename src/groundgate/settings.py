@@ -100,6 +100,11 @@ class StoreSettings(BaseModel):
     """Empty: `data_dir/groundgate.sqlite`. Set: e.g. `postgresql+psycopg://user@host/db`."""
     recover_after_seconds: float = Field(default=900.0, ge=0)
     """At CLI start (embedded SQLite): `RUNNING` runs without a write for this long become `FAILED`."""
+    pool_size: int = Field(default=10, ge=1, le=500)
+    """PostgreSQL/MariaDB: connections kept open. With `max_overflow` it should cover the service's
+    40 worker threads, or a busy server waits on the pool (and gives up after `pool_timeout`)."""
+    max_overflow: int = Field(default=30, ge=0, le=500)
+    pool_timeout_seconds: float = Field(default=30.0, gt=0)
 
 
 class LocalIdentity(BaseModel):
@@ -138,6 +143,10 @@ class ApiSettings(BaseModel):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     """Larger request bodies are refused with HTTP 413."""
     max_question_chars: int = Field(default=2000, ge=1)
+    keep_alive_seconds: int = Field(default=75, ge=1, le=3600)
+    """Idle keep-alive connections are closed after this long. Longer than common client idle
+    timeouts (httpx and many proxies use 5-60 s), so the client closes first and never sends a request
+    on a connection the server is closing."""
 
 
 class Settings(BaseSettings):

@@ -6,6 +6,8 @@ orchestrator through these functions, so `groundgate ask` and `POST /api/chat` r
 
 from __future__ import annotations
 
+from typing import Any
+
 from groundgate.apps.chat import RoleModels, build_orchestrator
 from groundgate.apps.workspace import Workspace, open_workspace
 from groundgate.contracts import ExecutionContext
@@ -115,7 +117,14 @@ def open_configured_store(settings: Settings) -> Store:
     from groundgate.store import open_store
     from groundgate.store.recorder import recover_interrupted_runs
 
-    store = open_store(settings.store.url or settings.data_dir)
+    pool: dict[str, Any] = {}
+    if settings.store.url and not settings.store.url.startswith("sqlite"):
+        pool = {
+            "pool_size": settings.store.pool_size,
+            "max_overflow": settings.store.max_overflow,
+            "pool_timeout": settings.store.pool_timeout_seconds,
+        }
+    store = open_store(settings.store.url or settings.data_dir, **pool)
     if store.backend == "sqlite":
         recover_interrupted_runs(store, older_than_seconds=settings.store.recover_after_seconds)
     return store

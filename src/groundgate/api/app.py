@@ -29,7 +29,9 @@ rejected with 422.
 The workspace (the embedded Qdrant Edge shard is opened by one process at a time) and the store are
 opened once at startup and shared; runs execute in the threadpool (the orchestrator is synchronous).
 A run that raises (a model or tool outage the pipeline did not absorb) is recorded `FAILED` with a
-`DEGRADED` answer and answered `DEGRADED`, never 500.
+`DEGRADED` answer and answered `DEGRADED`, never 500. A run that cannot be recorded at all (the store
+is down) is not answered: 503 `unavailable` (for `text/event-stream`, an `error` event instead of
+`result`), since every answer must have its audit record.
 """
 
 from __future__ import annotations
@@ -81,7 +83,7 @@ from groundgate.contracts import CheckResult, ExecutionContext, OutputKind, RunE
 from groundgate.errors import InvalidInputError, RunError, UsageError
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
-from groundgate.store import NotFoundError, Store
+from groundgate.store import NotFoundError, Store, StoreError
 from groundgate.store.repositories import find_session_row, get_run
 from groundgate.store.tables import CaseLibrary, DiagnosisRun, DiagnosisSession
 from groundgate.verify.check import check
@@ -411,8 +413,13 @@ def create_app(
                 run = get_run(run_id, session=session, lock=True)
                 run.output_kind = OutputKind.DEGRADED.value
                 run.answer = composed.output.text
-        except Exception:
-            logger.exception("could not mark failed run %s DEGRADED", run_id)
+        except Exception as store_exc:
+            # The run has no (final) record: no answer without its audit trail (every run can be audited).
+            logger.exception("could not record failed run %s", run_id)
+            raise StoreError(
+                f"the run could not be recorded ({type(store_exc).__name__}); no answer is given "
+                "without its audit record — try again later"
+            ) from store_exc
         return ChatResponse(
             run_id=run_id,
             session_id=session_id,
@@ -481,7 +488,15 @@ def create_app(
         while (item := await queue.get()) is not None:
             stage, payload = item
             yield _sse(stage, payload)
-        result = await task
+        try:
+            result = await task
+        except RunError as exc:
+            # Headers (200) are already sent: the failure travels as an `error` event instead.
+            logger.error("streamed run failed: %s", exc)
+            yield _sse(
+                "error", ErrorBody(error="unavailable", message=str(exc)).model_dump(exclude_none=True)
+            )
+            return
         yield _sse("result", result.model_dump(mode="json", by_alias=True))
 
     # ------------------------------------------------------------------ check
@@ -652,7 +667,13 @@ def serve(settings: Settings, host: str, port: int) -> None:
     import uvicorn
 
     check_bind_address(settings, host)
-    uvicorn.run(create_app(settings), host=host, port=port, log_level="info")
+    uvicorn.run(
+        create_app(settings),
+        host=host,
+        port=port,
+        log_level="info",
+        timeout_keep_alive=settings.api.keep_alive_seconds,
+    )
 
 
 __all__ = ["check_bind_address", "create_app", "serve"]

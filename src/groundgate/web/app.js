@@ -427,6 +427,7 @@
         if (!data.length) continue;
         const payload = JSON.parse(data.join("\n"));
         if (name === "result") result = payload;
+        else if (name === "error") throw new ApiError(503, t("error.http", { status: 503, message: payload.message }), payload);
         else onEvent(name, payload);
       }
       if (done) break;
