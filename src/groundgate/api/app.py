@@ -318,7 +318,7 @@ def create_app(
         return _error(503, "unavailable", str(exc))
 
     errors: dict[int | str, dict[str, Any]] = {
-        code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422)
+        code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422, 503)
     }
 
     keyed = bool(settings.api.keys)
