@@ -259,6 +259,20 @@ def test_missing_or_invalid_key_is_401(client: TestClient) -> None:
     assert client.post("/api/chat", json={"question": NORMAL_Q}).status_code == 401
 
 
+def test_me_says_who_the_key_acts_as(client: TestClient) -> None:
+    assert client.get("/api/me", headers=ACME).json() == {
+        "tenant": "acme",
+        "user": "alice",
+        "roles": ["sre"],
+        "allowedProjects": [],
+        "mode": "keys",
+        "canWrite": True,
+    }
+    viewer = client.get("/api/me", headers=VIEWER).json()
+    assert (viewer["user"], viewer["canWrite"]) == ("victor", False)
+    assert client.get("/api/me").status_code == 401
+
+
 def test_viewer_reads_but_cannot_chat_check_or_give_feedback(
     client: TestClient, acme_run: dict[str, Any]
 ) -> None:

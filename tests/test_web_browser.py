@@ -366,6 +366,7 @@ def test_text_from_the_server_is_never_run_as_html(local_server: Server, browser
 def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: Any, shots: Path) -> None:
     context, page, errors = _page(browser)
     page.goto(local_server.base + "/")
+    unrated_id = _ask(page, DEGRADED_ZH).get_attribute("data-run-id")
     turn = _ask(page, NORMAL_ZH)
     run_id = turn.get_attribute("data-run-id")
     turn.locator('[data-testid="thumbs-down"]').click()
@@ -403,9 +404,25 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: An
     listed = page.locator(f'[data-testid="bad-case"][data-run-id="{run_id}"]')
     listed.wait_for()
     _shot(page, shots, "bad-cases.png")
+    bad_ids = {r["runId"] for r in httpx.get(f"{local_server.base}/api/runs?feedback=not_useful").json()}
+    shown_ids = set(
+        page.locator('[data-testid="bad-case"]').evaluate_all("els => els.map(e => e.dataset.runId)")
+    )
+    assert shown_ids == bad_ids
     listed.locator("a").click()
     page.locator('[data-testid="trace-steps"]').wait_for()
     assert page.locator('[data-testid="trace-run-id"]').inner_text() == run_id
+
+    # Every run is reachable from the Runs list, rated or not; the rating shows on its row.
+    page.click('[data-testid="nav-runs"]')
+    row = page.locator(f'[data-testid="run"][data-run-id="{run_id}"]')
+    row.wait_for()
+    assert row.locator('[data-testid="run-feedback"]').inner_text() == "👎"
+    all_runs = httpx.get(f"{local_server.base}/api/runs?limit=200").json()
+    assert page.locator('[data-testid="run"]').count() == len(all_runs) > len(bad_ids)
+    unrated = page.locator(f'[data-testid="run"][data-run-id="{unrated_id}"]')
+    assert unrated.locator('[data-testid="run-feedback"]').count() == 0
+    assert unrated_id not in shown_ids
     errors.check()
     context.close()
 

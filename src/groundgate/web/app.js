@@ -9,6 +9,7 @@
     "zh-CN": {
       tagline: "只用工具证实过的事实回答",
       "nav.chat": "问答",
+      "nav.runs": "运行记录",
       "nav.badCases": "差评运行",
       "nav.cases": "案例库",
       "key.button": "API 密钥",
@@ -93,6 +94,8 @@
       "col.codes": "原因码",
       "col.when": "时间",
       "col.query": "问题",
+      "runs.title": "运行记录（最近 200 次）",
+      "runs.empty": "还没有运行。",
       "bad.title": "差评运行（feedback = not_useful）",
       "bad.empty": "还没有被标记为“没用”的运行。",
       "cases.title": "案例库",
@@ -111,6 +114,7 @@
     en: {
       tagline: "answers only with what its tools proved",
       "nav.chat": "Ask",
+      "nav.runs": "Runs",
       "nav.badCases": "Bad cases",
       "nav.cases": "Case library",
       "key.button": "API key",
@@ -196,6 +200,8 @@
       "col.codes": "Reason codes",
       "col.when": "When",
       "col.query": "Question",
+      "runs.title": "Runs (the latest 200)",
+      "runs.empty": "No runs yet.",
       "bad.title": "Bad cases (feedback = not_useful)",
       "bad.empty": "No run has been marked not useful yet.",
       "cases.title": "Case library",
@@ -918,35 +924,50 @@
 
   // ------------------------------------------------------------------ bad cases and case library
 
-  async function showBadCases(view) {
+  // A list of the tenant's runs, newest first; `feedback` narrows it (not_useful: the bad cases).
+  async function showRunList(view, { feedback, title, empty, testid }) {
     view.replaceChildren(h("p", { class: "muted" }, t("loading")));
     let runs;
     try {
-      runs = await api("GET", "/api/runs?feedback=not_useful&limit=200");
+      runs = await api("GET", `/api/runs?limit=200${feedback ? `&feedback=${feedback}` : ""}`);
     } catch (err) {
       view.replaceChildren(h("div", { class: "error", dataset: { testid: "error" } }, err.message));
       return;
     }
+    const feedbackMark = { useful: "👍", not_useful: "👎" };
     view.replaceChildren(
-      h("div", { class: "page-head" }, h("h2", {}, t("bad.title")), h("button", { type: "button", class: "linkish", onclick: () => showBadCases(view) }, t("refresh"))),
+      h(
+        "div",
+        { class: "page-head" },
+        h("h2", {}, title),
+        h("button", { type: "button", class: "linkish", onclick: () => showRunList(view, { feedback, title, empty, testid }) }, t("refresh")),
+      ),
       runs.length
         ? h(
             "ul",
-            { class: "run-list", dataset: { testid: "bad-case-list" } },
+            { class: "run-list", dataset: { testid: `${testid}-list` } },
             runs.map((run) =>
               h(
                 "li",
-                { dataset: { testid: "bad-case", runId: run.runId } },
+                { dataset: { testid, runId: run.runId } },
                 h(
                   "a",
                   { href: `#/trace/${encodeURIComponent(run.runId)}` },
                   h("span", { class: "run-query" }, run.query),
-                  h("span", { class: "run-meta" }, kindBadge(run.outputKind), verdictBadge(run.verdict), h("span", { class: "muted small" }, fmtTime(run.createdAt))),
+                  h(
+                    "span",
+                    { class: "run-meta" },
+                    run.status !== "SUCCEEDED" ? statusPill(run.status) : null,
+                    kindBadge(run.outputKind),
+                    verdictBadge(run.verdict),
+                    run.feedback ? h("span", { title: run.feedback, dataset: { testid: "run-feedback" } }, feedbackMark[run.feedback] || run.feedback) : null,
+                    h("span", { class: "muted small" }, fmtTime(run.createdAt)),
+                  ),
                 ),
               ),
             ),
           )
-        : h("p", { class: "muted", dataset: { testid: "bad-case-empty" } }, t("bad.empty")),
+        : h("p", { class: "muted", dataset: { testid: `${testid}-empty` } }, empty),
     );
   }
 
@@ -1001,6 +1022,7 @@
     const hash = location.hash || "#/";
     let view = "chat";
     if (hash.startsWith("#/trace/")) view = "trace";
+    else if (hash === "#/runs") view = "runs";
     else if (hash === "#/bad-cases") view = "bad-cases";
     else if (hash === "#/cases") view = "cases";
     for (const section of document.querySelectorAll("main > .view")) {
@@ -1010,7 +1032,10 @@
       link.classList.toggle("active", link.dataset.view === view);
     }
     if (view === "trace") showTrace($("view-trace"), decodeURIComponent(hash.slice("#/trace/".length)));
-    else if (view === "bad-cases") showBadCases($("view-bad-cases"));
+    else if (view === "runs") showRunList($("view-runs"), { title: t("runs.title"), empty: t("runs.empty"), testid: "run" });
+    else if (view === "bad-cases") {
+      showRunList($("view-bad-cases"), { feedback: "not_useful", title: t("bad.title"), empty: t("bad.empty"), testid: "bad-case" });
+    }
     else if (view === "cases") showCases($("view-cases"));
   }
 
