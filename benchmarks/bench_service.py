@@ -30,9 +30,6 @@ import asyncio
 import json
 import os
 import random
-import socket
-import subprocess
-import sys
 import tempfile
 import time
 import uuid
@@ -51,6 +48,7 @@ from _report import write_section
 from groundgate.apps.workspace import DEMO_ROOT, load_demo, open_workspace
 from groundgate.store import open_store
 from groundgate.store.tables import AgentStepRow, CaseLibrary, DiagnosisRun, DiagnosisSession, ToolInvocation
+from groundgate.testing import running_service
 
 POSTGRES_ADMIN = os.environ.get(
     "GROUNDGATE_BENCH_POSTGRES_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -102,13 +100,6 @@ class Phase:
 # ---------------------------------------------------------------------------------------- the server
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
 def sqlite_target() -> Iterator[str | None]:
     yield None  # the embedded store under the data directory
@@ -130,39 +121,10 @@ def postgres_target() -> Iterator[str | None]:
 
 @contextmanager
 def running_server(data_dir: Path, store_url: str | None, log_path: Path) -> Iterator[str]:
-    """`groundgate serve` in a subprocess; yields its base URL once /healthz answers."""
-    port = _free_port()
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GROUNDGATE_")}
-    env["GROUNDGATE_DATA_DIR"] = str(data_dir)
-    # cwd is the fresh data directory: no ./groundgate.toml, no model configured (offline)
-    if store_url:
-        env["GROUNDGATE_STORE__URL"] = store_url
-    command = [sys.executable, "-m", "groundgate.cli", "serve", "--host", "127.0.0.1", "--port", str(port)]
-    base = f"http://127.0.0.1:{port}"
-    with log_path.open("wb") as log:
-        process = subprocess.Popen(command, env=env, stdout=log, stderr=subprocess.STDOUT, cwd=data_dir)
-        try:
-            deadline = time.monotonic() + 120
-            while True:
-                if process.poll() is not None:
-                    tail = log_path.read_text(errors="replace")[-2000:]
-                    raise SystemExit(f"the server exited with {process.returncode}:\n{tail}")
-                try:
-                    if httpx.get(f"{base}/healthz", timeout=2).status_code == 200:
-                        break
-                except httpx.TransportError:
-                    pass
-                if time.monotonic() > deadline:
-                    raise SystemExit(f"the server did not start within 120 s; see {log_path}")
-                time.sleep(0.2)
-            yield base
-        finally:
-            process.terminate()
-            try:
-                process.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                process.kill()
-                process.wait()
+    """`groundgate serve` on the offline model; cwd is the fresh data dir (no ./groundgate.toml)."""
+    env = {"GROUNDGATE_STORE__URL": store_url} if store_url else {}
+    with running_service(data_dir, cwd=data_dir, log_path=log_path, env=env) as base:
+        yield base
 
 
 # ---------------------------------------------------------------------------------------- the load

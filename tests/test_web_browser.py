@@ -13,10 +13,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
-import subprocess
-import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -25,6 +21,7 @@ import httpx
 import pytest
 
 from groundgate.api.auth import hash_key
+from groundgate.testing import running_service
 
 CHROMIUM = os.environ.get("GROUNDGATE_CHROMIUM", "/usr/bin/chromium")
 REQUIRE_BROWSER = os.environ.get("GROUNDGATE_REQUIRE_BROWSER") == "1"
@@ -54,74 +51,16 @@ def _need_browser() -> None:
     pytest.skip(message)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-class Server:
-    """`groundgate serve --demo` in a subprocess, stopped (and its log shown on failure) at the end."""
-
-    def __init__(self, root: Path, toml: str = "") -> None:
-        self.root = root
-        root.mkdir(parents=True, exist_ok=True)
-        if toml:
-            (root / "groundgate.toml").write_text(toml, encoding="utf-8")
-        self.port = _free_port()
-        self.base = f"http://127.0.0.1:{self.port}"
-        self.log_path = root / "serve.log"
-        env = {k: v for k, v in os.environ.items() if not k.startswith("GROUNDGATE_")}
-        env["GROUNDGATE_DATA_DIR"] = str(root / "data")
-        self._log = self.log_path.open("wb")
-        self.process = subprocess.Popen(
-            [sys.executable, "-m", "groundgate.cli", "serve", "--demo", "--port", str(self.port)],
-            cwd=root,
-            env=env,
-            stdout=self._log,
-            stderr=subprocess.STDOUT,
-        )
-        self._wait_ready()
-
-    def _wait_ready(self) -> None:
-        deadline = time.monotonic() + 120
-        while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                raise RuntimeError(f"groundgate serve exited:\n{self.log()}")
-            try:
-                if httpx.get(f"{self.base}/healthz", timeout=2).status_code == 200:
-                    return
-            except httpx.TransportError:
-                pass
-            time.sleep(0.2)
-        self.stop()
-        raise RuntimeError(f"groundgate serve did not become ready:\n{self.log()}")
-
-    def log(self) -> str:
-        return self.log_path.read_text(encoding="utf-8", errors="replace")[-4000:]
-
-    def stop(self) -> None:
-        if self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=20)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-                self.process.wait()
-        self._log.close()
-
-
 @pytest.fixture(scope="module")
-def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def local_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _need_browser()
-    server = Server(tmp_path_factory.mktemp("web-local"))
-    yield server
-    server.stop()
+    root = tmp_path_factory.mktemp("web-local")
+    with running_service(root / "data", cwd=root, log_path=root / "serve.log", args=["--demo"]) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
-def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     _need_browser()
     toml = "\n".join(
         [
@@ -140,9 +79,10 @@ def keyed_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
             "",
         ]
     )
-    server = Server(tmp_path_factory.mktemp("web-keyed"), toml)
-    yield server
-    server.stop()
+    root = tmp_path_factory.mktemp("web-keyed")
+    (root / "groundgate.toml").write_text(toml, encoding="utf-8")
+    with running_service(root / "data", cwd=root, log_path=root / "serve.log", args=["--demo"]) as base:
+        yield base
 
 
 @pytest.fixture(scope="module")
@@ -228,11 +168,11 @@ def _record_insertions(page: Any) -> None:
 
 
 def test_ask_shows_stages_then_badge_score_and_expandable_citations(
-    local_server: Server, browser: Any, shots: Path
+    local_server: str, browser: Any, shots: Path
 ) -> None:
     context, page, errors = _page(browser)
     _record_insertions(page)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     page.locator('[data-testid="example"]').first.wait_for()
     assert page.locator("html").get_attribute("lang") == "zh-CN"
     _shot(page, shots, "home.png")
@@ -257,7 +197,7 @@ def test_ask_shows_stages_then_badge_score_and_expandable_citations(
     # The page shows what the API returned for the same run.
     run_id = turn.get_attribute("data-run-id")
     assert run_id
-    trace = httpx.get(f"{local_server.base}/api/trace/{run_id}").json()
+    trace = httpx.get(f"{local_server}/api/trace/{run_id}").json()
     assert trace["outputKind"] == "NORMAL"
     assert trace["query"] == NORMAL_ZH
 
@@ -285,9 +225,9 @@ def test_ask_shows_stages_then_badge_score_and_expandable_citations(
     context.close()
 
 
-def test_disclaimer_shows_gaps_and_degraded_gives_no_answer(local_server: Server, browser: Any) -> None:
+def test_disclaimer_shows_gaps_and_degraded_gives_no_answer(local_server: str, browser: Any) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     turn = _ask(page, DISCLAIMER_ZH)
     assert (
         turn.locator('[data-testid="kind-badge"]').get_attribute("data-kind") == "LOW_CONFID_WITH_DISCLAIMER"
@@ -311,9 +251,9 @@ def test_disclaimer_shows_gaps_and_degraded_gives_no_answer(local_server: Server
     context.close()
 
 
-def test_second_round_run_shows_both_rounds(local_server: Server, browser: Any) -> None:
+def test_second_round_run_shows_both_rounds(local_server: str, browser: Any) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     turn = _ask(page, ROUND_TWO_ZH)
     assert turn.locator('[data-testid="kind-badge"]').get_attribute("data-kind") == "NORMAL"
     planning = turn.locator('[data-stage="planning"]')
@@ -325,9 +265,9 @@ def test_second_round_run_shows_both_rounds(local_server: Server, browser: Any) 
     context.close()
 
 
-def test_english_page(local_server: Server, browser: Any, shots: Path) -> None:
+def test_english_page(local_server: str, browser: Any, shots: Path) -> None:
     context, page, errors = _page(browser, locale="en-US")
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     assert page.locator("html").get_attribute("lang") == "en"
     assert page.locator('[data-testid="ask"]').inner_text() == "Ask"
     turn = _ask(page, NORMAL_EN)
@@ -348,9 +288,9 @@ def test_english_page(local_server: Server, browser: Any, shots: Path) -> None:
     context.close()
 
 
-def test_text_from_the_server_is_never_run_as_html(local_server: Server, browser: Any) -> None:
+def test_text_from_the_server_is_never_run_as_html(local_server: str, browser: Any) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     hostile = '<img src=x onerror="window.__owned=1"> ERR_TIMEOUT <script>window.__owned=2</script>'
     turn = _ask(page, hostile)
     assert turn.locator('[data-testid="user-question"]').inner_text() == hostile
@@ -363,9 +303,9 @@ def test_text_from_the_server_is_never_run_as_html(local_server: Server, browser
 # ---------------------------------------------------------------------------------------------- feedback, trace, bad cases
 
 
-def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: Any, shots: Path) -> None:
+def test_thumbs_down_then_trace_then_bad_cases(local_server: str, browser: Any, shots: Path) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     unrated_id = _ask(page, DEGRADED_ZH).get_attribute("data-run-id")
     turn = _ask(page, NORMAL_ZH)
     run_id = turn.get_attribute("data-run-id")
@@ -374,7 +314,7 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: An
     sync_api.expect(status).to_contain_text("没用")
     assert "chosen" in (turn.locator('[data-testid="thumbs-down"]').get_attribute("class") or "")
     # Stored as seed 004 §7 says: on the run, no case for not_useful.
-    stored = httpx.get(f"{local_server.base}/api/trace/{run_id}").json()
+    stored = httpx.get(f"{local_server}/api/trace/{run_id}").json()
     assert stored["feedback"] == "not_useful"
 
     turn.locator('[data-testid="open-trace"]').click()
@@ -404,7 +344,7 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: An
     listed = page.locator(f'[data-testid="bad-case"][data-run-id="{run_id}"]')
     listed.wait_for()
     _shot(page, shots, "bad-cases.png")
-    bad_ids = {r["runId"] for r in httpx.get(f"{local_server.base}/api/runs?feedback=not_useful").json()}
+    bad_ids = {r["runId"] for r in httpx.get(f"{local_server}/api/runs?feedback=not_useful").json()}
     shown_ids = set(
         page.locator('[data-testid="bad-case"]').evaluate_all("els => els.map(e => e.dataset.runId)")
     )
@@ -418,7 +358,7 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: An
     row = page.locator(f'[data-testid="run"][data-run-id="{run_id}"]')
     row.wait_for()
     assert row.locator('[data-testid="run-feedback"]').inner_text() == "👎"
-    all_runs = httpx.get(f"{local_server.base}/api/runs?limit=200").json()
+    all_runs = httpx.get(f"{local_server}/api/runs?limit=200").json()
     assert page.locator('[data-testid="run"]').count() == len(all_runs) > len(bad_ids)
     unrated = page.locator(f'[data-testid="run"][data-run-id="{unrated_id}"]')
     assert unrated.locator('[data-testid="run-feedback"]').count() == 0
@@ -428,10 +368,10 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: Server, browser: An
 
 
 def test_thumbs_up_distils_one_case_shown_in_the_case_library(
-    local_server: Server, browser: Any, shots: Path
+    local_server: str, browser: Any, shots: Path
 ) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/")
+    page.goto(local_server + "/")
     turn = _ask(page, NORMAL_ZH)
     run_id = turn.get_attribute("data-run-id")
     turn.locator('[data-testid="thumbs-up"]').click()
@@ -448,7 +388,7 @@ def test_thumbs_up_distils_one_case_shown_in_the_case_library(
     # Error code and service come from the verified claims (seed 004 §8 extraction).
     assert card.locator('[data-testid="case-code"]').all_inner_texts() == ["ERR_TIMEOUT"]
     assert "payment-gateway" in card.inner_text()
-    cases = httpx.get(f"{local_server.base}/api/cases").json()
+    cases = httpx.get(f"{local_server}/api/cases").json()
     assert [c["caseId"] for c in cases].count(case_id) == 1
     assert next(c for c in cases if c["caseId"] == case_id)["diagnosisId"] == run_id
     _shot(page, shots, "cases.png", full_page=True)
@@ -459,9 +399,9 @@ def test_thumbs_up_distils_one_case_shown_in_the_case_library(
     context.close()
 
 
-def test_unknown_run_in_the_trace_view_says_not_found(local_server: Server, browser: Any) -> None:
+def test_unknown_run_in_the_trace_view_says_not_found(local_server: str, browser: Any) -> None:
     context, page, errors = _page(browser)
-    page.goto(local_server.base + "/#/trace/no-such-run")
+    page.goto(local_server + "/#/trace/no-such-run")
     error = page.locator('[data-testid="view-trace"] [data-testid="error"]')
     sync_api.expect(error).to_contain_text("404")
     # The browser logs the failed fetch itself; that is the expected 404, not a script error.
@@ -472,9 +412,9 @@ def test_unknown_run_in_the_trace_view_says_not_found(local_server: Server, brow
 # ---------------------------------------------------------------------------------------------- API keys
 
 
-def test_keyed_service_asks_for_a_key_and_keeps_tenants_apart(keyed_server: Server, browser: Any) -> None:
+def test_keyed_service_asks_for_a_key_and_keeps_tenants_apart(keyed_server: str, browser: Any) -> None:
     context, page, errors = _page(browser, locale="en-US")
-    page.goto(keyed_server.base + "/")
+    page.goto(keyed_server + "/")
     keybar = page.locator('[data-testid="keybar"]')
     keybar.wait_for()
     sync_api.expect(page.locator('[data-testid="notice"]')).to_contain_text("Enter an API key")
@@ -500,7 +440,7 @@ def test_keyed_service_asks_for_a_key_and_keeps_tenants_apart(keyed_server: Serv
     page.fill('[data-testid="api-key"]', GLOBEX_KEY)
     page.click('[data-testid="keybar"] button[type="submit"]')
     sync_api.expect(page.locator('[data-testid="identity"]')).to_have_text("globex · gina · admin")
-    page.goto(f"{keyed_server.base}/#/trace/{run_id}")
+    page.goto(f"{keyed_server}/#/trace/{run_id}")
     sync_api.expect(page.locator('[data-testid="view-trace"] [data-testid="error"]')).to_contain_text("404")
     page.click('[data-testid="nav-bad-cases"]')
     page.locator('[data-testid="bad-case-empty"]').wait_for()
@@ -511,19 +451,23 @@ def test_keyed_service_asks_for_a_key_and_keeps_tenants_apart(keyed_server: Serv
     page.click('[data-testid="keybar"] button[type="submit"]')
     sync_api.expect(page.locator('[data-testid="notice"]')).to_contain_text("read-only")
     assert page.locator('[data-testid="ask"]').is_disabled()
-    page.goto(f"{keyed_server.base}/#/trace/{run_id}")
+    page.goto(f"{keyed_server}/#/trace/{run_id}")
     sync_api.expect(page.locator('[data-testid="trace-run-id"]')).to_have_text(run_id or "")
     errors.check(allowed=("401", "404"))
     context.close()
 
 
-def test_page_and_assets_are_served_without_a_build_step(local_server: Server) -> None:
-    page = httpx.get(local_server.base + "/")
+def test_page_and_assets_are_served_without_a_build_step(local_server: str) -> None:
+    page = httpx.get(local_server + "/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
     for asset, kind in (("/static/app.js", "javascript"), ("/static/style.css", "text/css")):
-        response = httpx.get(local_server.base + asset)
+        response = httpx.get(local_server + asset)
         assert response.status_code == 200
         assert kind in response.headers["content-type"]
-    assert httpx.get(local_server.base + "/static/../pyproject.toml").status_code == 404
-    assert json.loads(httpx.get(local_server.base + "/api/me").text)["mode"] == "local"
+    # An encoded "../" (clients normalise a plain one away) must not reach files beside the page.
+    for escape in ("/static/%2e%2e/api/app.py", "/static/..%2Fapi%2Fapp.py"):
+        response = httpx.get(local_server + escape)
+        assert response.status_code == 404, escape
+        assert "create_app" not in response.text
+    assert json.loads(httpx.get(local_server + "/api/me").text)["mode"] == "local"

@@ -1,5 +1,7 @@
-"""Test helpers that ship with groundgate, for users' own tests: a real local OpenAI-compatible server."""
+"""Test helpers that ship with groundgate, for users' own tests: a real local OpenAI-compatible server,
+and `groundgate serve` in a subprocess."""
 
 from groundgate.testing.openai_server import OpenAICompatibleServer, ScriptedReply, unused_base_url
+from groundgate.testing.service import free_port, running_service
 
-__all__ = ["OpenAICompatibleServer", "ScriptedReply", "unused_base_url"]
+__all__ = ["OpenAICompatibleServer", "ScriptedReply", "free_port", "running_service", "unused_base_url"]
