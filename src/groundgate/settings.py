@@ -105,6 +105,41 @@ class StoreSettings(BaseModel):
     40 worker threads, or a busy server waits on the pool (and gives up after `pool_timeout`)."""
     max_overflow: int = Field(default=30, ge=0, le=500)
     pool_timeout_seconds: float = Field(default=30.0, gt=0)
+    lease_seconds: float = Field(default=120.0, gt=0, le=86_400)
+    """A `RUNNING` run is owned by the process that started it for this long after its last heartbeat;
+    once the lease has expired, any process may mark it `FAILED` (see docs/security.md)."""
+    heartbeat_seconds: float = Field(default=15.0, gt=0, le=3600)
+    """How often a process renews the leases of the runs it is executing (well under `lease_seconds`)."""
+    recover_interval_seconds: float = Field(default=60.0, gt=0, le=86_400)
+    """How often `groundgate serve` looks for runs whose lease expired (and once at start-up)."""
+
+
+class CheckSettings(BaseModel):
+    """Budgets of the grounding checker (`groundgate check`, `POST /api/check`): its cost must be bounded
+    for any input, so one large or hostile request cannot hold a worker (see docs/security.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_context_chars: int = Field(default=200_000, ge=1)
+    """One check's context (all passages together); larger → 413 over HTTP, a usage error in the CLI."""
+    max_answer_chars: int = Field(default=20_000, ge=1)
+    """One check's answer; larger → 413 over HTTP, a usage error in the CLI."""
+    time_budget_seconds: float = Field(default=10.0, gt=0, le=3600)
+    """Wall time of one check; past it the remaining claims are `no_evidence` with reason
+    `budget:time_exceeded` and the verdict is at best `LOW_CONFID` (never a stuck worker)."""
+    max_concurrency: int = Field(default=2, ge=1, le=256)
+    """`POST /api/check` requests checked at once (off the event loop); more wait for a slot."""
+    queue_timeout_seconds: float = Field(default=30.0, gt=0, le=3600)
+    """How long a check request waits for a slot before 503 `busy`."""
+
+
+class IngestSettings(BaseModel):
+    """What `groundgate ingest` reads (see docs/security.md)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_file_bytes: int = Field(default=5_000_000, ge=1)
+    """Larger files are skipped and reported."""
 
 
 class LocalIdentity(BaseModel):
@@ -168,6 +203,8 @@ class Settings(BaseSettings):
     budgets: BudgetSettings = BudgetSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
     store: StoreSettings = StoreSettings()
+    check: CheckSettings = CheckSettings()
+    ingest: IngestSettings = IngestSettings()
     local: LocalIdentity = LocalIdentity()
     api: ApiSettings = ApiSettings()
 
