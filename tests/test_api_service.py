@@ -694,7 +694,8 @@ def test_a_run_that_cannot_be_recorded_is_not_answered(
             response = client.post("/api/chat", json={"question": NORMAL_Q}, headers=ACME)
             assert response.status_code == 503
             assert response.json()["error"] == "unavailable"
-            assert "could not be recorded" in response.json()["message"]
+            assert "nothing was answered without its audit record" in response.json()["message"]
+            assert response.json()["correlationId"] == response.headers["x-correlation-id"]
             streamed = client.post(
                 "/api/chat",
                 json={"question": NORMAL_Q},
@@ -704,7 +705,7 @@ def test_a_run_that_cannot_be_recorded_is_not_answered(
             events = [block.split("\n", 1)[0] for block in streamed.text.strip().split("\n\n")]
             assert events[-1] == "event: error"
             assert "event: result" not in events
-            assert "could not be recorded" in streamed.text
+            assert "nothing was answered without its audit record" in streamed.text
     finally:
         broken_store.close()
 

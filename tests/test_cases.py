@@ -7,14 +7,15 @@ from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 
 from _databases import BACKENDS, database_url, make_run_result, verified
 from groundgate.apps.cases import CaseRecord, create_case_from_run, extract_case_facts
+from groundgate.errors import InvalidInputError
 from groundgate.store import NotFoundError, Store, open_store
 from groundgate.store.recorder import record_run
 from groundgate.store.repositories import find_case
-from groundgate.store.tables import CaseLibrary
+from groundgate.store.tables import CaseLibrary, DiagnosisRun
 
 
 @pytest.fixture(scope="module", params=BACKENDS)
@@ -126,3 +127,17 @@ def test_an_insert_that_loses_the_race_returns_the_winner(store: Store) -> None:
         assert created
         case, created_again = create_case_from_run(result.run_id, session=loser)
     assert (case.case_id, created_again) == (winner.case_id, False)
+
+
+@pytest.mark.parametrize("status", ["RUNNING", "FAILED"])
+def test_a_run_that_did_not_succeed_never_becomes_a_case(store: Store, status: str) -> None:
+    result = make_run_result()
+    with store.session() as session:
+        record_run(result, session=session)
+        session.execute(
+            update(DiagnosisRun).where(DiagnosisRun.run_id == result.run_id).values(status=status)
+        )
+    with store.session() as session, pytest.raises(InvalidInputError, match=f"is {status}"):
+        create_case_from_run(result.run_id, session=session)
+    with store.session() as session:
+        assert find_case(result.run_id, session=session) is None

@@ -80,6 +80,24 @@ def test_degraded_never_carries_the_executor_answer(orchestrator: Orchestrator) 
                 assert claim.text not in result.answer
 
 
+def test_a_normal_answer_meets_every_need_and_states_only_verified_claims(orchestrator: Orchestrator) -> None:
+    for item in SHOWCASE:
+        result = orchestrator.run(item["question"], ACME)
+        assert result.needs is not None and result.needs.needs
+        assert result.resolved_question == item["question"]
+        if result.output_kind is OutputKind.NORMAL:
+            assert result.need_coverage and all(c.met for c in result.need_coverage)
+        else:
+            assert set(result.gaps) >= {c.label for c in result.need_coverage if not c.met}
+        if result.executor_output and result.verifier_evaluation:
+            unverified = {
+                f.fact
+                for f in result.verifier_evaluation.facts_checked
+                if f.category.value in ("no_evidence", "contradicted")
+            }
+            assert not any(text in result.answer for text in unverified)
+
+
 def test_tenant_isolation_on_real_stores(orchestrator: Orchestrator) -> None:
     acme = _run(orchestrator, "tenant-isolation", ACME)
     assert acme.output_kind is OutputKind.DEGRADED

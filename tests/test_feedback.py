@@ -1,8 +1,9 @@
-"""User feedback (seed 004 §7) on SQLite, PostgreSQL and MariaDB."""
+"""User feedback (seed 004 §7) on SQLite, PostgreSQL and MariaDB; `useful` only on a run that succeeded."""
 
 from __future__ import annotations
 
 import threading
+import uuid
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 
@@ -13,7 +14,7 @@ from _databases import BACKENDS, database_url, make_run_result
 from groundgate.apps.feedback import FeedbackResponse, submit_feedback
 from groundgate.errors import InvalidInputError
 from groundgate.store import NotFoundError, Store, open_store
-from groundgate.store.recorder import record_run
+from groundgate.store.recorder import RunRecorder, record_run
 from groundgate.store.repositories import find_bad_cases, get_run, get_session_row
 from groundgate.store.tables import CaseLibrary, DiagnosisSession
 
@@ -143,3 +144,53 @@ def test_two_concurrent_useful_feedbacks_create_one_case(store: Store) -> None:
         assert case_ids[0] is not None
         assert case_ids[0] == case_ids[1]
         assert _case_count(store, run_id) == 1
+
+
+def _unfinished_runs(store: Store) -> dict[str, tuple[str, str]]:
+    """A RUNNING and a FAILED run (status → (session id, run id)), as the recorder leaves them."""
+    runs: dict[str, tuple[str, str]] = {}
+    for status in ("RUNNING", "FAILED"):
+        recorder = RunRecorder(
+            store,
+            run_id=f"run-{uuid.uuid4().hex[:12]}",
+            session_id=f"sess-{uuid.uuid4().hex[:12]}",
+            question="q",
+        )
+        recorder.start()
+        if status == "FAILED":
+            recorder.fail("error: ModelError: the model endpoint is down")
+        store.heartbeat.release(recorder.run_id)  # no process keeps it alive: this is a test
+        runs[status] = (recorder.session_id, recorder.run_id)
+    return runs
+
+
+@pytest.mark.parametrize("status", ["RUNNING", "FAILED"])
+@pytest.mark.parametrize("by_run_id", [True, False], ids=["runId", "latest run"])
+def test_useful_on_a_run_that_did_not_succeed_is_refused_and_creates_no_case(
+    store: Store, status: str, by_run_id: bool
+) -> None:
+    session_id, run_id = _unfinished_runs(store)[status]
+    with pytest.raises(
+        InvalidInputError, match=f"is {status}: only a run that succeeded can be marked useful"
+    ):
+        _feedback(store, session_id=session_id, run_id=run_id if by_run_id else None, feedback="useful")
+    assert _case_count(store, run_id) == 0
+    with store.session() as session:
+        assert get_run(run_id, session=session).feedback is None
+
+
+def test_not_useful_on_a_failed_run_is_a_bad_case(store: Store) -> None:
+    session_id, run_id = _unfinished_runs(store)["FAILED"]
+    response = _feedback(store, session_id=session_id, run_id=run_id, feedback="not_useful")
+    assert (response.run_id, response.case_id) == (run_id, None)
+    with store.session() as session:
+        assert run_id in [r.run_id for r in find_bad_cases(session=session)]
+
+
+@pytest.mark.parametrize("run_id", ["", "   "])
+def test_an_empty_run_id_is_refused_not_taken_for_the_latest_run(store: Store, run_id: str) -> None:
+    session_id, run_ids = _runs(store, count=2)
+    with pytest.raises(InvalidInputError, match="runId is empty"):
+        _feedback(store, session_id=session_id, run_id=run_id, feedback="not_useful")
+    with store.session() as session:
+        assert [get_run(r, session=session).feedback for r in run_ids] == [None, None]

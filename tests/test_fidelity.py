@@ -735,3 +735,43 @@ def test_issues_are_frozen_records_with_known_codes() -> None:
     assert all(i.code in ISSUE_CODES and i.severity in {"contradiction", "warning"} for i in issues)
     with pytest.raises(dataclasses.FrozenInstanceError):
         issues[0].code = "other"  # type: ignore[misc]
+
+
+# =========================================================================== long evidence
+
+#: Filler with no figure, date, identifier or negation: padding evidence with it changes nothing.
+_FILLER = "\n" + "这段说明与问题无关，只是很长的背景介绍。" * 150
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence"),
+    [
+        ("发布在2026年3月15日进行。", "发布时间：2026-03-15 22:00。"),
+        ("发布在2026年3月16日进行。", "发布时间：2026-03-15 22:00。"),
+        ("发布在3月15日进行。", "发布时间：2026-03-15。"),
+        ("故障在14:05开始。", "告警 14:05:31 触发，14:32 恢复。"),
+        ("故障在14:06开始。", "告警 14:05:31 触发，14:32 恢复。"),
+        ("审批需要半个月。", "审批周期为15天。"),
+        ("保留近7天的日志。", "日志保留7天。"),
+        ("变更在周二晚上进行。", "变更窗口：2026-03-17 晚上。"),
+        ("The outage lasted 2 hours 7 minutes 48 seconds.", "Downtime: 2:07:48 in total."),
+        ("Logs are kept for 14 days.", "Retention is two weeks for logs, 30 days for metrics."),
+        ("The rollout was on Q3 2026.", "Rollout: 2026-Q3, then 2026-Q4."),
+    ],
+)
+def test_padding_the_evidence_with_unrelated_text_changes_no_finding(claim: str, evidence: str) -> None:
+    """A long evidence text is looked up through sorted and keyed indexes instead of scans."""
+    short = codes(check_claim(claim, evidence, evidence))
+    padded = evidence + _FILLER
+    assert len(padded) > 2_000
+    assert codes(check_claim(claim, evidence, padded)) == short
+    assert codes(check_claim(claim, padded, padded)) == short
+
+
+def test_a_claim_with_hundreds_of_figures_is_checked_in_bounded_time() -> None:
+    """Only the first `MAX_CLAIM_MENTIONS` mentions are compared; the checker then fails closed."""
+    from groundgate.verify.fidelity import MAX_CLAIM_MENTIONS
+
+    claim = "，".join(f"{n}元" for n in range(1, 2_000))
+    issues = check_claim(claim, "费用为 5 元。", "费用为 5 元。")
+    assert 0 < len(issues) <= MAX_CLAIM_MENTIONS

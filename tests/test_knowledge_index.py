@@ -20,6 +20,7 @@ from groundgate.knowledge import (
 )
 from groundgate.knowledge.index import governance_filter
 from groundgate.knowledge.ingest import IngestReport
+from groundgate.knowledge.lexicon import Lexicon
 from groundgate.knowledge.server import ServerKnowledgeIndex
 
 FILLER_ZH = (
@@ -365,14 +366,18 @@ class FakeEmbedder:
     def embed(self, texts: Sequence[str]) -> list[list[float]]:
         return [[1.0 if any(w in t.lower() for w in g) else 0.0 for g in self.groups] + [0.1] for t in texts]
 
+    def embed_query(self, text: str) -> list[float]:
+        return self.embed([text])[0]
+
 
 @pytest.mark.parametrize("backend", ["edge", "server"])
 def test_dense_vectors_are_fused_when_configured(backend: str, tmp_path: Path) -> None:
     docs = {"deploy.md": "# 发布手册\n\n发布失败时执行回滚：先暂停流量，再切回上一个版本。\n", **DOCS}
+    no_lexicon = Lexicon([])  # so that only the dense vector can bridge English and Chinese here
     index: QdrantKnowledgeIndex = (
-        EdgeKnowledgeIndex(tmp_path / "shard", dense=FakeEmbedder())
+        EdgeKnowledgeIndex(tmp_path / "shard", dense=FakeEmbedder(), lexicon=no_lexicon)
         if backend == "edge"
-        else ServerKnowledgeIndex.local(dense=FakeEmbedder())
+        else ServerKnowledgeIndex.local(dense=FakeEmbedder(), lexicon=no_lexicon)
     )
     with index:
         ingest_path(write_docs(tmp_path / "docs", docs), index)

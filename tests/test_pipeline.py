@@ -245,7 +245,10 @@ def test_pass_gives_normal_with_only_allowed_claims_and_citations(registry: Tool
     assert result.verifier_evaluation.composer_output is not None
 
 
-def test_low_confid_above_threshold_gives_disclaimer_with_verifier_gaps(registry: ToolRegistry) -> None:
+def test_low_confid_above_threshold_gives_a_disclaimer_with_only_the_verified_claims(
+    registry: ToolRegistry,
+) -> None:
+    unproven = "该错误在上周导致了大规模客诉。"
     model = model_of(
         planner=[plan(("lookup_knowledge", {"query": "ERR_TIMEOUT"}))],
         executor=[
@@ -256,7 +259,7 @@ def test_low_confid_above_threshold_gives_disclaimer_with_verifier_gaps(registry
                     "errors#1",
                     DOCS["errors"][:30],
                 ),
-                ("c2", "该错误在上周导致了大规模客诉。", "errors#1", DOCS["errors"][:30]),
+                ("c2", unproven, "errors#1", DOCS["errors"][:30]),
             )
         ],
     )
@@ -265,10 +268,12 @@ def test_low_confid_above_threshold_gives_disclaimer_with_verifier_gaps(registry
     assert result.groundedness_score >= 0.5
     assert result.output_kind is OutputKind.LOW_CONFID_WITH_DISCLAIMER
     assert result.answer.startswith(ZH_CN.disclaimer)
+    assert "ERR_TIMEOUT 表示支付网关 3 秒内未收到银行通道响应。[1]" in result.answer
+    assert "上周" not in result.answer  # an unverified claim never reaches the user, not even as a gap
     assert ZH_CN.gaps_heading in result.answer
-    assert result.gaps
+    assert result.gaps == ["1 条关键陈述缺少证据，已略去"]
     assert all(gap in result.answer for gap in result.gaps)
-    assert any("上周" in gap for gap in result.gaps)
+    assert result.citations and result.citations[0].citation_id == "errors#1"
     assert result.rounds == 1
 
 
@@ -335,36 +340,59 @@ def test_reject_degrades_at_once_without_the_executor_answer(registry: ToolRegis
         assert heading in result.answer
 
 
+DEFINITION = (
+    "c1",
+    "ERR_TIMEOUT 是支付网关在 3 秒内未收到银行通道响应时返回的错误码。",
+    "errors#1",
+    DOCS["errors"][:30],
+)
+VAGUE = ("c2", "14:05 的超时是连接池耗尽造成的。", "errors#1", DOCS["errors"][:20])
+
+
 def test_still_low_confid_after_round_two_gives_disclaimer(registry: ToolRegistry) -> None:
-    vague = ("c1", "14:05 的超时是连接池耗尽造成的。", "errors#1", DOCS["errors"][:20])
     model = model_of(
         planner=[
             plan(("lookup_knowledge", {"query": "ERR_TIMEOUT"})),
             plan(("query_logs", {"keywords": ["x"]})),
         ],
-        executor=[executor_fn(vague), executor_fn(vague)],
+        executor=[executor_fn(DEFINITION, VAGUE), executor_fn(DEFINITION, VAGUE)],
     )
     result = make(registry, model).run("3月14日 14:05 的 ERR_TIMEOUT 根因是什么？", CTX)
     assert result.rounds == 2
     assert result.verdict is Verdict.LOW_CONFID
     assert result.output_kind is OutputKind.LOW_CONFID_WITH_DISCLAIMER
     assert result.stop_reason == "max_rounds"
+    assert "连接池耗尽" not in result.answer
+    assert "3月14日 14:05 ERR_TIMEOUT 原因" in result.gaps  # the unmet need, by its label
 
 
 def test_a_retry_without_a_new_evidence_target_stops(registry: ToolRegistry, calls: Calls) -> None:
-    vague = ("c1", "14:05 的超时是连接池耗尽造成的。", "errors#1", DOCS["errors"][:20])
     model = model_of(
         planner=[
             plan(("lookup_knowledge", {"query": "ERR_TIMEOUT"})),
             plan(("lookup_knowledge", {"query": " ERR_TIMEOUT "})),
         ],
-        executor=[executor_fn(vague)],
+        executor=[executor_fn(DEFINITION, VAGUE)],
     )
     result = make(registry, model).run("3月14日 14:05 的 ERR_TIMEOUT 根因是什么？", CTX)
     assert result.stop_reason == "no_new_evidence_target"
     assert len(calls.knowledge) == 1  # the same normalised call is never made twice
     assert len(model.requests_for("executor")) == 1
     assert result.output_kind is OutputKind.LOW_CONFID_WITH_DISCLAIMER
+
+
+def test_nothing_verified_about_the_question_degrades_instead_of_a_disclaimer(registry: ToolRegistry) -> None:
+    model = model_of(
+        planner=[
+            plan(("lookup_knowledge", {"query": "ERR_TIMEOUT"})),
+            plan(("lookup_knowledge", {"query": " ERR_TIMEOUT "})),
+        ],
+        executor=[executor_fn(VAGUE)],
+    )
+    result = make(registry, model).run("3月14日 14:05 的 ERR_TIMEOUT 根因是什么？", CTX)
+    assert result.output_kind is OutputKind.DEGRADED
+    assert result.decision_status is DecisionStatus.NO_EVIDENCE
+    assert "连接池耗尽" not in result.answer
 
 
 def test_zero_evidence_degrades_without_calling_the_answer_model(registry: ToolRegistry) -> None:

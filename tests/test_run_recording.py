@@ -1,5 +1,6 @@
 """Runs are written as they happen: RUNNING at start, steps and invocations appended, finalized at
-the end; a run that raises is FAILED, a killed process is recovered as FAILED — on every backend."""
+the end; a run that raises is FAILED, a killed process is recovered as FAILED once its lease has
+expired — on every backend (leases in detail: tests/security/test_security_run_leases.py)."""
 
 from __future__ import annotations
 
@@ -94,8 +95,10 @@ def test_a_run_that_raises_is_failed_with_what_was_written(store: Store) -> None
     assert [s.role for s in trace.steps] == ["planner"]
     assert len(trace.tool_invocations) == 1
     assert trace.finished_at is not None
-    # the rule evaluation runs only for final runs that succeeded through `run_recorded`
-    assert trace.rule_evaluation is None
+    # a FAILED run is evaluated too: execution_failed, score 0 (docs/design.md §5)
+    assert trace.rule_evaluation is not None
+    assert trace.rule_evaluation.evidence_score == 0
+    assert [f.rule for f in trace.rule_evaluation.factors] == ["execution_failed"]
 
 
 KILLED_RUN = textwrap.dedent(
@@ -142,11 +145,11 @@ def test_a_killed_process_leaves_a_recoverable_run(store: Store, store_url: str,
     assert completed.returncode == -9, completed.stderr
     with store.session() as session:
         assert get_run(run_id, session=session).status == "RUNNING"
-    # a recent run is left alone (its process may still be running) ...
-    assert run_id not in recover_interrupted_runs(store, older_than_seconds=3600)
-    # ... one idle for longer than the threshold is FAILED, with its steps and invocations kept
-    later = utcnow() + timedelta(seconds=120)
-    assert run_id in recover_interrupted_runs(store, older_than_seconds=60, now=later)
+    # a run whose lease still holds is left alone (its process may still be running) ...
+    assert run_id not in recover_interrupted_runs(store)
+    # ... once the lease has expired it is FAILED, with its steps and invocations kept
+    later = utcnow() + timedelta(seconds=store.lease.lease_seconds + 1)
+    assert run_id in recover_interrupted_runs(store, now=later)
     with store.session() as session:
         trace = get_trace(run_id, session=session)
     assert trace.status == "FAILED"
@@ -155,6 +158,8 @@ def test_a_killed_process_leaves_a_recoverable_run(store: Store, store_url: str,
     assert [s.role for s in trace.steps] == ["planner", "executor"]
     assert [i.tool for i in trace.tool_invocations] == ["lookup_knowledge"]
     assert trace.finished_at is not None
+    assert trace.rule_evaluation is not None
+    assert [f.rule for f in trace.rule_evaluation.factors] == ["execution_failed"]
     # recovering again changes nothing
     assert run_id not in recover_interrupted_runs(store, older_than_seconds=0, now=later)
 
@@ -306,7 +311,10 @@ def test_a_real_run_killed_mid_run_is_recovered_with_its_steps(tmp_path: Path) -
     run_id = completed.stdout.split()[-1]
     store = open_store(tmp_path / "data")
     try:
-        assert recover_interrupted_runs(store, older_than_seconds=0) == [run_id]
+        # Its lease is still running: a live process might own it. Once expired, it is recovered.
+        assert recover_interrupted_runs(store, older_than_seconds=0) == []
+        expired = utcnow() + timedelta(seconds=store.lease.lease_seconds + 1)
+        assert recover_interrupted_runs(store, now=expired) == [run_id]
         with store.session() as session:
             trace = get_trace(run_id, session=session, tenant="acme")
         assert trace.status == "FAILED"

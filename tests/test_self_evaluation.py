@@ -264,3 +264,29 @@ def test_legacy_session_self_evaluation_is_read_wrapped(store: Store) -> None:
         }
     with pytest.raises(NotFoundError, match="unknown session id"), store.session() as session:
         read_session_self_evaluation("nope", session=session)
+
+
+def test_need_coverage_is_stored_next_to_the_verdict_and_older_slots_still_read() -> None:
+    from groundgate.contracts import NeedCoverage, Verdict, VerifierEvaluation
+    from groundgate.questions import derive_needs
+
+    needs = derive_needs("产假多少天？婚假多少天？")
+    evaluation = VerifierEvaluation(
+        verdict=Verdict.PASS,
+        groundedness_score=1.0,
+        critical_fact_count=1,
+        question_needs=needs,
+        need_coverage=[
+            NeedCoverage(need_id="n1", label="产假天数", met=True, claim_ids=["c1"]),
+            NeedCoverage(need_id="n2", label="婚假天数", met=False, reason_codes=["need:no_supported_claim"]),
+        ],
+    )
+    stored = json.loads(json.dumps(put_slot({}, "verifier_evaluation", evaluation)))
+    parsed = parse_self_evaluation(load_container(json.dumps(stored))).verifier_evaluation
+    assert parsed is not None
+    assert parsed.verdict is Verdict.PASS
+    assert [c.met for c in parsed.need_coverage] == [True, False]
+    assert parsed.question_needs == needs
+    older = {"verifier_evaluation": {"verdict": "PASS", "groundedness_score": 1.0, "critical_fact_count": 1}}
+    legacy = parse_self_evaluation(load_container(json.dumps(older))).verifier_evaluation
+    assert legacy is not None and legacy.need_coverage == [] and legacy.question_needs is None

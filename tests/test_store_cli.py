@@ -9,6 +9,7 @@ import json
 import os
 import subprocess
 import sys
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,7 +17,9 @@ import pytest
 
 from groundgate.store import open_store
 from groundgate.store.engine import head_revision
+from groundgate.store.leases import LeasePolicy
 from groundgate.store.recorder import RunRecorder
+from groundgate.store.tables import utcnow
 
 
 def _cli(data_dir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
@@ -150,7 +153,9 @@ def test_db_upgrade_prints_the_revision(tmp_path: Path) -> None:
 
 
 def test_an_interrupted_run_is_failed_when_the_cli_starts(tmp_path: Path) -> None:
-    store = open_store(tmp_path)
+    # A process that started the run an hour ago and vanished: its lease has long expired.
+    an_hour_ago = utcnow() - timedelta(hours=1)
+    store = open_store(tmp_path, lease=LeasePolicy(clock=lambda: an_hour_ago))
     try:
         recorder = RunRecorder(store, run_id="run-interrupted", session_id="sess-x", question="q")
         recorder.start()
@@ -161,7 +166,6 @@ def test_an_interrupted_run_is_failed_when_the_cli_starts(tmp_path: Path) -> Non
         env={
             **{k: v for k, v in os.environ.items() if not k.startswith("GROUNDGATE_")},
             "GROUNDGATE_DATA_DIR": str(tmp_path),
-            "GROUNDGATE_STORE__RECOVER_AFTER_SECONDS": "0",
         },
         capture_output=True,
         text=True,

@@ -48,7 +48,7 @@ def test_open_store_creates_the_embedded_sqlite_file_at_head(tmp_path: Path) -> 
     store = open_store(data_dir)
     try:
         assert (data_dir / SQLITE_FILENAME).is_file()
-        assert current_revision(store.engine) == head_revision() == "0002"
+        assert current_revision(store.engine) == head_revision() == "0003"
         assert set(inspect(store.engine).get_table_names()) >= TABLES
     finally:
         store.close()
@@ -69,7 +69,7 @@ def test_upgrading_twice_is_harmless(fresh_url: str) -> None:
     upgrade(fresh_url)
     assert _schema(fresh_url) == first
     assert set(first) >= TABLES
-    assert "self_evaluation_version" in first["diagnosis_run"]
+    assert {"self_evaluation_version", "lease_owner", "lease_expires_at"} <= set(first["diagnosis_run"])
     assert {"context_json", "state_json", "state_version"} <= set(first["conversation"])
 
 
@@ -117,19 +117,23 @@ def test_a_database_created_at_revision_1_keeps_every_row(fresh_url: str) -> Non
             for table in rows:
                 assert connection.execute(text(f"SELECT COUNT(*) FROM {table}")).scalar_one() == 1, table
             run = connection.execute(
-                text("SELECT query, feedback, self_evaluation_version, self_evaluation FROM diagnosis_run")
+                text(
+                    "SELECT query, feedback, self_evaluation_version, self_evaluation, lease_owner, "
+                    "lease_expires_at FROM diagnosis_run"
+                )
             ).one()
             assert run[0] == "PAY-5003 是什么"
             assert run[1] == "useful"
             assert run[2] == 0
             stored = run[3] if isinstance(run[3], dict) else json.loads(run[3])
             assert stored["evidence_score"] == 65
+            assert (run[4], run[5]) == (None, None)  # a row from before leases has none
             conversation = connection.execute(
                 text("SELECT state_version, state_json FROM conversation")
             ).one()
             assert conversation[0] == 0
             assert conversation[1] is None
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == "0003"
     finally:
         engine.dispose()
 
@@ -139,7 +143,7 @@ def test_tables_created_without_alembic_are_adopted(fresh_url: str) -> None:
     try:
         Base.metadata.create_all(engine)
         upgrade(fresh_url)
-        assert current_revision(engine) == "0002"
+        assert current_revision(engine) == "0003"
     finally:
         engine.dispose()
 

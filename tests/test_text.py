@@ -96,3 +96,36 @@ def test_tolerant_match_refuses_partial_numbers_identifiers_and_sign_changes(
     needle: str, haystack: str
 ) -> None:
     assert find_tolerant(needle, haystack) is None
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "v1.2 and v12, /api/pay vs apipay, 10:30 - 11:00, ERR_TIMEOUT. " * 20,
+        "连接池耗尽（ERR_POOL_EXHAUSTED），重试 3 次…… 见 https://x.example/a-b。" * 20,
+        "Ｆｕｌｌ－ｗｉｄｔｈ：１２．５％ ＝ ｍａｘ／ｍｉｎ ㎡ ½ ﬁle" * 20,
+        ".-/:" * 200 + "a.b-c/d:e" * 100,
+    ],
+    ids=["ascii-joiners", "chinese", "full-width", "joiners-only"],
+)
+def test_a_long_text_normalizes_exactly_as_character_by_character(text: str) -> None:
+    """Long texts take a faster path (runs translated in C); the result must be the same."""
+    from groundgate.verify.text import normalize_with_map
+
+    assert len(text) > 256
+    assert normalize(text) == normalize_with_map(text)[0]
+    assert normalize(text, cache=False) == normalize(text)
+
+
+@pytest.mark.parametrize(
+    ("text", "sentences"),
+    [
+        ("Use e.g. the pool. Then retry.", ["Use e.g. the pool.", "Then retry."]),
+        ("1. Restart it. 2. Check logs.", ["Restart it.", "Check logs."]),
+        ("See Fig. 3 and approx. 5 s. Done.", ["See Fig. 3 and approx. 5 s.", "Done."]),
+        ("a" * 5_000 + " b. c.", ["a" * 5_000 + " b.", "c."]),
+    ],
+    ids=["abbreviation", "list-numbers", "more-abbreviations", "a-very-long-word"],
+)
+def test_sentence_ends_skip_abbreviations_and_list_numbers(text: str, sentences: list[str]) -> None:
+    assert [s.text for s in split_sentences(text)] == sentences

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack, contextmanager, nullcontext
@@ -16,7 +17,7 @@ from rich.panel import Panel
 from rich.progress import BarColumn, DownloadColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from groundgate.apps.check import BatchSummary, run_batch, run_eval
+from groundgate.apps.check import BatchSummary, check_within_budget, run_batch, run_eval
 from groundgate.contracts import (
     CheckRequest,
     CheckResult,
@@ -30,9 +31,9 @@ from groundgate.contracts import (
 from groundgate.errors import GroundgateError, UsageError
 from groundgate.evaluation.check_eval import EvalFigures, EvalReport
 from groundgate.runtime.orchestrator import Orchestrator
-from groundgate.settings import Settings, load_settings
+from groundgate.settings import CheckSettings, Settings, load_settings
+from groundgate.text_safety import control_character_problem
 from groundgate.verify.assessment import ClaimClassifier
-from groundgate.verify.check import check
 from groundgate.wiring import (
     build_configured_orchestrator as _orchestrator,
 )
@@ -149,20 +150,31 @@ def check_command(
     if input_path is not None:
         if context or answer:
             raise UsageError("use either --input (batch) or --context/--answer, not both")
-        _check_batch(input_path, output_path, errors_path, classifier, as_json)
+        _check_batch(input_path, output_path, errors_path, classifier, as_json, budget=settings.check)
         return
     if not context or answer is None:
         raise UsageError("give --context (one or more) and --answer, or --input FILE for a batch")
-    result = check(
+    if not answer.strip():
+        # The same rule as `POST /api/check` (422): an empty answer has nothing to check.
+        raise UsageError("--answer is empty: give the answer to check (text or a file)")
+    result = check_within_budget(  # within the `[check]` size and time budgets (over size: exit 2)
         context=[_read_text_or_file(c) for c in context],
         answer=_read_text_or_file(answer),
         question=question,
         classifier=classifier,
+        budget=settings.check,
     )
     if as_json:
         typer.echo(result.model_dump_json(indent=2))
     else:
         _print_result(result)
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    """Whether two paths name one file: by path, or by device and inode (a hard link, a symlink)."""
+    if a.resolve() == b.resolve():
+        return True
+    return a.exists() and b.exists() and os.path.samefile(a, b)
 
 
 def _check_batch(
@@ -171,11 +183,16 @@ def _check_batch(
     errors_path: Path | None,
     classifier: ClaimClassifier,
     as_json: bool,
+    *,
+    budget: CheckSettings | None = None,
 ) -> None:
     if not input_path.is_file():
         raise UsageError(f"input file not found: {input_path}")
-    if output_path is not None and output_path.resolve() == input_path.resolve():
-        raise UsageError("--output must not be the input file (it would be overwritten)")
+    for flag, target in (("--output", output_path), ("--errors", errors_path)):
+        if target is not None and _same_file(target, input_path):
+            raise UsageError(f"{flag} must not be the input file (it would be overwritten)")
+    if output_path is not None and errors_path is not None and _same_file(output_path, errors_path):
+        raise UsageError("--output and --errors must be different files")
     total = input_path.stat().st_size
     with ExitStack() as stack:
         output = stack.enter_context(output_path.open("w", encoding="utf-8")) if output_path else sys.stdout
@@ -188,7 +205,9 @@ def _check_batch(
             if progress is not None and task is not None:
                 progress.advance(task, size)
 
-        summary = run_batch(input_path, output, classifier=classifier, errors=errors, on_progress=advance)
+        summary = run_batch(
+            input_path, output, classifier=classifier, errors=errors, on_progress=advance, budget=budget
+        )
     _print_batch_summary(summary, as_json, to_stderr=output_path is None)
 
 
@@ -390,7 +409,10 @@ def ingest_command(
     force: Annotated[bool, typer.Option("--force", help="Re-index unchanged files too.")] = False,
     as_json: JsonOption = False,
 ) -> None:
-    """Ingest documents (front matter: authority, kind, version, effective dates, scope, tenant)."""
+    """Ingest documents (front matter: authority, kind, version, effective dates, scope, tenant).
+
+    Links leading outside PATH and files over `[ingest] max_file_bytes` are skipped and listed.
+    """
     from groundgate.knowledge import ingest_path
 
     settings = load_settings()
@@ -403,17 +425,30 @@ def ingest_command(
                 if progress is not None and task is not None:
                     progress.advance(task, 1)
 
-            report = ingest_path(path, workspace.index, on_progress=advance, force=force)
+            report = ingest_path(
+                path,
+                workspace.index,
+                on_progress=advance,
+                force=force,
+                max_file_bytes=settings.ingest.max_file_bytes,
+            )
     payload = {
         "files": report.files,
         "ingested": report.ingested,
         "unchanged": report.unchanged,
         "chunks": report.chunks,
-        "badFiles": [{"path": b.path, "reason": b.reason} for b in report.bad_files],
+        "badFiles": [{"path": b.path, "reason": b.reason, "code": b.code.value} for b in report.bad_files],
+        "instructionChunks": report.instruction_chunks,
         "seconds": round(report.seconds, 3),
     }
     for bad in report.bad_files:
         err_console.print(f"[red]skipped {escape(bad.path)}:[/red] {escape(bad.reason)}")
+    if report.instruction_chunks:
+        # Kept and shown as written, but never a claim's evidence: worth a look by the owner.
+        err_console.print(
+            f"[yellow]instruction-like text (never cited) in {len(report.instruction_chunks)} chunks:[/yellow] "
+            + escape(", ".join(report.instruction_chunks[:10]))
+        )
     if as_json:
         typer.echo(json.dumps(payload, ensure_ascii=False, indent=2))
     else:
@@ -424,8 +459,9 @@ def ingest_command(
 
 
 @contextmanager
-def _store_closing(settings: Settings) -> Iterator[Store]:
-    store = _open_store(settings)
+def _store_closing(settings: Settings, *, recover: bool = True) -> Iterator[Store]:
+    """The configured store, closed afterwards; `recover`: runs whose lease expired are FAILED first."""
+    store = _open_store(settings, recover=recover)
     try:
         yield store
     finally:
@@ -471,6 +507,11 @@ def ask_command(
         raise UsageError("the question is empty")
     if len(question) > 2000:
         raise UsageError("the question is longer than 2,000 characters")
+    for name, value, free_text in (("the question", question, True), ("--session", session or "", False)):
+        # The API's 422 rule (groundgate.text_safety): no NUL or other control characters.
+        problem = control_character_problem(value, allow_whitespace=free_text)
+        if problem is not None:
+            raise UsageError(f"{name} {problem}")
     settings = load_settings()
     with _open_workspace(settings) as workspace, _store_closing(settings) as store:
         result = _run_recorded(
@@ -565,7 +606,9 @@ def trace_command(
     run_id: Annotated[str, typer.Argument(help="The run id (`runId` of `ask --json`, or from `runs`).")],
     as_json: JsonOption = False,
 ) -> None:
-    """Show one stored run: status, verdict, feedback, self-evaluation, steps and tool invocations."""
+    """Show one stored run: status, verdict, feedback, self-evaluation, steps and tool invocations.
+
+    Operator access: any tenant's run (whoever can run the CLI holds the store itself)."""
     from groundgate.apps.trace import get_trace
 
     settings = load_settings()
@@ -609,8 +652,15 @@ def trace_command(
     console.print(calls)
 
 
-@app.command("runs")
+# A group that still runs on its own: `groundgate runs [--session …]` lists, `groundgate runs recover`
+# recovers.
+runs_app = typer.Typer(invoke_without_command=True)
+app.add_typer(runs_app, name="runs")
+
+
+@runs_app.callback()
 def runs_command(
+    ctx: typer.Context,
     session: Annotated[str | None, typer.Option("--session", help="Only this session's runs.")] = None,
     feedback: Annotated[
         str | None, typer.Option("--feedback", help="Only runs with this feedback (useful, not_useful).")
@@ -618,7 +668,10 @@ def runs_command(
     limit: Annotated[int, typer.Option("--limit", help="At most this many runs (newest first).")] = 50,
     as_json: JsonOption = False,
 ) -> None:
-    """List stored runs, newest first (`--feedback not_useful`: the bad cases)."""
+    """List stored runs, newest first (`--feedback not_useful`: the bad cases); `runs recover` marks
+    FAILED the runs whose process is gone."""
+    if ctx.invoked_subcommand is not None:
+        return
     from groundgate.apps.feedback import FEEDBACK_VALUES
     from groundgate.apps.trace import list_runs
 
@@ -645,6 +698,26 @@ def runs_command(
             escape(run.query[:60]),
         )
     console.print(table)
+
+
+@runs_app.command("recover")
+def runs_recover_command(as_json: JsonOption = False) -> None:
+    """Mark FAILED the RUNNING runs whose lease expired (their process was killed, or lost the store
+    for longer than the lease, store.lease_seconds); prints how many and their ids.
+
+    Safe beside a running service: a run whose process still renews its lease is never touched."""
+    from groundgate.store.leases import recover_interrupted_runs
+
+    settings = load_settings()
+    # Not at opening: what this command recovers is what it reports.
+    with _store_closing(settings, recover=False) as store:
+        recovered = recover_interrupted_runs(store)
+    if as_json:
+        _echo_json({"recovered": len(recovered), "runIds": recovered})
+        return
+    console.print(f"marked {len(recovered)} interrupted run(s) FAILED")
+    for run_id in recovered:
+        console.print(f"  {escape(run_id)}")
 
 
 @app.command("feedback")
@@ -678,7 +751,7 @@ def cases_command(
     limit: Annotated[int, typer.Option("--limit", help="At most this many cases (newest first).")] = 50,
     as_json: JsonOption = False,
 ) -> None:
-    """List the case library (cases distilled from `useful` runs)."""
+    """List the case library (cases distilled from `useful` runs) of every tenant (operator access)."""
     from sqlalchemy import select
 
     from groundgate.apps.cases import CaseRecord

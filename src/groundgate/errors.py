@@ -67,3 +67,14 @@ class ModelHTTPError(ModelError):
     """The model endpoint answered with an HTTP or connection error."""
 
     status = "ERROR"
+
+
+class CheckBudgetError(InvalidInputError):
+    """A grounding check's input is larger than its `[check]` budget allows (HTTP 413, CLI exit 2)."""
+
+    def __init__(self, message: str, *, setting: str, limit: int, actual: int) -> None:
+        super().__init__(message)
+        self.setting = setting
+        """The setting that holds the limit (`check.max_context_chars`)."""
+        self.limit = limit
+        self.actual = actual

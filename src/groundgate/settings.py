@@ -13,7 +13,15 @@ import os
 from pathlib import Path
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import (
+    BaseModel,
+    ConfigDict,
+    Field,
+    SecretStr,
+    ValidationError,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import (
     BaseSettings,
     PydanticBaseSettingsSource,
@@ -91,6 +99,42 @@ class KnowledgeSettings(BaseModel):
     collection: str = "groundgate_knowledge"
 
 
+class EmbeddingSettings(BaseModel):
+    """An OpenAI-compatible embeddings endpoint for dense retrieval (`[embedding]`); unset: BM25 only.
+
+    When `model` is set, ingestion stores a dense vector per chunk and search fuses dense and BM25
+    (reciprocal rank fusion). A failing endpoint never fails a search: it falls back to BM25 and says
+    so. Changing `model` or `dimensions` needs a fresh index (remove the shard, ingest again).
+    """
+
+    model_config = ConfigDict(extra="forbid")
+
+    model: str | None = None
+    """Embedding model name, e.g. `text-embedding-3-small`, `text-embedding-v3`, `bge-m3`."""
+    base_url: str | None = None
+    """`https://api.openai.com/v1` when unset; any OpenAI-compatible `/v1` URL otherwise."""
+    api_key: SecretStr | None = None
+    dimensions: int | None = Field(default=None, ge=1, le=65_536)
+    """Size of the model's vectors (required with `model`: the index is created with it)."""
+    send_dimensions: bool = False
+    """Pass `dimensions` to the API (only `text-embedding-3` and later accept it, to shorten vectors)."""
+    timeout_seconds: float = Field(default=30.0, gt=0)
+    """One ingestion batch."""
+    query_timeout_seconds: float = Field(default=2.0, gt=0)
+    """One query at search time: well under the knowledge tool's own 5 s."""
+    batch_size: int = Field(default=64, ge=1, le=2048)
+
+    @model_validator(mode="after")
+    def _dimensions_with_model(self) -> EmbeddingSettings:
+        if self.model and self.dimensions is None:
+            raise ValueError("embedding.dimensions is required when embedding.model is set")
+        return self
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.model)
+
+
 class StoreSettings(BaseModel):
     """Where runs, feedback and cases are stored: embedded SQLite under `data_dir`, or a database URL."""
 
@@ -99,7 +143,9 @@ class StoreSettings(BaseModel):
     url: str | None = None
     """Empty: `data_dir/groundgate.sqlite`. Set: e.g. `postgresql+psycopg://user@host/db`."""
     recover_after_seconds: float = Field(default=900.0, ge=0)
-    """At CLI start (embedded SQLite): `RUNNING` runs without a write for this long become `FAILED`."""
+    """Runs without a lease (recorded before leases existed, or by an older version during an upgrade):
+    once `RUNNING` with no write for this long, recovery marks them `FAILED` (any backend). Leased
+    runs follow `lease_seconds` instead."""
     pool_size: int = Field(default=10, ge=1, le=500)
     """PostgreSQL/MariaDB: connections kept open. With `max_overflow` it should cover the service's
     40 worker threads, or a busy server waits on the pool (and gives up after `pool_timeout`)."""
@@ -111,7 +157,8 @@ class StoreSettings(BaseModel):
     heartbeat_seconds: float = Field(default=15.0, gt=0, le=3600)
     """How often a process renews the leases of the runs it is executing (well under `lease_seconds`)."""
     recover_interval_seconds: float = Field(default=60.0, gt=0, le=86_400)
-    """How often `groundgate serve` looks for runs whose lease expired (and once at start-up)."""
+    """How often `groundgate serve` looks for runs whose lease expired (and once at start-up; every
+    CLI command recovers once when it opens the store, `groundgate runs recover` on demand)."""
 
 
 class CheckSettings(BaseModel):
@@ -202,6 +249,8 @@ class Settings(BaseSettings):
     """Per-role overrides of `model` (`[roles.verifier]` ...): each role may use its own model."""
     budgets: BudgetSettings = BudgetSettings()
     knowledge: KnowledgeSettings = KnowledgeSettings()
+    embedding: EmbeddingSettings = EmbeddingSettings()
+    """Dense retrieval; empty means BM25 (with the bilingual lexicon) only."""
     store: StoreSettings = StoreSettings()
     check: CheckSettings = CheckSettings()
     ingest: IngestSettings = IngestSettings()

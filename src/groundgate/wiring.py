@@ -11,6 +11,7 @@ from typing import Any
 from groundgate.apps.chat import RoleModels, build_orchestrator
 from groundgate.apps.workspace import Workspace, open_workspace
 from groundgate.contracts import ExecutionContext
+from groundgate.knowledge.index import DenseEncoder
 from groundgate.models.base import Model
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.orchestrator import Orchestrator
@@ -84,14 +85,62 @@ def budgets_from_settings(settings: Settings) -> Budgets:
     )
 
 
-def open_configured_workspace(settings: Settings) -> Workspace:
-    key = settings.knowledge.qdrant_api_key
-    return open_workspace(
-        settings.data_dir,
-        qdrant_url=settings.knowledge.qdrant_url,
-        qdrant_api_key=key.get_secret_value() if key else None,
-        collection=settings.knowledge.collection,
+def embedding_encoder(settings: Settings) -> DenseEncoder | None:
+    """The `[embedding]` endpoint as the knowledge index's dense encoder, or None when unset."""
+    config = settings.embedding
+    if not config.configured or config.dimensions is None:
+        return None
+    from groundgate.models.embeddings import OpenAIEmbeddings
+
+    return OpenAIEmbeddings(
+        config.model or "",
+        dimensions=config.dimensions,
+        base_url=config.base_url,
+        api_key=config.api_key.get_secret_value() if config.api_key else None,
+        timeout_seconds=config.timeout_seconds,
+        query_timeout_seconds=config.query_timeout_seconds,
+        batch_size=config.batch_size,
+        send_dimensions=config.send_dimensions,
     )
+
+
+def open_configured_workspace(settings: Settings) -> Workspace:
+    """The workspace of `settings`: `[knowledge]` for the index, `[embedding]` for dense vectors."""
+    key = settings.knowledge.qdrant_api_key
+    dense = embedding_encoder(settings)
+    if dense is None:
+        return open_workspace(
+            settings.data_dir,
+            qdrant_url=settings.knowledge.qdrant_url,
+            qdrant_api_key=key.get_secret_value() if key else None,
+            collection=settings.knowledge.collection,
+        )
+    # `open_workspace` opens its index without an embedder, so the index is opened here and the
+    # workspace assembled the same way around it.
+    from groundgate.knowledge import open_index
+    from groundgate.tools.builtin import register_builtin_tools
+    from groundgate.tools.builtin.knowledge import register_knowledge_tool
+    from groundgate.tools.builtin.logs import LogStore
+    from groundgate.tools.builtin.metrics import MetricStore
+    from groundgate.tools.builtin.orders import OrderStore
+    from groundgate.tools.registry import ToolRegistry
+
+    data_dir = settings.data_dir
+    data_dir.mkdir(parents=True, exist_ok=True)
+    index = open_index(
+        data_dir=data_dir,
+        url=settings.knowledge.qdrant_url,
+        api_key=key.get_secret_value() if key else None,
+        collection=settings.knowledge.collection,
+        dense=dense,
+    )
+    logs = LogStore(data_dir / "logs.sqlite")
+    metrics = MetricStore(data_dir / "metrics.sqlite")
+    orders = OrderStore(data_dir / "orders.sqlite")
+    registry = ToolRegistry()
+    register_knowledge_tool(registry, index)
+    register_builtin_tools(registry, logs=logs, metrics=metrics, orders=orders)
+    return Workspace(data_dir, index, logs, metrics, orders, registry)
 
 
 def local_context(settings: Settings) -> ExecutionContext:
@@ -109,13 +158,20 @@ def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> O
     )
 
 
-def open_configured_store(settings: Settings) -> Store:
+def open_configured_store(settings: Settings, *, recover: bool = True) -> Store:
     """The run store: `[store] url`, else embedded SQLite under the data directory.
 
-    For the embedded store (one machine), runs left `RUNNING` by a killed process are marked `FAILED`.
+    Runs are leased per `[store] lease_seconds` / `heartbeat_seconds`; rows without a lease (written
+    before leases existed) are judged by `recover_after_seconds` of silence. With `recover` (every
+    entry point at start-up, any backend), runs whose lease expired — their process was killed or cut
+    off — are marked `FAILED`; safe while other processes use the store (`groundgate.store.leases`).
+    A recovery that fails is logged, not fatal: the next start or the service's periodic pass retries.
     """
-    from groundgate.store import open_store
-    from groundgate.store.recorder import recover_interrupted_runs
+    import logging
+
+    from groundgate.errors import ConfigurationError
+    from groundgate.store import StoreError, open_store
+    from groundgate.store.leases import LeasePolicy, recover_interrupted_runs
 
     pool: dict[str, Any] = {}
     if settings.store.url and not settings.store.url.startswith("sqlite"):
@@ -124,7 +180,21 @@ def open_configured_store(settings: Settings) -> Store:
             "max_overflow": settings.store.max_overflow,
             "pool_timeout": settings.store.pool_timeout_seconds,
         }
-    store = open_store(settings.store.url or settings.data_dir, **pool)
-    if store.backend == "sqlite":
-        recover_interrupted_runs(store, older_than_seconds=settings.store.recover_after_seconds)
+    if settings.store.heartbeat_seconds >= settings.store.lease_seconds:
+        # Leases would lapse between beats: live runs would be recovered FAILED under their process.
+        raise ConfigurationError(
+            f"[store] heartbeat_seconds ({settings.store.heartbeat_seconds:g}) must be well under "
+            f"lease_seconds ({settings.store.lease_seconds:g})"
+        )
+    lease = LeasePolicy(
+        lease_seconds=settings.store.lease_seconds,
+        heartbeat_seconds=settings.store.heartbeat_seconds,
+        legacy_idle_seconds=settings.store.recover_after_seconds,
+    )
+    store = open_store(settings.store.url or settings.data_dir, lease=lease, **pool)
+    if recover:
+        try:
+            recover_interrupted_runs(store)
+        except StoreError as exc:
+            logging.getLogger(__name__).warning("could not recover interrupted runs at start-up: %s", exc)
     return store

@@ -22,6 +22,13 @@ another. In local mode (no keys: one user on a loopback address, the same person
 stay visible, as they are to `groundgate trace` and `groundgate runs`.
 - `GET /healthz`, `GET /metrics` (Prometheus text): no key needed; no tenant data in them.
 
+A `sessionId` is claimed, not just checked: `POST /api/chat` finds or creates the session for the
+caller's tenant in one transaction (`claim_session`), before the run starts (and before a stream's
+headers). Another tenant's session id — existing, or created by another tenant a moment earlier in a
+race on the same new id — is 404 `not_found` "unknown session id", the same answer as for any other
+id that is not yours; the run is never attached to it. Two first chats of one tenant on one new id (a
+double submit) both succeed: two runs in one session.
+
 Authentication and roles: see `groundgate.api.auth`. Identity never comes from a request body: a body
 naming `tenant`, `tenantId`, `user`, `userId`, `roles`, `projectId` (any authorization field) is
 rejected with 422.
@@ -46,6 +53,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import Depends, FastAPI, Query, Request, Security
+from fastapi import Path as FastAPIPath
 from fastapi.concurrency import run_in_threadpool
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import FileResponse, JSONResponse, PlainTextResponse, StreamingResponse
@@ -53,7 +61,6 @@ from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBea
 from fastapi.staticfiles import StaticFiles
 from sqlalchemy import or_, select
 from starlette.exceptions import HTTPException as StarletteHTTPException
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from groundgate.api.auth import (
     LOOPBACK_HOSTS,
@@ -65,7 +72,9 @@ from groundgate.api.auth import (
     require_role,
 )
 from groundgate.api.deps import Services
+from groundgate.api.middleware import CorrelationId, RequestGuard, SecurityHeaders, correlation_id
 from groundgate.api.schemas import (
+    ID_PATTERN,
     ChatRequest,
     ChatResponse,
     CheckBody,
@@ -75,18 +84,18 @@ from groundgate.api.schemas import (
     Identity,
 )
 from groundgate.apps.cases import CaseRecord
+from groundgate.apps.check import check_size, check_within_budget
 from groundgate.apps.feedback import FEEDBACK_VALUES, FeedbackResponse, submit_feedback
 from groundgate.apps.trace import MAX_LIST_LIMIT, RunSummary, RunTrace, get_trace
 from groundgate.apps.workspace import Workspace
 from groundgate.compose.composer import compose_degraded, language_of
 from groundgate.contracts import CheckResult, ExecutionContext, OutputKind, RunEvent, RunResult
-from groundgate.errors import InvalidInputError, RunError, UsageError
+from groundgate.errors import CheckBudgetError, InvalidInputError, RunError, UsageError
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
 from groundgate.store import NotFoundError, Store, StoreError
 from groundgate.store.repositories import find_session_row, get_run
 from groundgate.store.tables import CaseLibrary, DiagnosisRun, DiagnosisSession
-from groundgate.verify.check import check
 from groundgate.wiring import (
     build_configured_orchestrator,
     check_classifier,
@@ -110,61 +119,36 @@ def check_bind_address(settings: Settings, host: str) -> None:
         )
 
 
-class BodySizeLimit:
-    """Refuse request bodies over `limit` bytes with 413 (by Content-Length, or while reading)."""
-
-    def __init__(self, app: ASGIApp, limit: int) -> None:
-        self.app = app
-        self.limit = limit
-
-    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] != "http":
-            await self.app(scope, receive, send)
-            return
-        headers = dict(scope.get("headers") or [])
-        length = headers.get(b"content-length")
-        if length is not None and length.isdigit() and int(length) > self.limit:
-            await self._refuse(send)
-            return
-        body = b""
-        more = True
-        while more:
-            message = await receive()
-            if message["type"] != "http.request":
-                break
-            body += message.get("body", b"")
-            if len(body) > self.limit:
-                await self._refuse(send)
-                return
-            more = message.get("more_body", False)
-        sent = False
-
-        async def replay() -> Message:
-            nonlocal sent
-            if not sent:
-                sent = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
-        await self.app(scope, replay, send)
-
-    async def _refuse(self, send: Send) -> None:
-        response = JSONResponse(
-            {"error": "payload_too_large", "message": f"the request body is larger than {self.limit} bytes"},
-            status_code=413,
-        )
-        await response({"type": "http"}, _no_receive, send)
-
-
-async def _no_receive() -> Message:  # pragma: no cover - JSONResponse never reads
-    return {"type": "http.disconnect"}
-
-
-def _error(status: int, error: str, message: str, detail: list[dict[str, Any]] | None = None) -> JSONResponse:
+def _error(
+    status: int,
+    error: str,
+    message: str,
+    detail: list[dict[str, Any]] | None = None,
+    *,
+    correlation: str | None = None,
+) -> JSONResponse:
     return JSONResponse(
-        ErrorBody(error=error, message=message, detail=detail).model_dump(exclude_none=True),
+        ErrorBody(error=error, message=message, detail=detail, correlation_id=correlation).model_dump(
+            exclude_none=True, by_alias=True
+        ),
         status_code=status,
     )
+
+
+UNAVAILABLE_MESSAGE = (
+    "the service could not complete this request (a store or model it depends on is unavailable); "
+    "nothing was answered without its audit record — try again later"
+)
+"""What a 5xx body says: never the exception's text (it can name the database host, port, the SQL
+statement and its parameters). The details go to the log under the correlation id."""
+
+
+def _unavailable(exc: BaseException) -> tuple[str, dict[str, Any]]:
+    """Log `exc` under the request's correlation id; the generic body that goes to the client."""
+    cid = correlation_id.get()
+    logger.error("request %s failed: %s: %s", cid, type(exc).__name__, exc, exc_info=exc)
+    body = ErrorBody(error="unavailable", message=UNAVAILABLE_MESSAGE, correlation_id=cid)
+    return cid, body.model_dump(exclude_none=True, by_alias=True)
 
 
 _HTTP_ERRORS = {
@@ -232,6 +216,8 @@ Svc = Annotated[Services, Depends(services)]
 Reader = Annotated[Principal, Depends(reader)]
 Writer = Annotated[Principal, Depends(writer)]
 Limit = Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT)]
+# Documented for clients; enforced (with a message naming the character) by `RequestGuard`.
+PathId = Annotated[str, FastAPIPath(json_schema_extra={"pattern": ID_PATTERN})]
 
 
 def create_app(
@@ -245,12 +231,33 @@ def create_app(
 
     @asynccontextmanager
     async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+        from groundgate.store.leases import recover_interrupted_runs
+
+        async def recover_interrupted(st: Store) -> None:
+            try:
+                await run_in_threadpool(recover_interrupted_runs, st)
+            except StoreError as exc:  # the store is down: the next pass tries again
+                logger.warning("recovering interrupted runs failed: %s", exc)
+            except Exception:
+                logger.exception("recovering interrupted runs failed; trying again in the next pass")
+
+        async def recover_periodically(st: Store, stop: asyncio.Event) -> None:
+            # This process's own runs are kept alive by the store's heartbeat thread
+            # (`Store.heartbeat`); this loop recovers the runs of processes that stopped renewing.
+            # Stopped by `stop`, never cancelled: a pass in the threadpool would go on after a
+            # cancel, holding a connection of a store that is being closed.
+            while True:
+                try:
+                    await asyncio.wait_for(stop.wait(), timeout=settings.store.recover_interval_seconds)
+                    return
+                except TimeoutError:
+                    await recover_interrupted(st)
 
         own_ws = workspace is None
         own_store = store is None
         ws = workspace if workspace is not None else open_configured_workspace(settings)
         try:
-            st = store if store is not None else open_configured_store(settings)
+            st = store if store is not None else open_configured_store(settings, recover=False)
             try:
                 classifier = check_classifier(settings)
                 app.state.services = Services(
@@ -260,9 +267,16 @@ def create_app(
                     orchestrator=orchestrator or build_configured_orchestrator(settings, ws),
                     classifier=classifier,
                 )
+                # Runs whose process died (lease expired) become FAILED: once before serving, then
+                # every `[store] recover_interval_seconds`. Safe with several workers on one store.
+                await recover_interrupted(st)
+                stop_recovery = asyncio.Event()
+                recovery = asyncio.create_task(recover_periodically(st, stop_recovery))
                 try:
                     yield
                 finally:
+                    stop_recovery.set()
+                    await recovery  # lets a pass in progress finish
                     close = getattr(getattr(classifier, "model", None), "close", None)
                     if callable(close):
                         close()  # the judge model's HTTP client
@@ -279,7 +293,11 @@ def create_app(
         version="0.1.0",
         lifespan=lifespan,
     )
-    app.add_middleware(BodySizeLimit, limit=settings.api.max_body_bytes)
+    # Added last = runs first: security headers go on every response, the 500 of `CorrelationId`
+    # included; the correlation id exists before the guard or a route can fail or log.
+    app.add_middleware(RequestGuard, max_body_bytes=settings.api.max_body_bytes)
+    app.add_middleware(CorrelationId)
+    app.add_middleware(SecurityHeaders)
 
     @app.exception_handler(RequestValidationError)
     async def _on_validation(_request: Request, exc: RequestValidationError) -> JSONResponse:
@@ -314,8 +332,8 @@ def create_app(
 
     @app.exception_handler(RunError)
     async def _on_run_error(_request: Request, exc: RunError) -> JSONResponse:
-        logger.error("request failed: %s", exc)
-        return _error(503, "unavailable", str(exc))
+        _cid, body = _unavailable(exc)
+        return JSONResponse(body, status_code=503)
 
     errors: dict[int | str, dict[str, Any]] = {
         code: {"model": ErrorBody} for code in (400, 401, 403, 404, 413, 422, 503)
@@ -361,10 +379,13 @@ def create_app(
     # ------------------------------------------------------------------ chat
 
     def _owned_session(svc: Services, session_id: str, tenant: str) -> None:
+        # Claim, not just check: the session is found or created for this tenant in one transaction
+        # (a separate check let two tenants racing on one new id share it). Done before the run, and
+        # before a stream's headers, so "not yours" is always a 404 (see the module docstring).
+        from groundgate.store.repositories import claim_session
+
         with svc.store.session() as session:
-            row = find_session_row(session_id, session=session)
-            if row is not None and not _visible(row.tenant, tenant):
-                raise NotFoundError(f"unknown session id {session_id!r}")
+            claim_session(session_id, tenant=tenant, untenanted=not keyed, session=session)
 
     def _run_chat(
         svc: Services,
@@ -397,7 +418,10 @@ def create_app(
                 session_id=sid,
                 mode="api",
                 tenant=ctx.tenant,
+                untenanted_sessions=not keyed,
             )
+        except NotFoundError:
+            raise  # from `start()`: another tenant's session — 404, nothing was recorded or run
         except Exception as exc:
             logger.exception("run %s failed; answering DEGRADED", run_id)
             svc.metrics.observe_failed_run()
@@ -411,6 +435,10 @@ def create_app(
         try:
             with svc.store.session() as session:
                 run = get_run(run_id, session=session, lock=True)
+                if run.status == "RUNNING":
+                    # Its FAILED record could not be written (the store went away); the store's
+                    # heartbeat writes it once the store is back. Until then there is no final record.
+                    raise StoreError(f"run {run_id} is not recorded FAILED yet")
                 run.output_kind = OutputKind.DEGRADED.value
                 run.answer = composed.output.text
         except Exception as store_exc:
@@ -492,32 +520,55 @@ def create_app(
             result = await task
         except RunError as exc:
             # Headers (200) are already sent: the failure travels as an `error` event instead.
-            logger.error("streamed run failed: %s", exc)
-            yield _sse(
-                "error", ErrorBody(error="unavailable", message=str(exc)).model_dump(exclude_none=True)
-            )
+            _cid, body = _unavailable(exc)
+            yield _sse("error", body)
             return
         yield _sse("result", result.model_dump(mode="json", by_alias=True))
 
     # ------------------------------------------------------------------ check
 
     @app.post("/api/check", response_model=CheckResult, responses=errors, tags=["check"])
-    async def check_answer(body: CheckBody, svc: Svc, _who: Writer) -> CheckResult:
-        """The grounding checker: verdict and groundedness score of an answer against context passages."""
+    async def check_answer(body: CheckBody, svc: Svc, _who: Writer) -> CheckResult | JSONResponse:
+        """The grounding checker: verdict and groundedness score of an answer against context passages.
+
+        Within the `[check]` budgets: a context or answer over its size limit is 413
+        `payload_too_large`; at most `check.max_concurrency` checks run at once (in the threadpool,
+        off the event loop), and a request that waits `check.queue_timeout_seconds` for a slot is
+        503 `busy`; a check past `check.time_budget_seconds` is answered `LOW_CONFID`.
+        """
         context = [body.context] if isinstance(body.context, str) else body.context
         if not context or not any(c.strip() for c in context):
             raise InvalidInputError("context needs at least one non-empty passage")
+        budget = svc.settings.check
+        try:
+            check_size(context, body.answer, body.question, budget)
+        except CheckBudgetError as exc:
+            return _error(413, "payload_too_large", str(exc))
+        if not await svc.check_slots.acquire():
+            response = _error(
+                503,
+                "busy",
+                f"{budget.max_concurrency} checks are running and none finished within "
+                f"{budget.queue_timeout_seconds:g} s (settings check.max_concurrency, "
+                "check.queue_timeout_seconds); retry later",
+            )
+            response.headers["Retry-After"] = str(max(1, round(budget.queue_timeout_seconds)))
+            return response
 
         def run() -> CheckResult:
-            result = check(
+            result = check_within_budget(
                 context=context,
                 answer=body.answer,
                 question=body.question,
                 classifier=svc.classifier,
+                budget=budget,
             )
             return result.model_copy(update={"id": body.id})
 
-        return await run_in_threadpool(run)
+        try:
+            return await run_in_threadpool(run)
+        finally:
+            svc.check_slots.release()
 
     # ------------------------------------------------------------------ feedback
 
@@ -526,11 +577,23 @@ def create_app(
             raise InvalidInputError(
                 f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {body.feedback!r}"
             )
+        if body.run_id is not None and not body.run_id.strip():
+            # An empty `runId` is a client bug, not "the latest run": rating another run than the
+            # one the user saw would be silent. Omit `runId` to rate the latest run.
+            raise RequestValidationError(
+                [
+                    {
+                        "loc": ("body", "runId"),
+                        "msg": "runId is empty; omit it to rate the session's latest run",
+                        "type": "value_error",
+                    }
+                ]
+            )
         with svc.store.session() as session:
             row = find_session_row(body.session_id, session=session)
             if row is None or not _visible(row.tenant, tenant):
                 raise NotFoundError(f"unknown session id {body.session_id!r}")
-            if body.run_id:
+            if body.run_id is not None:
                 run = get_run(body.run_id, session=session)
                 owner = find_session_row(run.session_id, session=session)
                 if owner is None or not _visible(owner.tenant, tenant):
@@ -585,7 +648,7 @@ def create_app(
         responses=errors,
         tags=["runs"],
     )
-    async def trace(run_id: str, svc: Svc, who: Reader) -> RunTrace:
+    async def trace(run_id: PathId, svc: Svc, who: Reader) -> RunTrace:
         """Everything stored about one run of the caller's tenant (404 for another tenant's run)."""
 
         def read() -> RunTrace:
@@ -605,7 +668,7 @@ def create_app(
         responses=errors,
         tags=["runs"],
     )
-    async def session_runs(session_id: str, svc: Svc, who: Reader, limit: Limit = 50) -> list[RunSummary]:
+    async def session_runs(session_id: PathId, svc: Svc, who: Reader, limit: Limit = 50) -> list[RunSummary]:
         """The session's runs, newest first."""
         return await run_in_threadpool(_runs, svc, who.tenant, session_id, None, limit)
 
@@ -623,7 +686,9 @@ def create_app(
             str | None,
             Query(description="useful or not_useful", json_schema_extra={"enum": list(FEEDBACK_VALUES)}),
         ] = None,
-        session_id: Annotated[str | None, Query(alias="sessionId")] = None,
+        session_id: Annotated[
+            str | None, Query(alias="sessionId", json_schema_extra={"pattern": ID_PATTERN})
+        ] = None,
         limit: Limit = 50,
     ) -> list[RunSummary]:
         """The tenant's runs, newest first (`feedback=not_useful`: the bad cases)."""
@@ -663,17 +728,27 @@ def _sse(event: str, data: dict[str, Any]) -> str:
 
 
 def serve(settings: Settings, host: str, port: int) -> None:
-    """Run the app on uvicorn (blocking)."""
+    """Run the app on uvicorn (blocking).
+
+    The workspace and the store are opened here, before uvicorn starts, so that a second `serve` on
+    the same data directory (the embedded shard has one owner) or an unreachable database is one
+    clear error line from the CLI, not a traceback from uvicorn's start-up.
+    """
     import uvicorn
 
     check_bind_address(settings, host)
-    uvicorn.run(
-        create_app(settings),
-        host=host,
-        port=port,
-        log_level="info",
-        timeout_keep_alive=settings.api.keep_alive_seconds,
-    )
+    with open_configured_workspace(settings) as workspace:
+        store = open_configured_store(settings)
+        try:
+            uvicorn.run(
+                create_app(settings, workspace=workspace, store=store),
+                host=host,
+                port=port,
+                log_level="info",
+                timeout_keep_alive=settings.api.keep_alive_seconds,
+            )
+        finally:
+            store.close()
 
 
 __all__ = ["check_bind_address", "create_app", "serve"]

@@ -1,9 +1,11 @@
-"""What the app shares between requests: settings, the workspace, the store, the orchestrator, metrics."""
+"""What the app shares between requests: settings, the workspace, the store, the orchestrator, metrics,
+and the slots that bound how many grounding checks run at once."""
 
 from __future__ import annotations
 
+import asyncio
 import threading
-from collections import defaultdict
+from collections import defaultdict, deque
 from dataclasses import dataclass, field
 
 from groundgate.apps.workspace import Workspace
@@ -81,6 +83,62 @@ class Metrics:
         return "\n".join(lines) + "\n"
 
 
+class CheckSlots:
+    """At most `limit` grounding checks at once; a request waits at most `timeout` seconds for a slot.
+
+    Checks run in the threadpool the chat runs share, so without a bound a few large checks would
+    hold its threads and slow every chat. Waiting happens on the event loop (no thread is held while
+    waiting), first come first served. Use from the event loop only: `acquire` and `release` are not
+    thread-safe, and need not be.
+    """
+
+    def __init__(self, limit: int, timeout: float) -> None:
+        self.limit = limit
+        self.timeout = timeout
+        self._free = limit
+        self._waiters: deque[asyncio.Future[bool]] = deque()
+
+    async def acquire(self) -> bool:
+        """Take a slot: True once one is free, False when none came free within `timeout`."""
+        if self._free > 0 and not self._waiters:
+            self._free -= 1
+            return True
+        loop = asyncio.get_running_loop()
+        waiter: asyncio.Future[bool] = loop.create_future()
+        self._waiters.append(waiter)
+        timer = loop.call_later(self.timeout, self._expire, waiter)
+        try:
+            return await waiter
+        except asyncio.CancelledError:
+            # The request went away. A slot handed over just before that must not be lost.
+            if waiter.done() and not waiter.cancelled() and waiter.result():
+                self.release()
+            elif waiter in self._waiters:
+                self._waiters.remove(waiter)
+            raise
+        finally:
+            timer.cancel()
+
+    def release(self) -> None:
+        """Give a slot back: to the longest waiter, if any."""
+        while self._waiters:
+            waiter = self._waiters.popleft()
+            if not waiter.done():
+                waiter.set_result(True)  # the slot passes straight to it
+                return
+        self._free += 1
+
+    @property
+    def busy(self) -> int:
+        """Slots in use now."""
+        return self.limit - self._free
+
+    def _expire(self, waiter: asyncio.Future[bool]) -> None:
+        if not waiter.done():
+            self._waiters.remove(waiter)
+            waiter.set_result(False)
+
+
 @dataclass
 class Services:
     settings: Settings
@@ -90,3 +148,9 @@ class Services:
     classifier: ClaimClassifier
     """The grounding checker of `POST /api/check` (the judge model when configured, else offline)."""
     metrics: Metrics = field(default_factory=Metrics)
+    check_slots: CheckSlots = field(init=False)
+    """`POST /api/check` runs at most `check.max_concurrency` checks at once (see `CheckSlots`)."""
+
+    def __post_init__(self) -> None:
+        check = self.settings.check
+        self.check_slots = CheckSlots(check.max_concurrency, check.queue_timeout_seconds)

@@ -9,15 +9,76 @@ from __future__ import annotations
 
 from typing import Annotated, Any
 
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    ConfigDict,
+    Field,
+    WithJsonSchema,
+    field_validator,
+    model_validator,
+)
 from pydantic.alias_generators import to_camel
 
 from groundgate.apps.feedback import FEEDBACK_VALUES
-from groundgate.contracts import RunResult
+from groundgate.contracts import NeedCoverage, QuestionNeeds, RunResult
 from groundgate.contracts.context import AUTHORIZATION_FIELDS
+from groundgate.text_safety import control_character_problem
 
 NON_BLANK = r"\S"
 """JSON Schema `pattern` (a search, not anchored): the string has a non-whitespace character."""
+
+
+# The control-character rule (groundgate.text_safety) as JSON Schema patterns, so the OpenAPI document
+# says what is refused and a client or fuzzer generating "valid" data stays inside it.
+_CONTROLS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f"
+TEXT_PATTERN = f"^[^{_CONTROLS}]*$"
+"""Free text: no control characters but tab, LF and CR."""
+NON_BLANK_TEXT_PATTERN = f"^[^{_CONTROLS}]*[^\\s{_CONTROLS}][^{_CONTROLS}]*$"
+"""Free text with at least one visible character."""
+ID_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"
+"""An id: no control characters at all."""
+
+
+def _free_text(value: str) -> str:
+    # Tab, LF and CR are fine in text; NUL, other controls and lone surrogates are not
+    # (groundgate.text_safety says why). Checked here, not by the pattern, for a message that names
+    # the character and its position.
+    problem = control_character_problem(value, allow_whitespace=True)
+    if problem is not None:
+        raise ValueError(f"the text {problem}")
+    return value
+
+
+def _non_blank_text(value: str) -> str:
+    _free_text(value)
+    if not value.strip():
+        raise ValueError("the text is blank")
+    return value
+
+
+def _identifier(value: str) -> str:
+    problem = control_character_problem(value, allow_whitespace=False)
+    if problem is not None:
+        raise ValueError(f"the id {problem}")
+    return value
+
+
+Text = Annotated[str, AfterValidator(_free_text), WithJsonSchema({"type": "string", "pattern": TEXT_PATTERN})]
+"""Free text (a question, a passage): no control characters but tab, LF and CR."""
+NonBlankText = Annotated[
+    str,
+    AfterValidator(_non_blank_text),
+    WithJsonSchema({"type": "string", "minLength": 1, "pattern": NON_BLANK_TEXT_PATTERN}),
+]
+"""Free text with a visible character (an answer to check, a single context passage)."""
+Identifier = Annotated[
+    str,
+    Field(min_length=1, max_length=64),
+    AfterValidator(_identifier),
+    WithJsonSchema({"type": "string", "minLength": 1, "maxLength": 64, "pattern": ID_PATTERN}),
+]
+"""A run or session id: 1-64 characters, no control characters."""
 
 
 class _Body(BaseModel):
@@ -37,9 +98,16 @@ class _Body(BaseModel):
 
 
 class ChatRequest(_Body):
-    question: str = Field(min_length=1, max_length=100_000)
-    """Also limited by `[api] max_question_chars` (2,000 by default)."""
-    session_id: str | None = Field(default=None, min_length=1, max_length=64)
+    question: Annotated[
+        str,
+        Field(min_length=1, max_length=100_000),
+        AfterValidator(_free_text),
+        WithJsonSchema(
+            {"type": "string", "minLength": 1, "maxLength": 100_000, "pattern": NON_BLANK_TEXT_PATTERN}
+        ),
+    ]
+    """Also limited by `[api] max_question_chars` (2,000 by default); a blank question is a 422."""
+    session_id: Identifier | None = None
 
 
 class Citation(BaseModel):
@@ -79,6 +147,12 @@ class ChatResponse(BaseModel):
     stop_reason: str = ""
     tool_calls: list[ToolCallSummary] = Field(default_factory=list)
     elapsed_ms: float = 0.0
+    resolved_question: str = ""
+    """The question answered: a follow-up ("那 P2 呢？") completed from the session's earlier questions."""
+    needs: QuestionNeeds | None = None
+    """What the question asks, one need per part (issue 11)."""
+    need_coverage: list[NeedCoverage] = Field(default_factory=list)
+    """Per need: met by which verified claims, or why not."""
 
     @classmethod
     def from_result(cls, result: RunResult) -> ChatResponse:
@@ -100,23 +174,27 @@ class ChatResponse(BaseModel):
                 for r in result.tool_results
             ],
             elapsed_ms=round(result.elapsed_ms, 1),
+            resolved_question=result.resolved_question or result.question,
+            needs=result.needs,
+            need_coverage=list(result.need_coverage),
         )
 
 
 class CheckBody(_Body):
     """The grounding checker's input: context passages and an answer (as `groundgate check`)."""
 
-    id: str | int | None = None
-    question: str | None = None
+    id: Identifier | int | None = None
+    question: Text | None = None
     context: (
         Annotated[
-            list[str],
+            list[Text],
             Field(min_length=1, json_schema_extra={"contains": {"type": "string", "pattern": NON_BLANK}}),
         ]
-        | Annotated[str, Field(pattern=NON_BLANK)]
+        | NonBlankText
     )
     """One passage, or a list of passages of which at least one is not blank (else 400)."""
-    answer: str = Field(min_length=1)
+    answer: NonBlankText
+    """A blank answer is a 422, as `groundgate check -a ""` is a usage error."""
 
     @field_validator("id", mode="before")
     @classmethod
@@ -130,16 +208,21 @@ class CheckBody(_Body):
 class FeedbackRequest(_Body):
     """Seed 004 §7. `feedback` other than `useful` / `not_useful` is answered with HTTP 400."""
 
-    run_id: str | None = None
-    session_id: str = Field(min_length=1)
+    run_id: Identifier | None = None
+    """Omitted: the session's latest run (seed 004 §7). An empty string is a 422, not "latest"."""
+    session_id: Identifier
     feedback: str = Field(json_schema_extra={"enum": list(FEEDBACK_VALUES)})
     """Documented as the enum it is; still a plain string, so another value is the specified 400."""
 
 
 class ErrorBody(BaseModel):
+    model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True)
+
     error: str
     message: str
     detail: list[dict[str, Any]] | None = None
+    correlation_id: str | None = None
+    """On a 5xx: the request's `X-Correlation-ID`; the details are in the service log under it."""
 
 
 class Health(BaseModel):

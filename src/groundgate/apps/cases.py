@@ -1,6 +1,7 @@
 """Case library (seed 004 §8, `CaseLibraryService.createFromRun`).
 
-A `useful` run becomes a case once (unique on `diagnosisId`). `faultCategory`, `errorCodes` and
+A `useful` run becomes a case once (unique on `diagnosisId`), and only a run that `SUCCEEDED`: a
+`RUNNING` or `FAILED` run has no verified answer to keep, so its case would be empty. `faultCategory`, `errorCodes` and
 `service` are extracted from the run's verified claims (derivable `claim_checks` and supported
 `facts_checked` of `verifier_evaluation`), not from unverified answer text; without verified
 claims the category stays `GENERAL`.
@@ -106,8 +107,12 @@ def extract_case_facts(texts: Iterable[str]) -> tuple[str, list[str], str | None
 
 
 def create_case_from_run(run_id: str, *, session: Session) -> tuple[CaseRecord, bool]:
-    """Create or return the case of `run_id` (idempotent). Returns (case, created)."""
+    """Create or return the case of `run_id` (idempotent). Returns (case, created).
+
+    A run that did not succeed raises `InvalidInputError` (nothing is created)."""
     run = get_run(run_id, session=session)
+    if run.status != "SUCCEEDED":
+        raise InvalidInputError(f"run {run_id!r} is {run.status}: only a run that succeeded becomes a case")
     try:
         container = load_container(run.self_evaluation, what=f"run {run_id} self_evaluation")
     except InvalidInputError:

@@ -1,10 +1,19 @@
-"""Batch grounding checks over JSON-lines files: streamed, bounded memory, bad lines reported."""
+"""Grounding checks as the CLI and the API run them: within the `[check]` budgets, one at a time or
+as a batch over a JSON-lines file (streamed, bounded memory, bad lines reported).
+
+The budgets live here, once, for `groundgate check` and `POST /api/check` alike: `check_size`
+refuses a context or answer over `check.max_context_chars` / `check.max_answer_chars` (HTTP 413, a
+usage error in the CLI, a bad line in a batch), and `check_one` gives every check a deadline of
+`check.time_budget_seconds` on an injected clock (past it, the remaining claims are `no_evidence`
+with reason `budget:time_exceeded` and the verdict is not `PASS`). See docs/security.md.
+"""
 
 from __future__ import annotations
 
 import json
+import time
 from collections import Counter
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Literal, cast
@@ -12,9 +21,64 @@ from typing import IO, Literal, cast
 from pydantic import ValidationError
 
 from groundgate.contracts import CheckRequest, CheckResult
+from groundgate.errors import CheckBudgetError
 from groundgate.evaluation.check_eval import EvalAccumulator, EvalReport, Label
+from groundgate.settings import CheckSettings
 from groundgate.verify.assessment import ClaimClassifier
+from groundgate.verify.budget import Deadline
 from groundgate.verify.check import check_request
+
+Clock = Callable[[], float]
+
+
+def check_size(context: Sequence[str], answer: str, question: str | None, budget: CheckSettings) -> None:
+    """Raise `CheckBudgetError` when the context, the answer or the question is over its limit.
+
+    The question is held to the answer's limit: it is analysed like one.
+    """
+    context_chars = sum(len(passage) for passage in context)
+    for what, actual, limit, setting in (
+        ("context", context_chars, budget.max_context_chars, "max_context_chars"),
+        ("answer", len(answer), budget.max_answer_chars, "max_answer_chars"),
+        ("question", len(question or ""), budget.max_answer_chars, "max_answer_chars"),
+    ):
+        if actual > limit:
+            raise CheckBudgetError(
+                f"the {what} is {actual:,} characters, over the limit of {limit:,} "
+                f"(setting check.{setting}, environment GROUNDGATE_CHECK__{setting.upper()})",
+                setting=f"check.{setting}",
+                limit=limit,
+                actual=actual,
+            )
+
+
+def check_one(
+    request: CheckRequest,
+    classifier: ClaimClassifier | None,
+    budget: CheckSettings,
+    *,
+    clock: Clock = time.monotonic,
+) -> CheckResult:
+    """Check one request within `budget`: its size first, then a deadline on `clock`."""
+    check_size(request.context, request.answer, request.question, budget)
+    deadline = Deadline.after(budget.time_budget_seconds, clock)
+    return check_request(request, classifier, deadline=deadline)
+
+
+def check_within_budget(
+    *,
+    context: Sequence[str],
+    answer: str,
+    question: str | None = None,
+    classifier: ClaimClassifier | None = None,
+    budget: CheckSettings,
+    clock: Clock = time.monotonic,
+) -> CheckResult:
+    """`groundgate.check` within `budget` (as `groundgate check -c … -a …` and `POST /api/check`)."""
+    check_size(context, answer, question, budget)
+    request = CheckRequest(context=list(context), answer=answer, question=question)
+    return check_one(request, classifier, budget, clock=clock)
+
 
 #: How many bad lines are kept in memory for the summary (all are written to `errors_path`).
 _MAX_KEPT_BAD_LINES = 100
@@ -94,21 +158,35 @@ def run_batch(
     classifier: ClaimClassifier | None = None,
     errors: IO[str] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    budget: CheckSettings | None = None,
+    clock: Clock = time.monotonic,
 ) -> BatchSummary:
-    """Check every line of `input_path`, writing one result line per good input line as it goes."""
+    """Check every line of `input_path`, writing one result line per good input line as it goes.
+
+    With `budget`, each line is checked within it: a line over a size limit is a bad line (the
+    batch goes on), a line past the time budget is answered `LOW_CONFID`.
+    """
     summary = BatchSummary()
     with input_path.open("rb") as stream:
         for number, size, item in iter_lines(stream):
             parsed = item if isinstance(item, BadLine) else parse_request(number, item)
+            if not isinstance(parsed, BadLine):
+                try:
+                    result = (
+                        check_one(parsed, classifier, budget, clock=clock)
+                        if budget is not None
+                        else check_request(parsed, classifier)
+                    )
+                except CheckBudgetError as exc:
+                    parsed = BadLine(number, str(exc))
+                else:
+                    output.write(_result_line(result) + "\n")
+                    summary.checked += 1
+                    summary.verdicts[result.verdict.value] += 1
             if isinstance(parsed, BadLine):
                 summary.record_bad(parsed)
                 if errors is not None:
                     errors.write(parsed.to_json() + "\n")
-            else:
-                result = check_request(parsed, classifier)
-                output.write(_result_line(result) + "\n")
-                summary.checked += 1
-                summary.verdicts[result.verdict.value] += 1
             if on_progress is not None:
                 on_progress(size)
     return summary

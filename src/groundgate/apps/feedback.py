@@ -1,9 +1,13 @@
 """User feedback (seed 004 §7, `FeedbackService`): `useful` / `not_useful` on a run.
 
-- `runId` given: it must exist and belong to `sessionId`.
+- `runId` given: it must exist and belong to `sessionId`. An empty `runId` is refused (it is not
+  "the latest run": the user would silently rate another run than the one they saw).
 - `runId` missing: bind the session's latest run and answer `fallbackToLatestRun=true`.
 - No run at all but a legacy `diagnosis_session`: write the session's feedback (no latest-run claim).
-- `useful` creates or returns the run's case; `not_useful` marks a findable bad case.
+- `useful` creates or returns the run's case — only for a run that `SUCCEEDED`: a `RUNNING` run has
+  no answer yet and a `FAILED` one has no verified answer, so either would be an empty case. It is
+  refused (nothing changes; rate it once it has finished). `not_useful` marks a findable bad case, on
+  any run (a failed run is a bad case worth finding).
 - Feedback never changes `status`.
 """
 
@@ -18,6 +22,7 @@ from groundgate.errors import InvalidInputError
 from groundgate.store.repositories import get_run, get_session_row, latest_run
 
 FEEDBACK_VALUES = ("useful", "not_useful")
+SUCCEEDED = "SUCCEEDED"
 RECORDED_MESSAGE = "反馈已记录"
 
 
@@ -42,7 +47,9 @@ def submit_feedback(
     if not session_id:
         raise InvalidInputError("sessionId is required")
     fallback = False
-    if run_id:
+    if run_id is not None and not run_id.strip():
+        raise InvalidInputError("runId is empty; omit it to rate the session's latest run")
+    if run_id is not None:
         run = get_run(run_id, session=session, lock=True)
         if run.session_id != session_id:
             raise InvalidInputError(f"run {run_id!r} does not belong to session {session_id!r}")
@@ -52,6 +59,11 @@ def submit_feedback(
             return _legacy_session_feedback(session=session, session_id=session_id, feedback=feedback)
         run = get_run(latest.run_id, session=session, lock=True)
         fallback = True
+    if feedback == "useful" and run.status != SUCCEEDED:
+        raise InvalidInputError(
+            f"run {run.run_id!r} is {run.status}: only a run that succeeded can be marked useful "
+            "(it becomes a case); give not_useful, or rate it once it has finished"
+        )
     run.feedback = feedback
     session.flush()
     case_id = None

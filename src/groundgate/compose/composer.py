@@ -1,10 +1,13 @@
 """The composer: turns the verifier's decision into what the user sees (seed 000 "用户侧输出协议").
 
 - `NORMAL`: only the claims the verifier allowed, each followed by its citation marker `[n]`;
-- `LOW_CONFID_WITH_DISCLAIMER`: the fixed disclaimer, then the executor's answer, then the gaps —
-  taken only from the verifier's key gaps, never written freely;
-- `DEGRADED`: the fixed degraded template with confirmed facts, gaps and next steps. It never
-  contains the executor's answer.
+- `LOW_CONFID_WITH_DISCLAIMER`: the fixed disclaimer, then the verified claims the verifier allows
+  (each with its citation markers), then the gaps — taken only from the verifier's gaps, never written
+  freely. The executor's own answer text never reaches the user: advice or statements it did not
+  claim, or claimed without evidence, are not shown (seed 004: the composer writes only what the
+  verifier allows);
+- `DEGRADED`: the fixed degraded template with confirmed facts, gaps (listed once) and next steps.
+  It never contains the executor's answer.
 
 Pure code: no model, no I/O.
 """
@@ -84,13 +87,11 @@ def _sources_block(citations: Sequence[Citation], heading: str) -> str:
     return "\n".join(lines)
 
 
-def compose_normal(claims: Sequence[ComposableClaim], language: Language) -> ComposedAnswer:
-    """State only the allowed claims, each with its citation markers, then the source list."""
-    t = templates(language)
-    allowed = [c for c in claims if c.category in _ALLOWED and c.citations]
-    citations, marks = _numbered(allowed)
+def _body(claims: Sequence[ComposableClaim], language: Language) -> tuple[str, list[Citation]]:
+    """The claims as sentences with their citation markers, and the citations they refer to."""
+    citations, marks = _numbered(claims)
     sentences = []
-    for claim in allowed:
+    for claim in claims:
         text = claim.text.strip()
         markers = "".join(f"[{n}]" for n in dict.fromkeys(marks[claim.claim_id]))
         sentences.append(f"{text}{markers}")
@@ -98,6 +99,14 @@ def compose_normal(claims: Sequence[ComposableClaim], language: Language) -> Com
         body = ("" if language == "zh-CN" else " ").join(sentences)
     else:  # record-like claims (log lines, metric summaries) read best one per line
         body = "\n".join(f"- {s}" for s in sentences)
+    return body, citations
+
+
+def compose_normal(claims: Sequence[ComposableClaim], language: Language) -> ComposedAnswer:
+    """State only the allowed claims, each with its citation markers, then the source list."""
+    t = templates(language)
+    allowed = [c for c in claims if c.category in _ALLOWED and c.citations]
+    body, citations = _body(allowed, language)
     text = body + ("\n\n" + _sources_block(citations, t.sources_heading) if citations else "")
     return ComposedAnswer(
         ComposerOutput(
@@ -110,19 +119,30 @@ def compose_normal(claims: Sequence[ComposableClaim], language: Language) -> Com
     )
 
 
-def compose_disclaimer(executor_final_answer: str, gaps: Sequence[str], language: Language) -> ComposedAnswer:
-    """Seed 000 template: disclaimer, the executor's answer, then the verifier's key gaps."""
+def compose_disclaimer(
+    claims: Sequence[ComposableClaim], gaps: Sequence[str], language: Language
+) -> ComposedAnswer:
+    """Seed 000 template: the disclaimer, the verified claims with their citations, the verifier's gaps.
+
+    Only supported claims that cite evidence are stated; nothing else of the executor's output is.
+    """
     t = templates(language)
-    parts = [t.disclaimer, "", executor_final_answer.strip()]
+    allowed = [c for c in claims if c.category in _ALLOWED and c.citations]
+    body, citations = _body(allowed, language)
+    parts = [t.disclaimer, "", body]
     if gaps:
         parts += ["", t.gaps_heading, *(f"- {g}" for g in gaps)]
+    if citations:
+        parts += ["", _sources_block(citations, t.sources_heading)]
     return ComposedAnswer(
         ComposerOutput(
             output_kind=OutputKind.LOW_CONFID_WITH_DISCLAIMER,
             text="\n".join(parts),
             language=language,
+            used_claim_ids=[c.claim_id for c in allowed],
             gaps=list(gaps),
-        )
+        ),
+        citations,
     )
 
 
@@ -142,7 +162,8 @@ def compose_degraded(
         for c in confirmed_claims
     ] or [f"- {t.nothing_confirmed}"]
     gap_lines = [f"- {g}" for g in gaps] or [f"- {t.no_gaps_listed}"]
-    steps = [t.next_step_fill_gap.format(gap=g) for g in gaps[:3]]
+    # The gaps are listed once, above; the next step points at them instead of repeating each one.
+    steps = [t.next_step_fill_gap] if gaps else []
     if failed_tools:
         steps.append(t.next_step_check_tools.format(tools=", ".join(dict.fromkeys(failed_tools))))
     if not gaps and not failed_tools:

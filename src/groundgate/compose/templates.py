@@ -42,7 +42,7 @@ ZH_CN = Templates(
     no_gaps_listed="未能定位具体缺口",
     sources_heading="引用：",
     next_step_manual_review="由值班或业务负责人人工核查上述缺口",
-    next_step_fill_gap="补充证据：{gap}",
+    next_step_fill_gap="针对上述证据缺口补充证据后重新提问",
     next_step_check_tools="检查失败的数据源后重试：{tools}",
     next_step_rephrase="补充更具体的信息（时间范围、订单号、trace id 或错误码）后重新提问",
 )
@@ -61,7 +61,7 @@ EN = Templates(
     no_gaps_listed="no specific gap could be located",
     sources_heading="Sources:",
     next_step_manual_review="Have the on-call or business owner review the gaps above by hand",
-    next_step_fill_gap="Find evidence for: {gap}",
+    next_step_fill_gap="Gather evidence for the gaps above, then ask again",
     next_step_check_tools="Check the failing data sources, then retry: {tools}",
     next_step_rephrase="Ask again with more specifics (time range, order id, trace id or error code)",
 )

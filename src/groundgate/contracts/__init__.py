@@ -17,6 +17,14 @@ from groundgate.contracts.enums import (
     Verdict,
 )
 from groundgate.contracts.evidence import DocumentEvidence, UserAssertion, VerifiedFact
+from groundgate.contracts.needs import (
+    AnswerKind,
+    ConditionKind,
+    Need,
+    NeedCondition,
+    NeedCoverage,
+    QuestionNeeds,
+)
 from groundgate.contracts.run import (
     AgentStep,
     AnswerCitation,
@@ -52,6 +60,12 @@ __all__ = [
     "AUTHORIZATION_FIELDS",
     "EXECUTOR_OUTPUT_SCHEMA",
     "AiOpsRuleEvaluation",
+    "AnswerKind",
+    "ConditionKind",
+    "Need",
+    "NeedCondition",
+    "NeedCoverage",
+    "QuestionNeeds",
     "CheckRequest",
     "CheckResult",
     "CheckedClaim",

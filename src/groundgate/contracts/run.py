@@ -8,6 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.contracts.claims import ExecutorOutput
 from groundgate.contracts.enums import DecisionStatus, OutputKind, ParseStatus, Verdict
+from groundgate.contracts.needs import NeedCoverage, QuestionNeeds
 from groundgate.contracts.tools import ToolCall, ToolResult
 from groundgate.contracts.verification import RetryContext, VerifierEvaluation
 
@@ -99,3 +100,8 @@ class RunResult(BaseModel):
     elapsed_ms: float = 0.0
     input_tokens: int = 0
     output_tokens: int = 0
+    resolved_question: str = ""
+    """The question the run answered: `question`, or a follow-up completed from the session's earlier
+    questions (for understanding only; earlier answers are never evidence)."""
+    needs: QuestionNeeds | None = None
+    need_coverage: list[NeedCoverage] = Field(default_factory=list)

@@ -15,6 +15,7 @@ from groundgate.contracts.enums import (
     RetrievalLayer,
     Verdict,
 )
+from groundgate.contracts.needs import NeedCoverage, QuestionNeeds
 from groundgate.contracts.tools import EvidenceRef
 
 
@@ -95,6 +96,9 @@ class RetryContext(BaseModel):
     """The round that found the gaps."""
     missing_evidence_facts: list[str]
     instruction: str = "仅补充以上断言相关证据，不要重复已完成检索"
+    unmet_need_ids: list[str] = Field(default_factory=list)
+    """The question needs round 2 must serve (`QuestionNeeds.needs[*].id`); planners search for
+    these needs, never for the gap prose above."""
 
 
 class ToolTraceSummaryEntry(BaseModel):
@@ -120,6 +124,11 @@ class ToolTraceSummaryEntry(BaseModel):
     """Extra calls folded into this entry."""
     miss_count: int = 0
     failure_count: int = 0
+    empty_queries: list[str] = Field(default_factory=list)
+    """Inputs of the successful calls of this entry that found nothing: what an absence claim may
+    rest on ("no errors" is at most indirectly supported, and only by an empty query of its scope)."""
+    failures: list[str] = Field(default_factory=list)
+    """`status: error` of the failed calls of this entry (the verifier names them among the gaps)."""
 
 
 class ComposerOutput(BaseModel):
@@ -155,6 +164,13 @@ class VerifierEvaluation(BaseModel):
     tool_trace_summary: list[ToolTraceSummaryEntry] = Field(default_factory=list)
     verifier_input_tokens: int | None = None
     """Tokens sent to the verifier (seed 000 estimates < 500)."""
+    question_needs: QuestionNeeds | None = None
+    """What the question asks, as derived for this run (issue 11)."""
+    need_coverage: list[NeedCoverage] = Field(default_factory=list)
+    """Per need: met by which supported claims, or why not. Next to the verdict: the verdict judges
+    the claims (seed matrix), coverage whether they answer the question (`NORMAL` needs both)."""
+    retry_context: RetryContext | None = None
+    """The retry context this round's verifier was given (seed 000: a conditional input)."""
 
 
 class RuleFactor(BaseModel):

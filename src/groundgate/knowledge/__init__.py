@@ -7,6 +7,10 @@ with open_index(data_dir=Path("~/.groundgate").expanduser()) as index:   # or ur
     report = ingest_path("docs/", index)
     hits = index.search("ERR_TIMEOUT 怎么处理", filters=SearchFilter(tenant="acme"), limit=5)
 ```
+
+Questions find documents in the other language through the bundled zh↔en lexicon
+(`knowledge.lexicon`); pass `dense=OpenAIEmbeddings(...)` (`groundgate.models.embeddings`) to
+`open_index` to fuse dense vectors with BM25.
 """
 
 from __future__ import annotations
@@ -24,8 +28,11 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     SearchFilter,
     SearchHit,
+    SearchResults,
+    UpsertReport,
 )
-from groundgate.knowledge.ingest import BadFile, IngestReport, ingest_path
+from groundgate.knowledge.ingest import BadFile, IngestReport, SkipCode, ingest_path
+from groundgate.knowledge.lexicon import Lexicon, default_lexicon
 
 
 def open_index(
@@ -60,10 +67,15 @@ __all__ = [
     "IngestReport",
     "KnowledgeIndex",
     "KnowledgeIndexError",
+    "Lexicon",
     "ParsedDocument",
     "QdrantKnowledgeIndex",
     "SearchFilter",
     "SearchHit",
+    "SearchResults",
+    "SkipCode",
+    "UpsertReport",
+    "default_lexicon",
     "ingest_path",
     "open_index",
     "parse_document",

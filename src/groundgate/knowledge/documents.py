@@ -14,8 +14,13 @@ effective_from: 2024-01-01    # ISO dates, inclusive
 effective_to: 2024-12-31
 scope: payment                # or a list: [payment, checkout]
 tenant: acme                  # absent: shared by every tenant
+aliases: [Payment gateway error codes, 错误码表]   # other names, any language (or one string)
 ---
 ```
+
+`aliases` are other names of the document, typically its title in another language: they are indexed
+with the title (BM25, dense vectors and exact title keys), so a question that names the document in
+either language finds it. A single string is one alias (titles may hold commas).
 
 Markdown is cut at ATX headings (`#` ... `######`, outside fenced code); every chunk keeps its heading
 path (`支付网关错误码手册 > ERR_TIMEOUT`). Sections longer than `MAX_CHARS` are split on paragraph
@@ -26,6 +31,14 @@ paragraphs packed the same way. Every chunk records `start`/`end` character offs
 file, and `text == source_text[start:end]` always holds: the passage is quoted exactly as stored.
 
 Chunk ids are `{doc_id}#{n}` (n counts from 0 in document order), stable while the file is unchanged.
+
+`authority` names who vouches for the document; `DocumentMeta.authority_level` is its ordered level
+(`groundgate.contracts.Authority`: no authority → `unverified`, a named owner → `owned`,
+`authority: official` → `official`). Where passages of different levels disagree, the higher one wins.
+
+Every chunk records its instruction-like sentences (`Chunk.instruction_spans`, offsets into the chunk's
+text; see `groundgate.verify.instructions`): text addressed to the assistant ("ignore previous
+instructions…", "你现在是…") stays in the stored passage, visible as written, but is never evidence.
 """
 
 from __future__ import annotations
@@ -40,10 +53,14 @@ from typing import Final
 
 import yaml  # type: ignore[import-untyped]  # no PyYAML stubs in the dev environment
 
+from groundgate.contracts.evidence import Authority
 from groundgate.errors import InvalidInputError
+from groundgate.verify.instructions import find_instructions
 
 #: Bumped when chunking changes, so that unchanged files are re-chunked once (it is part of the hash).
-CHUNKER_VERSION: Final = "1"
+#: 2: chunks carry their instruction-like sentences. 3: titles and aliases are indexed with their
+#: lexicon translations (the search text changed, so every document is re-indexed once).
+CHUNKER_VERSION: Final = "3"
 #: Target upper bound of a chunk, in characters.
 MAX_CHARS: Final = 1000
 #: Sections shorter than this are merged with the following ones.
@@ -58,7 +75,18 @@ SUPPORTED_SUFFIXES: Final = MARKDOWN_SUFFIXES | TEXT_SUFFIXES
 HEADING_SEPARATOR: Final = " > "
 
 _FRONT_MATTER_KEYS: Final = frozenset(
-    {"title", "doc_id", "authority", "kind", "version", "effective_from", "effective_to", "scope", "tenant"}
+    {
+        "title",
+        "doc_id",
+        "authority",
+        "kind",
+        "version",
+        "effective_from",
+        "effective_to",
+        "scope",
+        "tenant",
+        "aliases",
+    }
 )
 #: libyaml's loader when PyYAML was built with it (about 20x faster); the base loader keeps strings.
 _YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
@@ -82,6 +110,13 @@ class DocumentMeta:
     tenant: str | None = None
     content_hash: str = ""
     """sha256 of the file bytes and the chunker version: unchanged files are skipped on re-ingest."""
+    aliases: tuple[str, ...] = ()
+    """Other names of the document (front matter `aliases`), indexed with the title."""
+
+    @property
+    def authority_level(self) -> Authority:
+        """The ordered level of `authority` (no authority: the lowest)."""
+        return Authority.of(self.authority)
 
     @property
     def scope(self) -> str | None:
@@ -105,6 +140,8 @@ class Chunk:
     meta: DocumentMeta
     headings: tuple[str, ...] = field(default=())
     """Every heading path whose text this chunk holds (for exact heading matches)."""
+    instruction_spans: tuple[tuple[int, int], ...] = field(default=())
+    """`[start, end)` offsets into `text` of sentences addressed to the assistant: never evidence."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,12 +158,20 @@ class ParsedDocument:
 
 
 def read_document(path: Path, *, root: Path | None = None) -> ParsedDocument:
-    """Read, parse and chunk one file. Raises `InvalidInputError` naming the file (and line)."""
-    source = path.relative_to(root).as_posix() if root is not None and path != root else path.name
+    """Read, parse and chunk one file. Raises `InvalidInputError` naming the file (and line).
+
+    Ingestion reads the bytes itself (it checks links and sizes first) and calls `decode_document`.
+    """
     try:
         data = path.read_bytes()
     except OSError as exc:
         raise InvalidInputError(f"{path}: cannot read file: {exc.strerror or exc}") from exc
+    return decode_document(data, path, root=root)
+
+
+def decode_document(data: bytes, path: Path, *, root: Path | None = None) -> ParsedDocument:
+    """Parse and chunk the bytes of the file at `path` (which names it: source, default doc_id)."""
+    source = path.relative_to(root).as_posix() if root is not None and path != root else path.name
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -183,6 +228,9 @@ def parse_document(
             heading=_merged_heading(piece.paths),
             meta=meta,
             headings=tuple(HEADING_SEPARATOR.join(p) for p in piece.paths if p),
+            instruction_spans=tuple(
+                (span.start, span.end) for span in find_instructions(text[piece.start : piece.end])
+            ),
         )
         for n, piece in enumerate(pieces)
     )
@@ -266,6 +314,18 @@ def _build_meta(
     else:
         raise fail("scope", "expected a value or a list of values")
 
+    aliases_raw = raw.get("aliases")
+    if aliases_raw is None:
+        aliases: tuple[str, ...] = ()
+    elif isinstance(aliases_raw, str):
+        aliases = (aliases_raw.strip(),) if aliases_raw.strip() else ()
+    elif isinstance(aliases_raw, list) and all(isinstance(a, str) for a in aliases_raw):
+        aliases = tuple(dict.fromkeys(a.strip() for a in aliases_raw if isinstance(a, str) and a.strip()))
+    else:
+        raise fail("aliases", "expected a name or a list of names")
+    if any(len(alias) > 200 for alias in aliases):
+        raise fail("aliases", "an alias is longer than 200 characters")
+
     doc_id = scalar("doc_id") or default_doc_id
     if not _DOC_ID.match(doc_id):
         raise fail("doc_id", f"{doc_id!r} may hold only letters, digits, CJK, '_', '-', '.', '/'")
@@ -284,6 +344,7 @@ def _build_meta(
         scopes=scopes,
         tenant=scalar("tenant"),
         content_hash=content_hash,
+        aliases=aliases,
     )
 
 
@@ -505,6 +566,7 @@ __all__ = [
     "Chunk",
     "DocumentMeta",
     "ParsedDocument",
+    "decode_document",
     "parse_document",
     "read_document",
 ]

@@ -38,6 +38,7 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
+from groundgate.knowledge.lexicon import Lexicon
 from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
 
 _CONFIG_FILE = "edge_config.json"
@@ -74,8 +75,10 @@ def _filter(flt: EngineFilter) -> qe.Filter:
 class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
     """`KnowledgeIndex` on a Qdrant Edge shard directory (created on first use)."""
 
-    def __init__(self, path: Path | str, *, dense: DenseEncoder | None = None) -> None:
-        super().__init__(dense=dense)
+    def __init__(
+        self, path: Path | str, *, dense: DenseEncoder | None = None, lexicon: Lexicon | None = None
+    ) -> None:
+        super().__init__(dense=dense, lexicon=lexicon)
         self.path = Path(path)
         self._lock = threading.Lock()
         self._closed = False

@@ -11,7 +11,7 @@ every line of search logic (`QdrantKnowledgeIndex`) and differ only in how they 
 
 | name | kind | what |
 |---|---|---|
-| `bm25` | sparse vector, `Modifier.IDF` | BM25 (see `knowledge.sparse`) of title + heading path + text |
+| `bm25` | sparse vector, `Modifier.IDF` | BM25 (see `knowledge.sparse`) of the search text (below) |
 | `dense` | dense vector, cosine (optional) | only when a `DenseEncoder` is configured |
 | `doc_id` | keyword index | delete / replace a document |
 | `f_tenant` | keyword index (`is_tenant`) | the tenant, or `__shared__` for documents every tenant sees |
@@ -19,8 +19,14 @@ every line of search logic (`QdrantKnowledgeIndex`) and differ only in how they 
 | `f_from`, `f_to` | integer range indexes | effective dates as day ordinals (open ends: 0 and 10^8) |
 | `identifiers`, `title_keys` | keyword indexes | the L0 keys (`knowledge.terms`) |
 
-Point ids are UUIDv5 of the chunk id. The payload also keeps the chunk (text, offsets, heading path) and
+The search text of a chunk is its title, aliases and heading path, the lexicon translations of those
+(`knowledge.lexicon`: `差旅费用报销标准 > 住宿标准` also reads `travel expense … hotel limit`), then
+the chunk's text. Point ids are UUIDv5 of the chunk id. The payload also keeps the chunk (text, offsets, heading path) and
 the document's metadata and content hash (lists are few: they cost most to convert on the edge).
+`has_dense` (layout 3) says whether the point got a dense vector (an embedding endpoint that failed
+during ingestion leaves it out: the document is re-indexed when the endpoint works again).
+`instructions` (layout 2) holds the chunk's instruction-like sentences as flat `[start, end, ...]`
+offsets, only when there are any; chunks of layout 1 (indexed before) are scanned when read.
 
 ## Search
 
@@ -33,25 +39,35 @@ effective_to`, so superseded versions drop out), and optional kinds / authoritie
    filter-only query for exact hits that share no BM25 term). L0 hits come first, ranked by the number
    of identifiers matched, then title keys matched, then BM25. Hits on a title or heading alone take
    at most half of `limit`, so naming a document does not crowd out ranked passages.
-2. **L1, ranked relevance.** BM25 over the sparse vector; with a `DenseEncoder`, BM25 and dense
-   prefetches fused by reciprocal rank fusion in the engine. L0 hits are not repeated.
+2. **L1, ranked relevance.** BM25 over the sparse vector, the query expanded through the bilingual
+   lexicon (`knowledge.sparse`); with a `DenseEncoder`, BM25 and dense prefetches fused by reciprocal
+   rank fusion in the engine. L0 hits are not repeated.
+
+When the embedding endpoint fails at query time (timeout, HTTP error, a vector of the wrong size:
+`groundgate.errors.ModelError`), the search runs on BM25 alone and says so in `SearchResults.notes`;
+the endpoint is then left alone for `DENSE_COOLDOWN_SECONDS`, so a dead endpoint does not cost every
+query its timeout.
 
 ## Relevance levels
 
 BM25 scores are not comparable across corpora and queries, so levels combine two bounded measures:
-*coverage* (share of the query's BM25 terms present in the chunk) and *relative score* (score over the
+*coverage* (share of the query's BM25 terms present in the chunk, directly or through a lexicon
+alternate) and *relative score* (score over the
 best L1 score of this search).
 
 | level | rule |
 |---|---|
 | `high` | an L0 identifier hit; or coverage ≥ 0.6 and relative score ≥ 0.5 |
 | `medium` | an L0 title/heading hit; or coverage ≥ 0.3; or relative score ≥ 0.5 with some coverage |
-| `low` | anything else (e.g. one common term, or a dense-only neighbour) |
+| `low` | anything else (e.g. one common term, or a dense-only neighbour); and any passage that holds none of the labelled names the query asks about (`Team C`: see `terms.label_terms`) |
 """
 
 from __future__ import annotations
 
 import functools
+import logging
+import threading
+import time
 import uuid
 from abc import ABC, abstractmethod
 from collections.abc import Callable, Sequence
@@ -61,13 +77,15 @@ from types import TracebackType
 from typing import Any, Final, ParamSpec, Protocol, Self, TypeVar, runtime_checkable
 
 from groundgate.contracts import RetrievalLayer
-from groundgate.errors import RunError
-from groundgate.knowledge.documents import Chunk, DocumentMeta
-from groundgate.knowledge.sparse import Bm25Encoder, SparseVec
+from groundgate.errors import ModelError, RunError
+from groundgate.knowledge.documents import HEADING_SEPARATOR, Chunk, DocumentMeta
+from groundgate.knowledge.lexicon import Lexicon, default_lexicon
+from groundgate.knowledge.sparse import Bm25Encoder, QueryTerms, SparseVec
 from groundgate.knowledge.terms import extract_identifiers, title_candidates, title_keys
+from groundgate.verify.instructions import find_instructions
 
-#: Version of the payload layout, stored in every point.
-LAYOUT_VERSION: Final = 1
+#: Version of the payload layout, stored in every point. 2: `instructions`. 3: `aliases`, `has_dense`.
+LAYOUT_VERSION: Final = 3
 #: Default collection name on a Qdrant server.
 DEFAULT_COLLECTION: Final = "groundgate_knowledge"
 #: `f_tenant` of documents without a tenant: visible to every tenant.
@@ -75,9 +93,16 @@ SHARED_TENANT: Final = "__shared__"
 OPEN_START: Final = 0
 OPEN_END: Final = 100_000_000
 
+#: After the embedding endpoint failed at query time, searches skip it for this long.
+DENSE_COOLDOWN_SECONDS: Final = 30.0
+#: Most lexicon translations added to a chunk's search text.
+MAX_HEAD_TRANSLATIONS: Final = 24
+
 HIGH: Final = "high"
 MEDIUM: Final = "medium"
 LOW: Final = "low"
+
+_log = logging.getLogger(__name__)
 
 P = ParamSpec("P")
 R = TypeVar("R")
@@ -127,20 +152,60 @@ class SearchHit:
     """Share of the query's BM25 terms present in the chunk."""
 
 
+class SearchResults(list[SearchHit]):
+    """The hits of one search, best first, and notes on what the search could not do.
+
+    A plain list for every caller; `notes` say, for instance, that the dense half was skipped because
+    the embedding endpoint timed out, and `expansions` which query words the lexicon translated.
+    """
+
+    def __init__(
+        self,
+        hits: Sequence[SearchHit] = (),
+        *,
+        notes: Sequence[str] = (),
+        expansions: Sequence[tuple[str, tuple[str, ...]]] = (),
+    ) -> None:
+        super().__init__(hits)
+        self.notes: tuple[str, ...] = tuple(notes)
+        self.expansions: tuple[tuple[str, tuple[str, ...]], ...] = tuple(expansions)
+
+
 class DenseEncoder(Protocol):
-    """An embedding endpoint. When configured, dense vectors are fused with BM25 in L1."""
+    """An embedding endpoint. When configured, dense vectors are fused with BM25 in L1.
+
+    Both methods raise `groundgate.errors.ModelError` subclasses (never a third-party exception); the
+    index then falls back to BM25 alone.
+    """
 
     @property
     def dimension(self) -> int: ...
 
-    def embed(self, texts: Sequence[str]) -> list[list[float]]: ...
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """Vectors of passages (at ingestion), in order."""
+        ...
+
+    def embed_query(self, text: str) -> list[float]:
+        """The vector of one query (at search time, where a shorter timeout applies)."""
+        ...
+
+
+@dataclass(frozen=True, slots=True)
+class UpsertReport:
+    """What one `upsert` wrote."""
+
+    chunks: int = 0
+    without_dense: int = 0
+    """Chunks written without a dense vector because the embedding endpoint failed."""
+    dense_error: str | None = None
+    """Why, when it failed."""
 
 
 @runtime_checkable
 class KnowledgeIndex(Protocol):
     """What ingestion and the knowledge tool need from a search backend."""
 
-    def upsert(self, chunks: Sequence[Chunk]) -> None:
+    def upsert(self, chunks: Sequence[Chunk]) -> UpsertReport | None:
         """Insert or replace chunks (by chunk id)."""
         ...
 
@@ -179,19 +244,31 @@ def _lower(values: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(v.strip().lower() for v in values if v and v.strip()))
 
 
-def chunk_search_text(chunk: Chunk) -> str:
-    """What BM25 and dense vectors are computed from: title, heading path and text."""
-    head = chunk.heading or chunk.meta.title or ""
-    if chunk.meta.title and head and not head.startswith(chunk.meta.title):
-        head = f"{chunk.meta.title} > {head}"
-    return f"{head}\n{chunk.text}" if head else chunk.text
+def chunk_search_text(chunk: Chunk, *, lexicon: Lexicon | None = None) -> str:
+    """What BM25 and dense vectors are computed from: title, aliases, heading path, their lexicon
+    translations (from `lexicon`, default the bundled one), then the text."""
+    meta = chunk.meta
+    head = chunk.heading or meta.title or ""
+    if meta.title and head and not head.startswith(meta.title):
+        head = f"{meta.title}{HEADING_SEPARATOR}{head}"
+    if meta.aliases:
+        head = f"{head} ({'; '.join(meta.aliases)})" if head else "; ".join(meta.aliases)
+    if not head:
+        return chunk.text
+    words = (lexicon if lexicon is not None else default_lexicon()).translations(
+        head, limit=MAX_HEAD_TRANSLATIONS
+    )
+    if words:
+        head = f"{head}\n{'; '.join(words)}"
+    return f"{head}\n{chunk.text}"
 
 
-def chunk_payload(chunk: Chunk) -> dict[str, Any]:
+def chunk_payload(chunk: Chunk, *, search_text: str | None = None, has_dense: bool = False) -> dict[str, Any]:
     """The payload of a chunk's point (same on both backends)."""
     meta = chunk.meta
-    identifiers = extract_identifiers(chunk_search_text(chunk))  # the BM25 input: computed once, cached
-    return {
+    # The BM25 input (computed once by the caller, else here); extraction is cached.
+    identifiers = extract_identifiers(search_text if search_text is not None else chunk_search_text(chunk))
+    payload: dict[str, Any] = {
         "layout": LAYOUT_VERSION,
         "chunk_id": chunk.chunk_id,
         "doc_id": chunk.doc_id,
@@ -217,8 +294,16 @@ def chunk_payload(chunk: Chunk) -> dict[str, Any]:
         "f_from": meta.effective_from.toordinal() if meta.effective_from else OPEN_START,
         "f_to": meta.effective_to.toordinal() if meta.effective_to else OPEN_END,
         "identifiers": list(identifiers),
-        "title_keys": title_keys([meta.title, *(h.split(" > ")[-1] for h in chunk.headings)]),
+        "title_keys": title_keys(
+            [meta.title, *meta.aliases, *(h.split(HEADING_SEPARATOR)[-1] for h in chunk.headings)]
+        ),
+        "has_dense": has_dense,
     }
+    if meta.aliases:
+        payload["aliases"] = list(meta.aliases)
+    if chunk.instruction_spans:
+        payload["instructions"] = [offset for span in chunk.instruction_spans for offset in span]
+    return payload
 
 
 def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
@@ -239,16 +324,24 @@ def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
         scopes=tuple(payload.get("scopes") or ()),
         tenant=payload.get("tenant"),
         content_hash=str(payload.get("content_hash") or ""),
+        aliases=tuple(str(a) for a in payload.get("aliases") or ()),
     )
+    text = str(payload["text"])
+    if int(payload.get("layout") or 1) >= 2:
+        flat = [int(v) for v in payload.get("instructions") or ()]
+        spans = tuple(zip(flat[::2], flat[1::2], strict=True))
+    else:  # indexed before chunks recorded their instructions: look now
+        spans = tuple((span.start, span.end) for span in find_instructions(text))
     return Chunk(
         chunk_id=str(payload["chunk_id"]),
         doc_id=meta.doc_id,
         ordinal=int(payload.get("ordinal", 0)),
-        text=str(payload["text"]),
+        text=text,
         start=int(payload.get("start", 0)),
         end=int(payload.get("end", 0)),
         heading=payload.get("heading"),
         meta=meta,
+        instruction_spans=spans,
     )
 
 
@@ -336,9 +429,20 @@ class QdrantKnowledgeIndex(ABC):
     #: Points per engine write.
     batch_size: int = 256
 
-    def __init__(self, *, dense: DenseEncoder | None = None) -> None:
-        self._bm25 = Bm25Encoder()
+    def __init__(
+        self,
+        *,
+        dense: DenseEncoder | None = None,
+        lexicon: Lexicon | None = None,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self._lexicon = lexicon if lexicon is not None else default_lexicon()
+        self._bm25 = Bm25Encoder(self._lexicon)
         self._dense = dense
+        self._clock = clock
+        self._dense_lock = threading.Lock()
+        self._dense_down: tuple[float, str] | None = None
+        """(when the endpoint failed, why) after a query-time failure; cleared after the cooldown."""
 
     # -- engine primitives, one implementation per backend
 
@@ -371,38 +475,59 @@ class QdrantKnowledgeIndex(ABC):
 
     # -- KnowledgeIndex
 
-    def upsert(self, chunks: Sequence[Chunk]) -> None:
+    def upsert(self, chunks: Sequence[Chunk]) -> UpsertReport:
+        """Write chunks; with an embedding endpoint that fails, they are written without dense vectors."""
+        without_dense = 0
+        dense_error: str | None = None
         for offset in range(0, len(chunks), self.batch_size):
             batch = chunks[offset : offset + self.batch_size]
-            texts = [chunk_search_text(c) for c in batch]
-            denses: list[list[float]] | list[None] = (
-                self._dense.embed(texts) if self._dense is not None else [None] * len(batch)
-            )
+            texts = [chunk_search_text(c, lexicon=self._lexicon) for c in batch]
+            denses: list[list[float]] | list[None] = [None] * len(batch)
+            if self._dense is not None and dense_error is None:
+                try:
+                    denses = self._dense.embed(texts)
+                except ModelError as exc:
+                    # Keep ingesting: BM25 still finds these chunks, and `has_dense: false` makes the
+                    # next ingestion re-index them once the endpoint works.
+                    dense_error = f"{type(exc).__name__}: {exc}"
+                    _log.warning("embedding endpoint failed during ingestion, writing BM25 only: %s", exc)
+            if self._dense is not None and denses[0] is None:
+                without_dense += len(batch)
             self._write(
                 [
-                    PreparedPoint(point_id(c.chunk_id), self._bm25.document(t), d, chunk_payload(c))
+                    PreparedPoint(
+                        point_id(c.chunk_id),
+                        self._bm25.document(t),
+                        d,
+                        chunk_payload(c, search_text=t, has_dense=d is not None),
+                    )
                     for c, t, d in zip(batch, texts, denses, strict=True)
                 ]
             )
+        return UpsertReport(chunks=len(chunks), without_dense=without_dense, dense_error=dense_error)
 
     def delete_document(self, doc_id: str) -> None:
         self._delete(EngineFilter(must=(AnyOf("doc_id", (doc_id,)),)))
 
     def document_hash(self, doc_id: str) -> str | None:
         payload = self._payload(point_id(f"{doc_id}#0"))
-        return str(payload["content_hash"]) if payload and payload.get("content_hash") else None
+        if not payload or not payload.get("content_hash"):
+            return None
+        if self._dense is not None and not payload.get("has_dense"):
+            return None  # indexed without a dense vector: re-index it now that an embedder is set
+        return str(payload["content_hash"])
 
     def count(self) -> int:
         return self._count()
 
-    def search(self, query: str, *, filters: SearchFilter, limit: int = 5) -> list[SearchHit]:
+    def search(self, query: str, *, filters: SearchFilter, limit: int = 5) -> SearchResults:
         query = query.strip()
         if not query or limit < 1:
-            return []
+            return SearchResults()
         gov = governance_filter(filters)
-        sparse = self._bm25.query(query)
-        query_terms = frozenset(sparse.indices)
-        dense = self._dense.embed([query])[0] if self._dense is not None else None
+        terms = self._bm25.expanded_query(query)
+        sparse = terms.sparse
+        dense, notes = self._dense_query(query)
 
         l0 = self._l0(query, sparse, gov, limit)
         seen = {c.hit.payload["chunk_id"] for c in l0}
@@ -415,11 +540,11 @@ class QdrantKnowledgeIndex(ABC):
         hits: list[SearchHit] = []
         for candidate in l0:
             chunk = chunk_from_payload(candidate.hit.payload)
-            coverage = _coverage(query_terms, candidate.hit.terms)
+            coverage = terms.coverage(candidate.hit.terms)
             level = (
                 HIGH
                 if candidate.id_matches
-                else _stronger(MEDIUM, _level(coverage, candidate.hit.score, top))
+                else _stronger(MEDIUM, _level(coverage, candidate.hit.score, top, terms, candidate.hit.terms))
             )
             hits.append(
                 SearchHit(
@@ -433,19 +558,43 @@ class QdrantKnowledgeIndex(ABC):
             )
         for hit in l1:
             chunk = chunk_from_payload(hit.payload)
-            coverage = _coverage(query_terms, hit.terms)
+            coverage = terms.coverage(hit.terms)
             hits.append(
                 SearchHit(
                     chunk=chunk,
                     score=hit.score,
                     layer=RetrievalLayer.L1,
-                    relevance=_level(coverage, hit.score, top),
+                    relevance=_level(coverage, hit.score, top, terms, hit.terms),
                     coverage=coverage,
                 )
             )
-        return hits
+        return SearchResults(hits, notes=notes, expansions=terms.expansions)
+
+    def query_terms(self, query: str) -> QueryTerms:
+        """The BM25 query `search` sends for `query`, lexicon expansion included (for diagnostics)."""
+        return self._bm25.expanded_query(query.strip())
 
     # -- internals
+
+    def _dense_query(self, query: str) -> tuple[list[float] | None, list[str]]:
+        """The query's dense vector, or None and why not (the search then runs on BM25 alone)."""
+        if self._dense is None:
+            return None, []
+        with self._dense_lock:
+            down = self._dense_down
+            if down is not None and self._clock() - down[0] < DENSE_COOLDOWN_SECONDS:
+                return None, [f"dense search skipped: the embedding endpoint failed recently ({down[1]})"]
+        try:
+            vector = self._dense.embed_query(query)
+        except ModelError as exc:
+            reason = f"{type(exc).__name__}: {exc}"
+            _log.warning("embedding endpoint failed at query time, searching BM25 only: %s", exc)
+            with self._dense_lock:
+                self._dense_down = (self._clock(), reason)
+            return None, [f"dense search unavailable, BM25 only ({reason})"]
+        with self._dense_lock:
+            self._dense_down = None
+        return vector, []
 
     def _l0(self, query: str, sparse: SparseVec, gov: EngineFilter, limit: int) -> list[_Candidate]:
         identifiers = extract_identifiers(query)
@@ -499,15 +648,19 @@ class QdrantKnowledgeIndex(ABC):
 _ORDER: Final = {LOW: 0, MEDIUM: 1, HIGH: 2}
 
 
-def _coverage(query_terms: frozenset[int], chunk_terms: frozenset[int]) -> float:
-    return len(query_terms & chunk_terms) / len(query_terms) if query_terms else 0.0
-
-
 def _stronger(a: str, b: str) -> str:
     return a if _ORDER[a] >= _ORDER[b] else b
 
 
-def _level(coverage: float, score: float, top: float) -> str:
+def _level(
+    coverage: float,
+    score: float,
+    top: float,
+    terms: QueryTerms | None = None,
+    chunk: frozenset[int] = frozenset(),
+) -> str:
+    if terms is not None and terms.names_other(chunk):
+        return LOW  # the question names `Team C`; a passage about Team A or B is not about it
     relative = score / top if top > 0 else (1.0 if score > 0 else 0.0)
     if coverage >= 0.6 and relative >= 0.5:
         return HIGH
@@ -536,6 +689,7 @@ def translate_errors(what: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 
 __all__ = [
     "DEFAULT_COLLECTION",
+    "DENSE_COOLDOWN_SECONDS",
     "HIGH",
     "KEYWORD_FIELDS",
     "LAYOUT_VERSION",
@@ -555,6 +709,8 @@ __all__ = [
     "QdrantKnowledgeIndex",
     "SearchFilter",
     "SearchHit",
+    "SearchResults",
+    "UpsertReport",
     "chunk_from_payload",
     "chunk_payload",
     "chunk_search_text",

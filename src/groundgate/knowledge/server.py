@@ -32,6 +32,7 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
+from groundgate.knowledge.lexicon import Lexicon
 from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
 
 
@@ -67,8 +68,9 @@ class ServerKnowledgeIndex(QdrantKnowledgeIndex):
         dense: DenseEncoder | None = None,
         payload_indexes: bool = True,
         owns_client: bool = True,
+        lexicon: Lexicon | None = None,
     ) -> None:
-        super().__init__(dense=dense)
+        super().__init__(dense=dense, lexicon=lexicon)
         self.client = client
         self.collection = collection
         self._owns_client = owns_client
@@ -99,10 +101,11 @@ class ServerKnowledgeIndex(QdrantKnowledgeIndex):
         *,
         collection: str = DEFAULT_COLLECTION,
         dense: DenseEncoder | None = None,
+        lexicon: Lexicon | None = None,
     ) -> ServerKnowledgeIndex:
         """`qdrant-client` local mode (`:memory:` or a path): the client API without a server, for tests."""
         client = QdrantClient(location=location) if location == ":memory:" else QdrantClient(path=location)
-        return cls(client, collection=collection, dense=dense, payload_indexes=False)
+        return cls(client, collection=collection, dense=dense, payload_indexes=False, lexicon=lexicon)
 
     @translate_errors("preparing the collection")
     def _ensure_collection(self, dense: DenseEncoder | None, payload_indexes: bool) -> None:

@@ -10,6 +10,12 @@ L0 is an exact match on keys stored in two keyword payload indexes:
   enough to name something: at least 4 CJK characters or two words and 8 letters, and not a generic
   heading (`Overview`, `概述`, `处理步骤`...). A query matches a title key when a contiguous run of
   its words normalises to it, so `支付网关错误码手册里的超时` matches the title `支付网关错误码手册`.
+
+`label_terms` serves BM25 rather than L0: names made of a noun and a one-letter or numeric label
+(`Team A`, `Team B`, `Phase 2`, `B 组`, `3 号楼`) become one term each (`teama`, `teamb`, `phase2`,
+`teamb`, `building3`), in documents and queries alike. Without them `Team A` and `Team B` are the
+same query to the tokenizer, which drops `a` as a stopword and keeps `b` as a meaningless letter, so
+the other team's document ranks as high as the right one.
 """
 
 from __future__ import annotations
@@ -33,6 +39,45 @@ _HTTP_PATH = re.compile(r"\b(?:GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)\s+(/[A-Za
 _DOTTED = re.compile(rf"(?<![{_A}.])[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+(?![{_A}])")
 _BACKTICK = re.compile(r"`([^`\s]{3,80})`")
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+
+#: Nouns that take a one-letter or numeric label, and the word their label term is spelled with
+#: (synonyms, and the Chinese nouns, share one spelling so that `B 组` finds `Team B`).
+_LABEL_NOUNS: Final = {
+    "team": "team",
+    "group": "team",
+    "squad": "team",
+    "zone": "zone",
+    "region": "region",
+    "phase": "phase",
+    "plan": "plan",
+    "building": "building",
+    "floor": "floor",
+    "tier": "tier",
+    "level": "level",
+    "stage": "stage",
+    "wave": "wave",
+    "batch": "batch",
+    "shift": "shift",
+    "option": "option",
+}
+_CJK_LABEL_NOUNS: Final = {
+    "小组": "team",
+    "团队": "team",
+    "组": "team",
+    "队": "team",
+    "区": "zone",
+    "期": "phase",
+    "号楼": "building",
+    "楼": "building",
+    "层": "floor",
+    "班": "shift",
+}
+_EN_LABEL = re.compile(
+    rf"(?<![{_A}\-])({'|'.join(_LABEL_NOUNS)})\s+([A-Z]|\d{{1,3}})(?![{_A}\-:.,]\d|[{_A}])", re.I
+)
+_CJK_LABEL = re.compile(
+    rf"(?<![{_A}])([A-Z]|\d{{1,3}})\s*({'|'.join(sorted(_CJK_LABEL_NOUNS, key=len, reverse=True))})"
+)
 
 _GENERIC_HEADINGS: Final = frozenset(
     normalize(h)
@@ -121,6 +166,25 @@ def _identifiers(text: str) -> tuple[tuple[str, str], ...]:
     return tuple(found.items())
 
 
+def label_terms(text: str) -> list[str]:
+    """`Team A` → `teama`, `B 组` → `teamb`: labelled names as single terms (see the module docs)."""
+    return list(_labels(text))
+
+
+@lru_cache(maxsize=4096)
+def _labels(text: str) -> tuple[str, ...]:
+    folded = _fold(text)
+    found: dict[str, None] = {}
+    for match in _EN_LABEL.finditer(folded):
+        label = match.group(2)
+        if label in ("a", "i"):  # lower-case `a` / `i` after a noun is an article or a pronoun
+            continue
+        found.setdefault(f"{_LABEL_NOUNS[match.group(1).lower()]}{label.lower()}", None)
+    for match in _CJK_LABEL.finditer(folded):
+        found.setdefault(f"{_CJK_LABEL_NOUNS[match.group(2)]}{match.group(1).lower()}", None)
+    return tuple(found)
+
+
 def squash(identifier: str) -> str:
     """An identifier as one BM25 term (`PAY-4031` → `pay4031`), since the tokenizer splits it."""
     return "".join(c for c in identifier.lower() if c.isalnum())
@@ -178,4 +242,4 @@ def title_candidates(query: str) -> dict[str, str]:
     return candidates
 
 
-__all__ = ["extract_identifiers", "squash", "title_candidates", "title_key", "title_keys"]
+__all__ = ["extract_identifiers", "label_terms", "squash", "title_candidates", "title_key", "title_keys"]

@@ -1,7 +1,7 @@
 """Model seam: the `Model` protocol and its implementations.
 
-`OpenAIModel` is imported lazily: the `openai` SDK takes about a second to import, and offline
-use never needs it.
+`OpenAIModel` and `OpenAIEmbeddings` are imported lazily: the `openai` SDK takes about a second to
+import, and offline use never needs it.
 """
 
 from __future__ import annotations
@@ -12,12 +12,14 @@ from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
 from groundgate.models.scripted import RecordedRequest, ScriptedModel, ScriptExhaustedError
 
 if TYPE_CHECKING:
+    from groundgate.models.embeddings import OpenAIEmbeddings
     from groundgate.models.openai import OpenAIModel
 
 __all__ = [
     "Message",
     "Model",
     "ModelResponse",
+    "OpenAIEmbeddings",
     "OpenAIModel",
     "RecordedRequest",
     "Role",
@@ -32,4 +34,8 @@ def __getattr__(name: str) -> Any:
         from groundgate.models.openai import OpenAIModel
 
         return OpenAIModel
+    if name == "OpenAIEmbeddings":
+        from groundgate.models.embeddings import OpenAIEmbeddings
+
+        return OpenAIEmbeddings
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -1,16 +1,33 @@
-"""Qualified evidence of a run, in one shape for the executor, the gatekeeper and the verifier."""
+"""Qualified evidence of a run, in one shape for the executor, the gatekeeper and the verifier.
+
+Two safeguards live here, so that every role sees the same evidence:
+
+- **Instructions are never evidence.** An item's `text` (what the executor and the verifier read)
+  has its instruction-like sentences blanked out, offsets kept (`groundgate.verify.instructions`:
+  those its tool marked and those found now); `quote_text` stays exactly as the tool returned it,
+  since excerpts are checked against that (and the gatekeeper refuses one that quotes an instruction).
+- **Higher authority wins.** `outranking_conflicts` finds the passages of higher `Authority` that
+  contradict a claim resting on lower-authority passages: the fidelity checks
+  (`groundgate.verify.fidelity.check_claim`: a changed number, currency, unit, comparator, date or
+  version, a flipped negation) run between the claim and the best-aligned sentence of each higher
+  passage. The verifier marks such a claim `contradicted`; the extractive executor does not propose
+  it. Passages of equal authority that disagree are left to the ordinary checks; live facts carry no
+  document authority and are not compared.
+"""
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Final
 
 from groundgate.contracts import EvidenceType, ToolResult, ToolStatus, VerifiedFact
+from groundgate.contracts.evidence import Authority
 from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import render_fact_value
-from groundgate.verify.text import is_cjk_text
+from groundgate.verify.instructions import mask_instructions
+from groundgate.verify.text import is_cjk_text, split_sentences, tokenize
 
 
 @dataclass(frozen=True, slots=True)
@@ -22,13 +39,18 @@ class EvidenceItem:
     tool: str
     source: str
     text: str
-    """What the verifier reads: the passage, or the fact rendered as a readable line."""
+    """What the verifier reads: the passage, or the fact rendered as a readable line, with
+    instruction-like text blanked out (same offsets)."""
     quote_text: str
     """What a citation's excerpt must be quoted from (the gatekeeper checks against this)."""
     evidence_type: EvidenceType
     round: int
     score: float = 0.0
     fact_type: str = ""
+    authority: Authority | None = None
+    """A document passage's authority level; None for live facts."""
+    value: Any = None
+    """A fact's value as the tool returned it (the recovery of a metric series is computed from it)."""
 
 
 def render_fact(fact: VerifiedFact) -> str:
@@ -51,6 +73,20 @@ def render_fact(fact: VerifiedFact) -> str:
             f"{str(value.get('max_at', ''))[11:16]}, min {_plain(value.get('min'))}, "
             f"mean {_plain(value.get('mean'))}, last {_plain(value.get('last'))}"
         )
+    if fact.fact_type == "metric.points" and isinstance(value, dict):
+        # The series as a person reads it: `name{labels} UTC, max per 180 s: 2026-03-14 13:00 0.18, 13:03 …`.
+        labels = ",".join(f"{k}={v}" for k, v in dict(value.get("labels") or {}).items())
+        shown: list[str] = []
+        day = ""
+        for point in value.get("points") or []:
+            if isinstance(point, list | tuple) and len(point) == 2:
+                stamp = str(point[0])
+                at = stamp[11:16] if stamp[:10] == day else stamp[:16].replace("T", " ")
+                day = stamp[:10]
+                shown.append(f"{at} {_plain(point[1])}")
+        step = value.get("step_seconds")
+        how = f", {value.get('aggregation', 'max')} per {step} s" if step else ""
+        return f"{value.get('name')}{{{labels}}} UTC{how}: " + ", ".join(shown)
     if isinstance(value, dict):
         body = ", ".join(
             f"{key} {_plain(val)}" for key, val in value.items() if val not in (None, "", [], {})
@@ -81,13 +117,19 @@ def _plain(value: Any) -> str:
     return str(value)
 
 
-def qualified_evidence(results: Iterable[ToolResult], *, limit: int) -> list[EvidenceItem]:
+def qualified_evidence(
+    results: Iterable[ToolResult], *, limit: int, relevance: Callable[[EvidenceItem], float] | None = None
+) -> list[EvidenceItem]:
     """Evidence from successful calls, at most `limit` items (the candidate budget).
 
     Only `OK` results qualify. Items are taken round-robin across calls, each call's best first, so
-    a second-round call is not crowded out by a first-round one that returned many items.
+    a second-round call is not crowded out by a first-round one that returned many items. With
+    `relevance`, each call's items are taken most relevant first (ties keep the tool's order): of the
+    five series a metric query returns, the one the question names is not left out.
     """
     per_call = [_items_of(result) for result in results if result.status is ToolStatus.OK]
+    if relevance is not None:
+        per_call = [sorted(call, key=lambda item: -relevance(item)) for call in per_call]
     items: list[EvidenceItem] = []
     seen: set[str] = set()
     depth = 0
@@ -110,11 +152,12 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
                 citation_id=doc.citation_id,
                 tool=result.tool,
                 source=doc.source + (f" > {doc.heading}" if doc.heading else ""),
-                text=doc.text,
+                text=mask_instructions(doc.text, doc.instruction_spans),
                 quote_text=doc.text,
                 evidence_type=EvidenceType.DOCUMENT_EVIDENCE,
                 round=result.round,
                 score=doc.score or 0.0,
+                authority=doc.authority_level,
             )
         )
     for fact in result.facts:
@@ -124,10 +167,11 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
                 citation_id=fact.fact_ref,
                 tool=result.tool,
                 source=_fact_source(fact),
-                text=render_fact(fact),
+                text=mask_instructions(render_fact(fact)),
                 quote_text=render_fact_value(fact.value),
                 evidence_type=EvidenceType.VERIFIED_FACT,
                 round=result.round,
+                value=fact.value,
                 fact_type=fact.fact_type,
             )
         )
@@ -137,6 +181,86 @@ def _items_of(result: ToolResult) -> list[EvidenceItem]:
 def evidence_by_ref(items: Sequence[EvidenceItem]) -> dict[tuple[str, str], EvidenceItem]:
     """Index evidence by (invocation id, citation id)."""
     return {(item.invocation_id, item.citation_id): item for item in items}
+
+
+# --------------------------------------------------------------------------- authority
+
+#: Fidelity findings that mean two statements disagree about the same thing. Findings that only say
+#: the claim names something the passage does not (`*_not_in_evidence`) are no disagreement: a
+#: higher passage that does not mention a figure has not contradicted it.
+DISAGREEMENT_CODES: Final = frozenset(
+    {
+        "number_mismatch",
+        "currency_mismatch",
+        "unit_mismatch",
+        "comparator_changed",
+        "negation_flip",
+        "date_mismatch",
+        "version_mismatch",
+    }
+)
+#: Share of a claim's words (figures aside) a higher sentence must hold to be about the same thing.
+_ALIGNMENT: Final = 0.6
+_FIGURE = re.compile(r"^[\d.,%]+$")
+
+
+@dataclass(frozen=True, slots=True)
+class AuthorityConflict:
+    """A passage of higher authority than a claim's own evidence that contradicts the claim."""
+
+    invocation_id: str
+    citation_id: str
+    authority: Authority
+    sentence: str
+    """The sentence of that passage the claim was compared with."""
+    codes: tuple[str, ...]
+    """The fidelity findings (`number_mismatch`, `negation_flip`, ...)."""
+
+
+def outranking_conflicts(
+    claim: str, cited: Sequence[EvidenceItem], evidence: Sequence[EvidenceItem]
+) -> list[AuthorityConflict]:
+    """Passages of `evidence` that outrank every document `claim` cites and contradict it.
+
+    A claim citing no document (facts, nothing) is out of scope: []. See the module docs.
+    """
+    ranks = [item.authority.rank for item in cited if item.authority is not None]
+    if not ranks:
+        return []
+    own = max(ranks)
+    words = {t for t in tokenize(claim) if not _FIGURE.match(t)}
+    if not words:
+        return []
+    conflicts: list[AuthorityConflict] = []
+    for item in evidence:
+        if item.authority is None or item.authority.rank <= own:
+            continue
+        sentence = _aligned_sentence(words, item.text)
+        if sentence is None:
+            continue
+        codes = tuple(
+            dict.fromkeys(
+                issue.code
+                for issue in fidelity.check_claim(claim, sentence, item.text)
+                if issue.severity == "contradiction" and issue.code in DISAGREEMENT_CODES
+            )
+        )
+        if codes:
+            conflicts.append(
+                AuthorityConflict(item.invocation_id, item.citation_id, item.authority, sentence, codes)
+            )
+    return conflicts
+
+
+def _aligned_sentence(words: set[str], text: str) -> str | None:
+    """The sentence of `text` sharing most of `words`, when it shares enough to be about the same."""
+    best: tuple[float, str] | None = None
+    for sentence in split_sentences(text):
+        shared = len(words & set(tokenize(sentence.text)))
+        share = shared / len(words)
+        if shared >= 2 and share >= _ALIGNMENT and (best is None or share > best[0]):
+            best = (share, sentence.text)
+    return best[1] if best else None
 
 
 _ASCII_TERM = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Za-z][A-Za-z0-9_\-./]*[A-Za-z0-9]")

@@ -4,14 +4,23 @@ The rule planner asks the cheap, specific sources first (knowledge search, plus 
 named in the question); a second round, driven by the retry context, reads live telemetry (logs and
 metrics in the question's time window) for what the documents could not prove.
 
-The extractive executor never writes a fact of its own: each claim is a sentence of a document or a
-verified fact, quoted with its citation, chosen by its overlap with the question.
+Planning follows the question's needs (`groundgate.questions`): round 1 searches the documents once
+per need (the whole question when it asks one thing); round 2 reads live telemetry in the question's
+window and searches again for each need still unmet — with the need's names, words and conditions,
+never with the verifier's gap prose.
+
+The extractive executor never writes a fact of its own: for each need it states the evidence that
+meets it — a document sentence or clause, a table row, a verified fact, a metric's recovery — quoted
+with its citation (`runtime.answers`). It reads the evidence as `runtime.evidence` prepares it
+(instruction-like text blanked out, so it is never quoted), skips a fact that talks to the assistant,
+and leaves out a sentence that a passage of higher authority contradicts (`outranking_conflicts`):
+where sources disagree, the higher one wins.
 """
 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -21,18 +30,21 @@ from groundgate.contracts import (
     Claim,
     ClaimType,
     EvidenceRef,
-    EvidenceType,
     ExecutorOutput,
     ParseStatus,
     PlannerOutput,
     ToolCall,
 )
-from groundgate.runtime.evidence import BULKY_FACT_TYPES, EvidenceItem
+from groundgate.questions import TermEquivalents, derive_needs, round_two_query
+from groundgate.runtime.answers import Unit, choose_units
+from groundgate.runtime.evidence import outranking_conflicts
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
 from groundgate.verify import fidelity
 from groundgate.verify.claims import key_decision
-from groundgate.verify.text import is_cjk_text, split_sentences, tokenize
+from groundgate.verify.text import is_cjk_text, tokenize
 
+#: Knowledge searches per round for the needs of a question (the rest share the call budget).
+_MAX_NEED_SEARCHES = 3
 _ORDER_ID = re.compile(r"\bORD-\d{8}-\d{3,6}\b")
 _TRACE_ID = re.compile(r"\b[0-9a-f]{16,32}\b")
 #: Words in a question that point at a metric of the demo platform (and at most platforms).
@@ -75,12 +87,14 @@ class RulePlanner:
         targets: list[str] = []
         if request.retry_context is None:
             if "lookup_knowledge" in tools:
-                calls.append(
-                    ToolCall(
-                        tool="lookup_knowledge", arguments={"query": question[:500]}, purpose="documents"
-                    )
-                )
-                targets.append("documented answer")
+                # One search per need (a two-part question asks two things); the whole question when
+                # it asks one thing.
+                searches: dict[str, str] = {}
+                for need in request.unmet_needs[:_MAX_NEED_SEARCHES]:
+                    searches.setdefault(need.search_text[:500] or question[:500], need.label)
+                for query, label in (searches or {question[:500]: "documented answer"}).items():
+                    calls.append(ToolCall(tool="lookup_knowledge", arguments={"query": query}, purpose=label))
+                    targets.append(label)
             if "query_order" in tools:
                 for order_id in dict.fromkeys(_ORDER_ID.findall(question)):
                     calls.append(
@@ -112,12 +126,14 @@ class RulePlanner:
         )
 
     def _retry_calls(self, request: PlanRequest, tools: set[str]) -> tuple[list[ToolCall], list[str]]:
+        """Round 2: live evidence in the question's window, and a search per unmet need — built from
+        the needs themselves (names, words, conditions), never from the gap prose."""
         assert request.retry_context is not None
-        missing = " ".join(request.retry_context.missing_evidence_facts)
-        text = f"{request.question} {missing}"
+        unmet = request.unmet_needs
+        text = " ".join([request.question, *(n.text for n in unmet)])
         window = self._window(request.question)
         calls: list[ToolCall] = []
-        targets = list(request.retry_context.missing_evidence_facts)
+        targets = [n.label for n in unmet] or list(request.retry_context.missing_evidence_facts)
         keywords = list(dict.fromkeys(_identifiers(text)))[:3]
         if "query_logs" in tools and (window or keywords):
             args: dict[str, Any] = {"level": "ERROR"}
@@ -139,7 +155,16 @@ class RulePlanner:
                         )
                     )
         if "lookup_knowledge" in tools:
-            calls.append(ToolCall(tool="lookup_knowledge", arguments={"query": missing[:500]}, purpose="gap"))
+            for need in unmet[:_MAX_NEED_SEARCHES]:
+                query = round_two_query(need)
+                if query:
+                    calls.append(
+                        ToolCall(
+                            tool="lookup_knowledge",
+                            arguments={"query": query},
+                            purpose=f"need {need.id}: {need.label}",
+                        )
+                    )
         return calls, targets
 
     def _window(self, question: str) -> tuple[datetime, datetime] | None:
@@ -258,75 +283,67 @@ def _claim_type(text: str) -> ClaimType:
 
 
 class ExtractiveExecutor:
-    """Executor used when no model is configured: quotes the evidence that best answers the question."""
+    """Executor used when no model is configured: states, for each need of the question, the evidence
+    that meets it (`runtime.answers`), each claim quoting its source verbatim."""
 
-    def __init__(self, *, max_claims: int = 5) -> None:
+    def __init__(self, *, max_claims: int = 5, equivalents: TermEquivalents | None = None) -> None:
         self.max_claims = max_claims
+        self.equivalents = equivalents
+        """Other words for a need's words (a bilingual term layer): a Chinese passage then answers an
+        English question."""
 
     def execute(self, request: ExecuteRequest) -> RoleOutcome[ExecutorOutput]:
-        question = _QuestionTerms.of(request.question)
-        event_days = question.days
-        candidates: list[tuple[float, int, str, str, EvidenceItem]] = []
-        order = 0
-        for item in request.evidence:
-            for text, excerpt in self._units(item):
-                order += 1
-                # A question about a specific day (and time) is answered by records of that moment
-                # (telemetry, or a document naming it), not by a runbook's general description.
-                if (
-                    event_days
-                    and item.evidence_type is not EvidenceType.VERIFIED_FACT
-                    and not (_days(text) & event_days and all(t in text for t in question.times))
-                ):
-                    continue
-                score = self._score(text, question)
-                if score >= _MIN_SCORE:
-                    candidates.append((score, order, text, excerpt, item))
-        candidates.sort(key=lambda c: (-c[0], c[1]))
-        best = candidates[0][0] if candidates else 0.0
-        chosen = sorted(
-            (c for c in candidates[: self.max_claims] if c[0] >= best * _RELATIVE_SCORE), key=lambda c: c[1]
+        needs = request.needs or derive_needs(request.question)
+        question = _QuestionTerms.of(needs.resolved_question)
+
+        def relevance(unit: Unit) -> float:
+            return self._score(unit.text, question)
+
+        def keep(unit: Unit) -> bool:
+            # A higher-authority passage of this run that says otherwise wins: this one is not stated.
+            item = unit.item
+            return item.authority is None or not outranking_conflicts(unit.text, [item], request.evidence)
+
+        chosen = choose_units(
+            needs,
+            request.evidence,
+            relevance=relevance,
+            keep=keep,
+            max_claims=self.max_claims,
+            equivalents=self.equivalents,
         )
         claims = [
             Claim(
                 id=f"c{n}",
-                text=text,
-                claim_type=_claim_type(text),
-                critical=key_decision(text).key,
+                text=unit.text,
+                claim_type=_claim_type(unit.text),
+                critical=key_decision(unit.text).key,
                 evidence_refs=[
                     EvidenceRef(
                         invocation_id=item.invocation_id, citation_id=item.citation_id, excerpt=excerpt
                     )
+                    for item, excerpt in unit.quotes
                 ],
             )
-            for n, (_score, _order, text, excerpt, item) in enumerate(chosen, start=1)
+            for n, unit in enumerate(chosen, start=1)
         ]
-        joiner = "" if is_cjk_text(request.question) else " "
+        joiner = "" if is_cjk_text(needs.resolved_question) else " "
         output = ExecutorOutput(claims=claims, final_answer=joiner.join(c.text for c in claims))
         return RoleOutcome(
             output,
             AgentStep(
                 role="executor",
                 round=request.round,
-                thought=f"extracted {len(claims)} claims from {len(request.evidence)} evidence items",
+                thought=(
+                    f"extracted {len(claims)} claims for {len(needs.needs)} needs "
+                    f"from {len(request.evidence)} evidence items"
+                ),
                 reason_code="extractive",
                 model_output=output.model_dump(mode="json"),
                 parse_status=ParseStatus.OK,
                 model_name="offline-extractive",
             ),
         )
-
-    @staticmethod
-    def _units(item: EvidenceItem) -> Iterable[tuple[str, str]]:
-        """(claim text, quoted excerpt) pairs: document sentences, or a whole verified fact."""
-        if item.evidence_type is EvidenceType.VERIFIED_FACT:
-            if item.fact_type not in BULKY_FACT_TYPES:
-                yield item.text, item.quote_text
-            return
-        for sentence in split_sentences(item.text):
-            if sentence.text.lstrip().startswith("#") or len(sentence.text) < 6:
-                continue  # headings and fragments are not claims
-            yield sentence.text, sentence.text
 
     @staticmethod
     def _score(text: str, question: _QuestionTerms) -> float:

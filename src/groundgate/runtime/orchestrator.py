@@ -1,9 +1,22 @@
-"""The round orchestrator: plan → execute tools → gatekeeper → verifier → composer, in code.
+"""The round orchestrator: understand → plan → execute tools → gatekeeper → verifier → composer, in code.
 
-Routing (seed 000): `PASS` → `NORMAL`; `LOW_CONFID` at or above the threshold → disclaimer;
-`LOW_CONFID` below it → one more round with a `retry_context` that names only the missing evidence;
-`REJECT` → `DEGRADED` at once; still `LOW_CONFID` after round 2 → disclaimer. Zero qualified
-evidence → `DEGRADED` / `NO_EVIDENCE` without calling the executor (the model that writes answers).
+Understanding (issue 11): a follow-up ("那 P2 呢？") is completed from the session's earlier
+*questions* (`history`; answers are never passed, so never evidence), and the question's needs are
+derived (`groundgate.questions`). Both are recorded on the round-1 planner step, in
+`verifier_evaluation` and on the `RunResult`. The planner searches for the needs; the verifier
+reports which needs the verified claims meet.
+
+Routing (seed 000, with need coverage next to the verdict):
+- `REJECT` → `DEGRADED` at once (no second round);
+- `PASS` with every need met → `NORMAL`;
+- a need still unmet, or `LOW_CONFID` below the threshold → one more round (if any) whose
+  `retry_context` names the unmet needs (`unmet_need_ids`) and the claims lacking evidence; the
+  planner searches for those needs only;
+- otherwise → `LOW_CONFID_WITH_DISCLAIMER` with the verified claims about the question and the gaps;
+  `DEGRADED` when no verified claim is about the question. An answer that meets no need is never
+  `NORMAL`.
+Zero qualified evidence → `DEGRADED` / `NO_EVIDENCE` without calling the executor (the model that
+writes answers).
 """
 
 from __future__ import annotations
@@ -33,8 +46,10 @@ from groundgate.contracts import (
     DecisionStatus,
     ExecutionContext,
     ExecutorOutput,
+    FactCategory,
     ParseStatus,
     PlannerOutput,
+    QuestionNeeds,
     RetryContext,
     RunEvent,
     RunResult,
@@ -44,6 +59,7 @@ from groundgate.contracts import (
     ToolStatus,
     Verdict,
 )
+from groundgate.questions import Turn, derive_needs, resolve_followup
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.evidence import (
     EvidenceItem,
@@ -59,6 +75,7 @@ from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import gatekeep
 
 EventSink = Callable[[RunEvent], None]
+_STATABLE = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 
 
 class RunSink(Protocol):
@@ -131,6 +148,7 @@ class _RunState:
     run_id: str
     session_id: str
     question: str
+    needs: QuestionNeeds
     started: float
     steps: list[AgentStep] = field(default_factory=list)
     plans: list[PlannerOutput] = field(default_factory=list)
@@ -141,6 +159,12 @@ class _RunState:
     executor_output: ExecutorOutput | None = None
     verification: Verification | None = None
     sink: RunSink | None = None
+    tool_descriptions: list[dict[str, Any]] | None = None
+
+    @property
+    def resolved(self) -> str:
+        """The question the run answers (a follow-up completed from the session's earlier questions)."""
+        return self.needs.resolved_question
 
     def add_step(self, step: AgentStep) -> None:
         self.steps.append(step)
@@ -186,18 +210,30 @@ class Orchestrator:
         session_id: str | None = None,
         on_event: EventSink | None = None,
         sink: RunSink | None = None,
+        history: Sequence[Turn] | None = None,
     ) -> RunResult:
-        """Run one question; `sink` (optional) receives each step and tool result as it happens."""
+        """Run one question; `sink` (optional) receives each step and tool result as it happens.
+
+        `history`: the session's earlier turns, oldest first, as (question, resolved question) — for
+        understanding a follow-up only; never answers, never evidence.
+        """
         emit = on_event or (lambda _event: None)
+        started = self.clock()
+        resolution = resolve_followup(question, history or ())
         state = _RunState(
             run_id=run_id or uuid.uuid4().hex,
             session_id=session_id or uuid.uuid4().hex,
             question=question,
-            started=self.clock(),
+            needs=derive_needs(question, resolved_question=resolution.question, followup=resolution.followup),
+            started=started,
             sink=sink,
         )
-        emit(RunEvent(stage="run_started", detail={"run_id": state.run_id}))
-        language = language_of(question)
+        emit(
+            RunEvent(
+                stage="run_started", detail={"run_id": state.run_id, "resolved_question": state.resolved}
+            )
+        )
+        language = language_of(state.resolved)
         rounds = 0
         stop_reason = ""
         for round_no in range(1, self.budgets.max_rounds + 1):
@@ -231,13 +267,14 @@ class Orchestrator:
                     stage="round_done", round=round_no, detail={"verdict": verdict.value, "score": score}
                 )
             )
-            if verdict is Verdict.PASS:
-                stop_reason = "verdict_pass"
-                break
             if verdict is Verdict.REJECT:
                 stop_reason = "verdict_reject"
                 break
-            if score >= self.budgets.low_confidence_threshold:
+            if verdict is Verdict.PASS and verification.needs_met:
+                stop_reason = "verdict_pass"
+                break
+            wants_more = not verification.needs_met or score < self.budgets.low_confidence_threshold
+            if not wants_more:
                 stop_reason = "low_confidence_above_threshold"
                 break
             if budget_stop:
@@ -248,12 +285,15 @@ class Orchestrator:
                 break
             state.retry_context = RetryContext(
                 round=round_no,
-                missing_evidence_facts=verification.gaps or ["(unspecified gap)"],
+                missing_evidence_facts=verification.gaps
+                or [n.label for n in state.needs.needs if n.id in verification.unmet_need_ids]
+                or [state.resolved],
                 instruction=(
                     "仅补充以上断言相关证据，不要重复已完成检索"
                     if language == "zh-CN"
                     else "Only gather evidence for the statements above; do not repeat finished searches."
                 ),
+                unmet_need_ids=verification.unmet_need_ids,
             )
         return self._finish(state, language, rounds, stop_reason, emit)
 
@@ -264,8 +304,15 @@ class Orchestrator:
         anything (an error code, an order, `etcd`) — only if some of it mentions one of those names.
         Evidence that never mentions what was asked about does not answer the question; once some
         does, the rest (a cause, a fix) may matter without repeating the name."""
-        items = qualified_evidence(state.results, limit=self.budgets.max_candidates)
-        anchors = question_anchors(state.question)
+        names = [w.lower() for n in state.needs.needs for w in n.anchors]
+        words = [w.lower() for n in state.needs.needs for w in n.terms]
+
+        def relevance(item: EvidenceItem) -> float:
+            said = f"{item.text} {item.source}".lower()
+            return 2 * sum(name in said for name in names) + sum(word in said for word in words)
+
+        items = qualified_evidence(state.results, limit=self.budgets.max_candidates, relevance=relevance)
+        anchors = question_anchors(state.resolved)
         if anchors and not any(mentions_any(item.text, anchors) for item in items):
             return []
         return items
@@ -276,12 +323,15 @@ class Orchestrator:
     def _plan(self, state: _RunState, round_no: int, emit: EventSink) -> list[ToolCall] | None:
         """Plan, validate in code, drop calls already made. None when no valid plan exists at all."""
         emit(RunEvent(stage="planning", round=round_no))
+        if state.tool_descriptions is None:  # built once per run: the schemas do not change mid-run
+            state.tool_descriptions = self.tools.describe_for_model()
         request = PlanRequest(
-            question=state.question,
-            tools=self.tools.describe_for_model(),
+            question=state.resolved,
+            tools=state.tool_descriptions,
             round=round_no,
             retry_context=state.retry_context,
             done_calls=tuple(state.done_calls),
+            needs=state.needs,
         )
         plan = self._checked_plan(self.planner, request, state)
         if plan is None and self.fallback_planner is not None:
@@ -301,6 +351,13 @@ class Orchestrator:
         outcome = planner.plan(request)
         step = outcome.step
         plan = outcome.output
+        # The understanding of the question is recorded with the run (shown in the trace).
+        understanding: dict[str, Any] = (
+            {"question_needs": state.needs.model_dump(mode="json")}
+            if request.retry_context is None
+            else {"unmet_need_ids": list(request.retry_context.unmet_need_ids)}
+        )
+        step.model_output = {**(step.model_output or {}), **understanding}
         if plan is None:
             state.add_step(step)
             return None
@@ -314,10 +371,10 @@ class Orchestrator:
             return None
         # Invariant 6: numbers, dates, comparators, negation and versions of the question survive.
         plan_text = json.dumps([c.arguments for c in check.calls], ensure_ascii=False)
-        covered = _covered_by_windows(state.question, check.calls)
+        covered = _covered_by_windows(state.resolved, check.calls)
         changed = [
             i
-            for i in fidelity.compare_constraints(state.question, plan_text)
+            for i in fidelity.compare_constraints(state.resolved, plan_text)
             if i.severity == "contradiction"
             and i.code != "constraint_lost"
             # A window around a date/time keeps it (and "from 14:05" is inside a window from 13:35).
@@ -388,7 +445,11 @@ class Orchestrator:
         del ctx  # the executor and verifier never see the ExecutionContext
         outcome = self.executor.execute(
             ExecuteRequest(
-                question=state.question, evidence=evidence, round=round_no, retry_context=state.retry_context
+                question=state.resolved,
+                evidence=evidence,
+                round=round_no,
+                retry_context=state.retry_context,
+                needs=state.needs,
             )
         )
         state.add_step(outcome.step)
@@ -416,15 +477,17 @@ class Orchestrator:
             {r.tool: self.tools.get(r.tool).kind for r in state.results},
             executor_output=output,
             retry_round_invocations=[r.invocation_id for r in state.results if r.round > 1],
+            retry_context=state.retry_context,
         )
         verification = self.verifier.verify(
-            question=state.question,
+            question=state.resolved,
             output=output,
             gate=gate,
             evidence=evidence,
             trace_summary=summary,
             retry_context=state.retry_context,
             round=round_no,
+            needs=state.needs,
         )
         evaluation = verification.evaluation
         evaluation.executor_output_parse_status = {
@@ -440,6 +503,8 @@ class Orchestrator:
                 detail={
                     "verdict": evaluation.verdict.value,
                     "groundedness_score": evaluation.groundedness_score,
+                    "needs_met": sum(1 for c in verification.coverage if c.met),
+                    "needs": len(verification.coverage),
                 },
             )
         )
@@ -448,6 +513,7 @@ class Orchestrator:
     # ------------------------------------------------------------------ endings
 
     def _claims_for_composer(self, state: _RunState) -> list[ComposableClaim]:
+        """The claims an answer may state: verified, about a need of the question, with real citations."""
         assert state.verification is not None
         assert state.executor_output is not None
         evidence = evidence_by_ref(qualified_evidence(state.results, limit=10_000))
@@ -459,11 +525,12 @@ class Orchestrator:
             for r in g.refs
             if r.valid
         }
+        shown = state.verification.shown_claim_ids
         claims = []
         for claim in state.executor_output.claims:
             fact = categories.get(claim.id)
-            if fact is None:
-                continue
+            if fact is None or claim.id not in shown:
+                continue  # beside the question (another entity, another case): verified, not stated
             citations = tuple(
                 Citation(0, item.citation_id, item.source, ref.excerpt or "", item.invocation_id)
                 for ref in claim.evidence_refs
@@ -480,25 +547,22 @@ class Orchestrator:
         if verification is None:
             return self._finish_no_evidence(state, language, rounds, stop_reason or "not_verified", emit)
         evaluation = verification.evaluation
-        lang = language
         claims = self._claims_for_composer(state)
-        if evaluation.verdict is Verdict.PASS:
-            composed = compose_normal(claims, lang)
-            decision = DecisionStatus.ANSWERED
-        elif evaluation.verdict is Verdict.REJECT:
-            composed = compose_degraded(
-                claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
-            )
+        stated = [c for c in claims if c.category in _STATABLE and c.citations]
+        gaps = verification.safe_gaps
+        failed = self._failed_tools(state)
+        if evaluation.verdict is Verdict.REJECT:
+            composed = compose_degraded(claims, gaps, language, failed_tools=failed)
             decision = DecisionStatus.CONFLICT
-        elif not claims or not (state.executor_output and state.executor_output.final_answer.strip()):
-            # The executor said nothing: there is no answer to put a disclaimer on.
-            composed = compose_degraded(
-                claims, verification.safe_gaps, lang, failed_tools=self._failed_tools(state)
-            )
+        elif evaluation.verdict is Verdict.PASS and verification.needs_met and stated:
+            composed = compose_normal(claims, language)
+            decision = DecisionStatus.ANSWERED
+        elif not stated:
+            # Nothing verified is about the question: there is no answer to put a disclaimer on.
+            composed = compose_degraded(claims, gaps, language, failed_tools=failed)
             decision = DecisionStatus.NO_EVIDENCE
         else:
-            answer = state.executor_output.final_answer if state.executor_output else ""
-            composed = compose_disclaimer(answer, verification.gaps, lang)
+            composed = compose_disclaimer(claims, gaps, language)
             decision = DecisionStatus.PARTIAL
         evaluation.composer_output = composed.output
         return self._result(state, composed, evaluation.verdict, decision, rounds, stop_reason, emit)
@@ -507,12 +571,12 @@ class Orchestrator:
         self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
     ) -> RunResult:
         """No verified answer to show: DEGRADED (invariant 8 when there is no qualified evidence, also a
-        plan that never validated or a budget spent before verification). The executor is not called."""
+        plan that never validated or a budget spent before verification). The executor is not called.
+        The gaps are the question's needs."""
         zh = language == "zh-CN"
-        anchors = question_anchors(state.question)
-        gaps = [
-            (f"问题中的“{a}”没有找到任何证据" if zh else f"no evidence found for '{a}'") for a in anchors
-        ] or [("没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found")]
+        gaps = [n.label for n in state.needs.needs] or [
+            "没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found"
+        ]
         composed = compose_degraded([], gaps, language, failed_tools=self._failed_tools(state))
         return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
 
@@ -577,6 +641,9 @@ class Orchestrator:
             elapsed_ms=self._elapsed(state) * 1000,
             input_tokens=sum(s.input_tokens for s in state.steps),
             output_tokens=sum(s.output_tokens for s in state.steps),
+            resolved_question=state.resolved,
+            needs=state.needs,
+            need_coverage=state.verification.coverage if state.verification else [],
         )
         emit(
             RunEvent(

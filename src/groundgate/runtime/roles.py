@@ -18,8 +18,10 @@ from pydantic import BaseModel
 from groundgate.contracts import (
     AgentStep,
     ExecutorOutput,
+    Need,
     ParseStatus,
     PlannerOutput,
+    QuestionNeeds,
     RetryContext,
     StepRole,
     ToolCall,
@@ -41,13 +43,25 @@ class RoleOutcome(Generic[OutT]):
 
 @dataclass(frozen=True, slots=True)
 class PlanRequest:
-    """What the planner sees: the question, the registered tools, and (round 2) the retry context."""
+    """What the planner sees: the (resolved) question, its needs, the registered tools, and (round 2)
+    the retry context with the needs still unmet."""
 
     question: str
     tools: Sequence[dict[str, Any]]
     round: int
     retry_context: RetryContext | None = None
     done_calls: Sequence[ToolCall] = ()
+    needs: QuestionNeeds | None = None
+
+    @property
+    def unmet_needs(self) -> list[Need]:
+        """The needs round 2 must serve (all of them in round 1)."""
+        if self.needs is None:
+            return []
+        if self.retry_context is None:
+            return list(self.needs.needs)
+        wanted = set(self.retry_context.unmet_need_ids)
+        return [n for n in self.needs.needs if n.id in wanted]
 
 
 @dataclass(frozen=True, slots=True)
@@ -59,6 +73,8 @@ class ExecuteRequest:
     round: int
     retry_context: RetryContext | None = None
     notes: Sequence[str] = field(default_factory=tuple)
+    needs: QuestionNeeds | None = None
+    """What the question asks (the executor should meet each need, or leave it unanswered)."""
 
 
 class Planner(Protocol):
@@ -115,8 +131,8 @@ _PLANNER_SYSTEM = """You are the planner of an evidence-gated assistant for oper
 Choose read-only tool calls that can prove the answer. Use only the tools listed, with only their
 listed arguments. Never include tenant, user, project, space, app or role fields: authorization is
 applied by the server. Keep every number, currency, date, period, comparator, negation and version
-from the question exactly as written. In a retry round, plan calls only for the missing evidence
-and do not repeat calls already made.
+from the question exactly as written. Plan calls that can answer each listed need. In a retry round,
+plan calls only for the unmet needs and do not repeat calls already made.
 Answer with JSON: {"intent": str, "calls": [{"tool": str, "arguments": {...}, "purpose": str}],
 "evidence_targets": [str]}."""
 
@@ -129,6 +145,10 @@ class ModelPlanner:
 
     def plan(self, request: PlanRequest) -> RoleOutcome[PlannerOutput]:
         payload: dict[str, Any] = {"question": request.question, "tools": list(request.tools)}
+        if request.needs is not None:
+            payload["needs"] = [
+                {"id": n.id, "need": n.label, "search": n.search_text} for n in request.unmet_needs
+            ]
         if request.retry_context is not None:
             payload["retry_context"] = request.retry_context.model_dump()
             payload["calls_already_made"] = [c.model_dump(exclude_none=True) for c in request.done_calls]
@@ -142,7 +162,9 @@ class ModelPlanner:
 
 
 _EXECUTOR_SYSTEM = """You are the executor of an evidence-gated assistant. Answer the question using ONLY the
-numbered evidence. Write short claims; every claim must cite the evidence it comes from with its
+numbered evidence. Answer each listed need with the evidence that meets it (the right entity, the
+asked attribute, a condition that includes the asked case); leave a need unanswered rather than
+answer it with a statement about something else. Write short claims; every claim must cite the evidence it comes from with its
 invocation_id, citation_id and an excerpt copied verbatim from that evidence. Do not state anything
 the evidence does not say. Mark a claim critical when it is a root cause, an error code / interface /
 component attribution, a statement of what logs or documents show, a fix conclusion, or has a number.
@@ -170,7 +192,10 @@ class ModelExecutor:
         self.model = model
 
     def execute(self, request: ExecuteRequest) -> RoleOutcome[ExecutorOutput]:
-        user = f"Question: {request.question}\n\nEvidence:\n{render_evidence(request.evidence)}"
+        user = f"Question: {request.question}"
+        if request.needs is not None and request.needs.needs:
+            user += "\nNeeds:\n" + "\n".join(f"- {n.id}: {n.label}" for n in request.needs.needs)
+        user += f"\n\nEvidence:\n{render_evidence(request.evidence)}"
         if request.retry_context is not None:
             user += "\n\nRetry context: " + request.retry_context.model_dump_json()
         messages = [Message("system", _EXECUTOR_SYSTEM), Message("user", user)]

@@ -4,37 +4,65 @@
 - one minimal evidence summary per call, 1-3 sentences on what it proved or failed to prove;
 - failed calls are kept with `success=false`, `evidence_level=none`;
 - repeated calls on the same tool, topic and round are folded into one entry that keeps the first
-  effective hit and counts the extra, missed and failed calls;
-- when too long, entries are kept by the seed's priority: evidence the answer cites, evidence for
-  root-cause claims, evidence for fix claims, evidence related to the retry context's gaps.
+  effective hit and counts the extra, missed and failed calls. The topic is the call's content, not
+  its first argument: the normalised query words (order and case aside), and every other business
+  argument (service, level, window, metric name, labels); paging arguments (`limit`, `top_k`) do not
+  make a new topic. Two different knowledge queries are two entries;
+- when too long, entries are kept by the seed's priority, each rule breaking the ties of the one
+  before: evidence the answer cites (always kept), evidence that supports a root cause (cited by a
+  root-cause claim, or saying what caused what), evidence that supports a fix, evidence related to the
+  retry context's gaps (called for them in round 2, or sharing their words); then call order.
 """
 
 from __future__ import annotations
 
+import json
+import re
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from groundgate.contracts import (
     ClaimType,
     EvidenceLevel,
     ExecutorOutput,
     RetrievalLayer,
+    RetryContext,
     ToolKind,
     ToolResult,
     ToolStatus,
     ToolTraceSummaryEntry,
 )
+from groundgate.verify.text import tokenize
 
-_TOPIC_KEYS = ("domain", "service", "name", "trace_id", "order_id")
+#: Arguments that page or size a result: the same search with another `limit` is the same topic.
+_PAGING = frozenset({"limit", "top_k", "k", "offset", "page", "page_size", "max_results", "step_seconds"})
 _FAILED = frozenset({ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED})
+_CAUSE = re.compile(r"根因|原因|导致|引起|由于|造成|because|caused|due to|led to|root cause", re.IGNORECASE)
+_FIX = re.compile(
+    r"修复|处理|解决|扩容|重启|回滚|调大|fix|restart|roll ?back|scale|increase|mitigat", re.IGNORECASE
+)
 
 
-def _topic(result: ToolResult) -> str:
-    for key in _TOPIC_KEYS:
-        value = result.arguments.get(key)
-        if value:
-            return f"{key}={value}"
-    return "general"
+def _normalised(value: Any) -> Any:
+    if isinstance(value, str):
+        # Query text: its words, order and case aside ("ERR_TIMEOUT 是什么" ≡ "是什么 err_timeout？").
+        return " ".join(sorted(set(tokenize(value)))) or value.strip().lower()
+    if isinstance(value, list | tuple):
+        return sorted((_normalised(v) for v in value), key=str)
+    if isinstance(value, dict):
+        return {k: _normalised(v) for k, v in sorted(value.items())}
+    return value
+
+
+def topic(result: ToolResult) -> str:
+    """What a call was about: its business arguments, normalised (module docs)."""
+    content = {
+        k: _normalised(v)
+        for k, v in sorted(result.arguments.items())
+        if k not in _PAGING and v not in (None, "", [], {})
+    }
+    return json.dumps(content, ensure_ascii=False, sort_keys=True, default=str)
 
 
 def _input_summary(result: ToolResult) -> str:
@@ -80,6 +108,7 @@ def build_tool_trace_summary(
     *,
     executor_output: ExecutorOutput | None = None,
     retry_round_invocations: Collection[str] = (),
+    retry_context: RetryContext | None = None,
     max_entries: int = 8,
 ) -> list[ToolTraceSummaryEntry]:
     """Summarise the evidence-tool calls of a run, folded and prioritised as seed 000 says."""
@@ -87,33 +116,43 @@ def build_tool_trace_summary(
     for result in results:
         if tool_kinds.get(result.tool, ToolKind.EVIDENCE) is ToolKind.AUXILIARY:
             continue
-        key = (result.tool, _topic(result), result.round)
+        key = (result.tool, topic(result), result.round)
         groups.setdefault(key, _Group(result.tool, result.round)).results.append(result)
 
-    entries = [_fold(group) for group in groups.values()]
+    folded = [(_fold(group), group.results) for group in groups.values()]
+    entries = [entry for entry, _ in folded]
     for n, entry in enumerate(entries, start=1):
         entry.trace_ref = f"T{n}"
     if len(entries) <= max_entries:
         return entries
 
     cited, root_cause, fix = _cited_invocations(executor_output)
+    retry_ids = set(retry_round_invocations)
+    gap_words = set(tokenize(" ".join(retry_context.missing_evidence_facts))) if retry_context else set()
 
-    def priority(entry: ToolTraceSummaryEntry) -> tuple[int, int]:
+    def priority(pair: tuple[ToolTraceSummaryEntry, list[ToolResult]]) -> tuple[bool, bool, bool, bool, int]:
+        entry, group = pair
         ids = set(entry.source_invocation_ids)
-        if ids & cited:
-            rank = 0
-        elif ids & root_cause:
-            rank = 1
-        elif ids & fix:
-            rank = 2
-        elif ids & set(retry_round_invocations):
-            rank = 3
-        else:
-            rank = 4
-        return rank, entries.index(entry)
+        said = " ".join(_texts(group))
+        return (
+            not ids & cited,
+            not (ids & root_cause or bool(_CAUSE.search(said))),
+            not (ids & fix or bool(_FIX.search(said))),
+            not (ids & retry_ids or bool(gap_words & set(tokenize(entry.input_summary)))),
+            entries.index(entry),
+        )
 
-    kept = sorted(entries, key=priority)[:max_entries]
+    ranked = sorted(folded, key=priority)
+    kept = [e for e, _ in ranked if set(e.source_invocation_ids) & cited]
+    kept += [e for e, _ in ranked if e not in kept][: max(0, max_entries - len(kept))]
     return sorted(kept, key=entries.index)
+
+
+def _texts(results: Sequence[ToolResult]) -> list[str]:
+    """What a group of calls returned, as text (documents and facts), for the priority rules."""
+    texts = [d.text for r in results for d in r.documents]
+    texts += [json.dumps(f.value, ensure_ascii=False, default=str) for r in results for f in r.facts]
+    return texts
 
 
 def _fold(group: _Group) -> ToolTraceSummaryEntry:
@@ -143,6 +182,14 @@ def _fold(group: _Group) -> ToolTraceSummaryEntry:
         repeat_count=len(results) - 1,
         miss_count=misses,
         failure_count=failures,
+        empty_queries=[
+            _input_summary(r)
+            for r in results
+            if r.status is ToolStatus.EMPTY or (r.status is ToolStatus.OK and not (r.documents or r.facts))
+        ],
+        failures=[
+            f"{r.status.value}: {r.error or 'the call failed'}"[:200] for r in results if r.status in _FAILED
+        ],
     )
 
 

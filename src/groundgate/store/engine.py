@@ -11,6 +11,9 @@ On SQLite, `Store.session()` also queues the threads of one process on an in-pro
 handler, which polls with sleeps of up to 100 ms: the write lock sits idle while waiters sleep,
 throughput collapses as contention grows, and a starved waiter fails with "database is locked" once
 the busy timeout has passed. Other processes (the CLI beside the server) still wait in the busy handler.
+
+A `Store` also carries the run-lease policy and, once a run is recorded, its `Heartbeat` thread
+(`groundgate.store.leases`): `close()` stops it.
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from sqlalchemy.exc import ArgumentError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
 from groundgate.errors import ConfigurationError
+from groundgate.store.leases import Heartbeat, LeasePolicy
 
 SQLITE_FILENAME = "groundgate.sqlite"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
@@ -138,7 +142,18 @@ class Store:
 
     engine: Engine
     sessions: sessionmaker[Session]
+    lease: LeasePolicy = field(default_factory=LeasePolicy)
     _sqlite_queue: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
+    _heartbeat: Heartbeat | None = field(default=None, repr=False, compare=False)
+    _heartbeat_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    @property
+    def heartbeat(self) -> Heartbeat:
+        """The one heartbeat of this store (created on first use; its thread runs only while runs do)."""
+        with self._heartbeat_lock:
+            if self._heartbeat is None:
+                self._heartbeat = Heartbeat(self)
+            return self._heartbeat
 
     @contextmanager
     def session(self) -> Iterator[Session]:
@@ -171,12 +186,22 @@ class Store:
         return self.engine.dialect.name
 
     def close(self) -> None:
+        with self._heartbeat_lock:
+            heartbeat = self._heartbeat
+        if heartbeat is not None:
+            heartbeat.close()  # before the engine goes: a beat may be using a connection
         self.engine.dispose()
 
 
-def open_store(target: str | Path, *, migrate: bool = True, **engine_kwargs: Any) -> Store:
-    """Open the store at a data directory (embedded SQLite) or a database URL, upgraded to head."""
+def open_store(
+    target: str | Path, *, migrate: bool = True, lease: LeasePolicy | None = None, **engine_kwargs: Any
+) -> Store:
+    """Open the store at a data directory (embedded SQLite) or a database URL, upgraded to head.
+
+    `lease`: how runs recorded through this store are leased (default `LeasePolicy()`)."""
     engine = create_store_engine(resolve_url(target), **engine_kwargs)
     if migrate:
         upgrade(engine)
-    return Store(engine=engine, sessions=sessionmaker(engine, expire_on_commit=False))
+    return Store(
+        engine=engine, sessions=sessionmaker(engine, expire_on_commit=False), lease=lease or LeasePolicy()
+    )

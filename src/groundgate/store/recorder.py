@@ -1,33 +1,38 @@
-"""Persist a `RunResult` (what a run produced) and its rule evaluation afterwards."""
+"""Persist a `RunResult` (what a run produced) and its rule evaluation afterwards.
+
+`RunRecorder` writes a run as it happens and holds its lease (`groundgate.store.leases`): a run
+whose process dies is recovered `FAILED` once the lease expires; a run whose store went away is
+marked `FAILED` by its own process as soon as the store is back.
+"""
 
 from __future__ import annotations
 
 import logging
 import uuid
 from collections.abc import Callable, Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from groundgate.contracts.run import AgentStep, RunResult
 from groundgate.contracts.tools import ToolResult
 from groundgate.contracts.verification import RuleEvaluation
 from groundgate.store.engine import Store
+from groundgate.store.leases import (
+    FAILED,
+    RUNNING,
+    STOP_REASON_CHARS,
+    recover_interrupted_runs,
+    renew_leases,
+)
 from groundgate.store.repositories import (
+    claim_session,
     compute_rule_evaluation,
-    find_session_row,
     get_run,
     merge_self_evaluation_slot,
 )
-from groundgate.store.tables import (
-    AgentStepRow,
-    DiagnosisRun,
-    DiagnosisSession,
-    ToolInvocation,
-    utcnow,
-)
+from groundgate.store.tables import AgentStepRow, DiagnosisRun, ToolInvocation
 
 logger = logging.getLogger(__name__)
 
@@ -76,10 +81,9 @@ def invocation_row(run_id: str, tool_result: ToolResult) -> ToolInvocation:
 def record_run(
     result: RunResult, *, session: Session, mode: str = "chat", tenant: str | None = None
 ) -> DiagnosisRun:
-    """Insert the run, its steps and tool invocations (the session row is created when missing)."""
-    if find_session_row(result.session_id, session=session) is None:
-        session.add(DiagnosisSession(session_id=result.session_id, tenant=tenant, query=result.question))
-        session.flush()
+    """Insert the run, its steps and tool invocations (the session row is created when missing;
+    another tenant's session raises `NotFoundError`, see `claim_session`)."""
+    claim_session(result.session_id, tenant=tenant, question=result.question, session=session)
     container: dict[str, Any] = {}
     if result.verifier_evaluation is not None:
         container["verifier_evaluation"] = result.verifier_evaluation.model_dump(mode="json")
@@ -132,26 +136,37 @@ def persist_run(
     return apply_rule_evaluation(store, result.run_id)
 
 
-RUNNING = "RUNNING"
-FAILED = "FAILED"
-STOP_REASON_CHARS = 128
+__all__ = [
+    "FAILED",
+    "RUNNING",
+    "RunRecorder",
+    "apply_rule_evaluation",
+    "failure_reason",
+    "persist_run",
+    "record_execution",
+    "record_run",
+    "recover_interrupted_runs",
+    "run_recorded",
+]
 
 
-def _aware(value: datetime | None) -> datetime | None:
-    """SQLite returns naive datetimes; every stored time is UTC."""
-    if value is None:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
+def failure_reason(error: BaseException | str) -> str:
+    return error if isinstance(error, str) else f"error: {type(error).__name__}: {error}"
 
 
 class RunRecorder:
     """Writes one run as it happens (a `RunSink` for `Orchestrator.run`).
 
-    `start()` inserts the run with status `RUNNING`; each step and tool result is appended in its own
-    short transaction; `finish(result)` writes whatever is missing and finalizes the row (`SUCCEEDED`,
-    answer, verdict, timings, tokens, `self_evaluation.verifier_evaluation`); `fail(error)` marks it
-    `FAILED` keeping what was written. A failed append is logged and retried by `finish`/`fail`, so a
-    database hiccup never fails the run and never loses a step that the run still holds.
+    `start()` finds or creates the session for the tenant and inserts the run with status `RUNNING`
+    and this process's lease; each step and tool result is appended in its own short transaction
+    (renewing the lease); `finish(result)` writes whatever is missing and finalizes the row
+    (`SUCCEEDED`, answer, verdict, timings, tokens, `self_evaluation.verifier_evaluation`); `fail(error)`
+    marks it `FAILED` keeping what was written. A failed append is logged and retried by
+    `finish`/`fail`, so a database hiccup never fails the run and never loses a step that the run
+    still holds. Between `start()` and the end the store's heartbeat keeps the lease alive.
+
+    `untenanted_sessions`: whether a session recorded without a tenant may be continued (the API
+    with keys says no, see `groundgate.api.app`).
     """
 
     def __init__(
@@ -163,6 +178,7 @@ class RunRecorder:
         question: str,
         mode: str = "chat",
         tenant: str | None = None,
+        untenanted_sessions: bool = True,
     ) -> None:
         self.store = store
         self.run_id = run_id
@@ -170,6 +186,7 @@ class RunRecorder:
         self.question = question
         self.mode = mode
         self.tenant = tenant
+        self.untenanted_sessions = untenanted_sessions
         self.started_at: datetime | None = None
         self.steps_written = 0
         self.invocations_written: set[str] = set()
@@ -177,14 +194,21 @@ class RunRecorder:
         self._results: list[ToolResult] = []
 
     def start(self) -> None:
-        """Insert the session (when new) and the run row as `RUNNING`; raises `StoreError` on failure."""
-        self.started_at = utcnow()
+        """Claim the session and insert the run row as `RUNNING`, leased to this process.
+
+        Raises `NotFoundError` for another tenant's session (nothing is written) and `StoreError`
+        when the store fails."""
+        heartbeat = self.store.heartbeat
+        self.started_at = self.store.lease.clock()
         with self.store.session() as session:
-            if find_session_row(self.session_id, session=session) is None:
-                session.add(
-                    DiagnosisSession(session_id=self.session_id, tenant=self.tenant, query=self.question)
-                )
-                session.flush()
+            # One transaction: the tenant check and the insert cannot be separated by another request.
+            claim_session(
+                self.session_id,
+                tenant=self.tenant,
+                question=self.question,
+                untenanted=self.untenanted_sessions,
+                session=session,
+            )
             session.add(
                 DiagnosisRun(
                     run_id=self.run_id,
@@ -197,8 +221,11 @@ class RunRecorder:
                     self_evaluation_version=0,
                     started_at=self.started_at,
                     created_at=self.started_at,
+                    lease_owner=heartbeat.owner,
+                    lease_expires_at=self.store.lease.expiry(self.started_at),
                 )
             )
+        heartbeat.track(self)
 
     # RunSink ---------------------------------------------------------------
 
@@ -222,6 +249,12 @@ class RunRecorder:
         try:
             with self.store.session() as session:
                 self._write_missing(self._steps, self._results, session=session)
+                renew_leases(
+                    [self.run_id],
+                    owner=self.store.heartbeat.owner,
+                    expires_at=self.store.lease.expiry(),
+                    session=session,
+                )
         except Exception:
             logger.exception("could not append a %s of run %s; it is retried at the end", what, self.run_id)
             self._restore(snapshot)
@@ -242,7 +275,10 @@ class RunRecorder:
 
     def finish(self, result: RunResult) -> None:
         """Write the missing steps/invocations and finalize the run row in one transaction."""
-        finished_at = utcnow()
+        finished_at = self.store.lease.clock()
+        # From now on the result is what this process holds: a `fail()` after a failed finish
+        # writes the composer's closing step too.
+        self._steps, self._results = list(result.steps), list(result.tool_results)
         snapshot = self._snapshot()
         try:
             with self.store.session() as session:
@@ -259,6 +295,7 @@ class RunRecorder:
                 run.input_tokens = result.input_tokens
                 run.output_tokens = result.output_tokens
                 run.finished_at = finished_at
+                run.lease_expires_at = None
                 session.flush()
                 if result.verifier_evaluation is not None:
                     merge_self_evaluation_slot(
@@ -267,25 +304,36 @@ class RunRecorder:
         except BaseException:
             self._restore(snapshot)
             raise
+        self.store.heartbeat.release(self.run_id)
 
     def fail(self, error: BaseException | str) -> None:
-        """Mark the run `FAILED` with the reason, keeping (and completing) what was written."""
-        reason = error if isinstance(error, str) else f"error: {type(error).__name__}: {error}"
-        finished_at = utcnow()
+        """Mark the run `FAILED` with the reason, keeping (and completing) what was written.
+
+        Raises when the store cannot be reached; the caller then hands the run to the heartbeat
+        (`record_execution` does), which calls this again until it succeeds. A run that lease recovery
+        already marked `FAILED` meanwhile gets its missing steps and its owner's reason."""
+        reason = failure_reason(error)
+        finished_at = self.store.lease.clock()
         snapshot = self._snapshot()
-        with self.store.session() as session:
-            try:
-                with session.begin_nested():
-                    self._write_missing(self._steps, self._results, session=session)
-            except Exception:
-                logger.exception("could not write the pending steps of failed run %s", self.run_id)
-                self._restore(snapshot)
-            run = get_run(self.run_id, session=session, lock=True)
-            run.status = FAILED
-            run.stop_reason = reason[:STOP_REASON_CHARS]
-            run.finished_at = finished_at
-            if self.started_at is not None:
-                run.elapsed_ms = (finished_at - self.started_at).total_seconds() * 1000
+        try:
+            with self.store.session() as session:
+                try:
+                    with session.begin_nested():
+                        self._write_missing(self._steps, self._results, session=session)
+                except Exception:
+                    logger.exception("could not write the pending steps of failed run %s", self.run_id)
+                    self._restore(snapshot)
+                run = get_run(self.run_id, session=session, lock=True)
+                run.status = FAILED
+                run.stop_reason = reason[:STOP_REASON_CHARS]
+                run.finished_at = finished_at
+                run.lease_expires_at = None
+                if self.started_at is not None:
+                    run.elapsed_ms = (finished_at - self.started_at).total_seconds() * 1000
+        except BaseException:
+            self._restore(snapshot)  # nothing was committed: a retry writes those steps again
+            raise
+        self.store.heartbeat.release(self.run_id)
 
 
 def run_recorded(
@@ -297,12 +345,13 @@ def run_recorded(
     session_id: str | None = None,
     mode: str = "chat",
     tenant: str | None = None,
+    untenanted_sessions: bool = True,
     evaluate_rules: bool = True,
 ) -> RunResult:
     """Record a run as it happens: `execute(recorder)` runs it with `sink=recorder` (and the ids).
 
-    On an exception the run is marked `FAILED` (with what was written) and the exception re-raised.
-    After the run is final, the rule evaluation is computed; its failure is only logged.
+    `start()` errors propagate before anything runs (`NotFoundError`: another tenant's session).
+    Then see `record_execution`.
     """
     recorder = RunRecorder(
         store,
@@ -311,60 +360,54 @@ def run_recorded(
         question=question,
         mode=mode,
         tenant=tenant,
+        untenanted_sessions=untenanted_sessions,
     )
     recorder.start()
+    return record_execution(recorder, execute, evaluate_rules=evaluate_rules)
+
+
+def record_execution(
+    recorder: RunRecorder, execute: Callable[[RunRecorder], RunResult], *, evaluate_rules: bool = True
+) -> RunResult:
+    """Execute a started run and finalize it.
+
+    On an exception the run is marked `FAILED` (with what was written) and the exception re-raised;
+    when even that cannot reach the store, the heartbeat retries it until the store is back (the run
+    is never left `RUNNING` by a live process). After the run is final, the rule evaluation is
+    computed; its failure is only logged.
+    """
     try:
         result = execute(recorder)
     except BaseException as exc:
-        try:
-            recorder.fail(exc)
-        except Exception:
-            logger.exception("could not mark run %s FAILED; recovery will", recorder.run_id)
+        if _fail_or_hand_over(recorder, failure_reason(exc)) and evaluate_rules:
+            # A FAILED run is evaluated too: `execution_failed`, score 0 (docs/design.md §5).
+            apply_rule_evaluation(recorder.store, recorder.run_id)
         raise
     try:
         recorder.finish(result)
     except Exception as exc:
-        recorder.fail(f"error: could not finalize: {type(exc).__name__}: {exc}")
+        if (
+            _fail_or_hand_over(recorder, f"error: could not finalize: {type(exc).__name__}: {exc}")
+            and evaluate_rules
+        ):
+            apply_rule_evaluation(recorder.store, recorder.run_id)
         raise
     if evaluate_rules:
-        apply_rule_evaluation(store, recorder.run_id)
+        apply_rule_evaluation(recorder.store, recorder.run_id)
     return result
 
 
-def _last_write(run: DiagnosisRun, *, session: Session) -> datetime:
-    times = [_aware(run.started_at), _aware(run.created_at)]
-    for table in (AgentStepRow, ToolInvocation):
-        times.append(
-            _aware(session.scalar(select(func.max(table.created_at)).where(table.run_id == run.run_id)))
+def _fail_or_hand_over(recorder: RunRecorder, reason: str) -> bool:
+    """Mark the run `FAILED`; True when that was recorded, False when the heartbeat took it over."""
+    try:
+        recorder.fail(reason)
+    except Exception as exc:
+        logger.error(
+            "could not mark run %s FAILED (%s: %s); the heartbeat retries until the store is back",
+            recorder.run_id,
+            type(exc).__name__,
+            exc,
         )
-    return max(t for t in times if t is not None)
-
-
-def recover_interrupted_runs(
-    store: Store, *, older_than_seconds: float, now: datetime | None = None
-) -> list[str]:
-    """Mark `RUNNING` runs whose last write (row, step or invocation) is older than the threshold as
-    `FAILED` (`stop_reason` says why); returns their run ids. Their steps and invocations are kept."""
-    now = now or utcnow()
-    recovered: list[str] = []
-    with store.session() as session:
-        runs = session.scalars(
-            select(DiagnosisRun).where(DiagnosisRun.status == RUNNING).order_by(DiagnosisRun.id)
-        ).all()
-        for run in runs:
-            last = _last_write(run, session=session)
-            idle = (now - last).total_seconds()
-            if idle < older_than_seconds:
-                continue
-            run.status = FAILED
-            run.stop_reason = f"interrupted: no write for {idle:.0f}s; recovered at restart"[
-                :STOP_REASON_CHARS
-            ]
-            run.finished_at = last
-            started = _aware(run.started_at)
-            if started is not None:
-                run.elapsed_ms = (last - started).total_seconds() * 1000
-            recovered.append(run.run_id)
-    if recovered:
-        logger.warning("marked %d interrupted run(s) FAILED: %s", len(recovered), ", ".join(recovered))
-    return recovered
+        recorder.store.heartbeat.retry_failure(recorder, reason)
+        return False
+    return True

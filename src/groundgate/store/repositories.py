@@ -36,6 +36,47 @@ def find_session_row(session_id: str, *, session: Session) -> DiagnosisSession |
     ).one_or_none()
 
 
+def claim_session(
+    session_id: str,
+    *,
+    tenant: str | None,
+    session: Session,
+    untenanted: bool = True,
+    question: str | None = None,
+) -> DiagnosisSession:
+    """Find or create `session_id` for `tenant`, in the caller's transaction; another tenant's session
+    raises `NotFoundError` ("unknown session id", the answer for any session that is not yours).
+
+    The session is the caller's when its tenant is `tenant`, or when it has none (`tenant` NULL,
+    recorded before tenants were stored) and `untenanted` is true. Checking and creating in one
+    transaction is what keeps two tenants racing on one new id apart: when two first requests insert
+    the same id at once, the loser's insert (in a savepoint) hits the unique key, and the winner's row
+    is read with a locking read (MariaDB's REPEATABLE READ snapshot would hide it) and checked like
+    any other — same tenant: the session is shared as it should be; another tenant: not yours.
+    `question` becomes the session's `query` when it has none yet.
+    """
+    row = find_session_row(session_id, session=session)
+    if row is None:
+        created = DiagnosisSession(session_id=session_id, tenant=tenant, query=question)
+        try:
+            with session.begin_nested():
+                session.add(created)
+                session.flush()
+        except IntegrityError:
+            row = session.scalars(
+                select(DiagnosisSession).where(DiagnosisSession.session_id == session_id).with_for_update()
+            ).one_or_none()
+            if row is None:  # not the unique key of a concurrent insert: a real error
+                raise
+        else:
+            return created
+    if not (row.tenant == tenant or (row.tenant is None and untenanted)):
+        raise NotFoundError(f"unknown session id {session_id!r}")
+    if row.query is None and question:
+        row.query = question
+    return row
+
+
 def get_run(run_id: str, *, session: Session, lock: bool = False) -> DiagnosisRun:
     stmt = select(DiagnosisRun).where(DiagnosisRun.run_id == run_id)
     if lock:

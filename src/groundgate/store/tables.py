@@ -9,7 +9,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, BigInteger, DateTime, Float, ForeignKey, Index, Integer, String, Text
 from sqlalchemy.dialects import mysql
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
@@ -73,6 +73,13 @@ class DiagnosisRun(Base):
     started_at: Mapped[datetime | None] = mapped_column(Timestamp)
     finished_at: Mapped[datetime | None] = mapped_column(Timestamp)
     created_at: Mapped[datetime] = mapped_column(Timestamp, default=utcnow)
+    lease_owner: Mapped[str | None] = mapped_column(String(128))
+    """Added by revision 3: the process that runs (ran) it, `host:pid:random` (`store.leases`)."""
+    lease_expires_at: Mapped[datetime | None] = mapped_column(Timestamp)
+    """Added by revision 3: while `RUNNING`, the owner keeps this in the future; once it has passed,
+    any process may mark the run `FAILED`. NULL once the run is final, and on rows older than the lease."""
+
+    __table_args__ = (Index("ix_diagnosis_run_status_lease", "status", "lease_expires_at"),)
 
 
 class AgentStepRow(Base):

@@ -1,20 +1,30 @@
 """A small, real OpenAI-compatible HTTP server for tests.
 
 `OpenAICompatibleServer` listens on 127.0.0.1 (ephemeral port) in a background thread and answers
-`POST /v1/chat/completions` and `GET /v1/models`. What it answers is scripted by a handler that
-receives the parsed request JSON and returns a `ScriptedReply` (content, refusal, HTTP error,
-delay, usage); a list of replies is served in order. Every request is recorded, so tests can
-assert what really went over the wire.
+`POST /v1/chat/completions`, `POST /v1/embeddings` and `GET /v1/models`. What chat completions answer
+is scripted by a handler that receives the parsed request JSON and returns a `ScriptedReply`
+(content, refusal, HTTP error, delay, usage); a list of replies is served in order. Every request is
+recorded, so tests can assert what really went over the wire.
 
     with OpenAICompatibleServer(lambda request: ScriptedReply.json({"ok": True})) as server:
         model = OpenAIModel("test-model", base_url=server.base_url, api_key="sk-test")
+
+Embeddings are deterministic: `hashed_embedding` folds a text's character n-grams (CJK characters
+and pairs, Latin words and their trigrams) into a vector of `embedding_dimensions` (or the request's
+`dimensions`), L2-normalised, so texts that share words or spellings are near and unrelated ones are
+not. An `embedding_handler` may answer a request with a `ScriptedReply` instead (an HTTP error, a
+delay, a body of its own, such as vectors of the wrong size), or None for the default vectors.
 """
 
 from __future__ import annotations
 
+import base64
+import hashlib
 import json
 import math
+import re
 import socket
+import struct
 import threading
 import time
 from collections import deque
@@ -25,10 +35,12 @@ from types import TracebackType
 from typing import Any
 
 __all__ = [
+    "EmbeddingHandler",
     "OpenAICompatibleServer",
     "ReceivedRequest",
     "ReplyHandler",
     "ScriptedReply",
+    "hashed_embedding",
     "unused_base_url",
 ]
 
@@ -97,6 +109,38 @@ class ReceivedRequest:
 ReplyHandler = Callable[[dict[str, Any]], ScriptedReply]
 """Receives the parsed chat-completions request body; returns what to answer."""
 
+EmbeddingHandler = Callable[[dict[str, Any]], "ScriptedReply | None"]
+"""Receives the parsed embeddings request body; returns a scripted answer, or None for the vectors."""
+
+_CJK_RUN = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_LATIN_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _features(text: str) -> list[str]:
+    lowered = text.lower()
+    features: list[str] = []
+    for run in _CJK_RUN.findall(lowered):
+        features.extend(run)
+        features.extend(run[i : i + 2] for i in range(len(run) - 1))
+    for word in _LATIN_WORD.findall(lowered):
+        features.append(word)
+        padded = f"#{word}#"
+        features.extend(padded[i : i + 3] for i in range(len(padded) - 2))
+    return features
+
+
+def hashed_embedding(text: str, dimensions: int) -> list[float]:
+    """A deterministic unit vector of `text`: its character n-grams hashed into `dimensions` buckets."""
+    vector = [0.0] * dimensions
+    for feature in _features(text) or [text or " "]:
+        digest = hashlib.blake2b(feature.encode(), digest_size=8).digest()
+        bucket = int.from_bytes(digest[:4], "little") % dimensions
+        vector[bucket] += 1.0 if digest[4] & 1 else -1.0
+    norm = math.sqrt(sum(v * v for v in vector))
+    if norm == 0:  # every feature cancelled out: still a direction, never a zero vector
+        vector[0], norm = 1.0, 1.0
+    return [v / norm for v in vector]
+
 
 class _Server(ThreadingHTTPServer):
     daemon_threads = True
@@ -143,6 +187,9 @@ class _Handler(BaseHTTPRequestHandler):
         if not isinstance(body, dict):
             body = {"_unparsed": body}
         owner._record(ReceivedRequest("POST", self.path, self._headers(), body))
+        if self.path.rstrip("/") == "/v1/embeddings":
+            self._embeddings(body)
+            return
         if self.path.rstrip("/") != "/v1/chat/completions":
             self._send_json(404, {"error": {"message": f"no route {self.path}", "code": "404"}})
             return
@@ -154,18 +201,41 @@ class _Handler(BaseHTTPRequestHandler):
             owner.handler_errors.append(exc)
             self._send_json(500, {"error": {"message": f"handler failed: {exc!r}", "code": "500"}})
             return
-        if reply.delay_seconds > 0 and owner._closing.wait(reply.delay_seconds):
-            return  # the server is closing: drop the answer
-        if reply.status != 200 or reply.body is not None:
-            payload = reply.body
-            if payload is None:
-                payload = {"error": {"message": "scripted error", "code": str(reply.status)}}
-            if isinstance(payload, str):
-                self._send(reply.status, payload.encode(), "text/plain; charset=utf-8")
-            else:
-                self._send_json(reply.status, dict(payload))
+        if self._scripted(reply):
             return
         self._send_json(200, owner._completion(body, reply))
+
+    def _embeddings(self, body: dict[str, Any]) -> None:
+        owner = self.server.owner
+        if not self._authorized():
+            return
+        reply: ScriptedReply | None = None
+        if owner.embedding_handler is not None:
+            try:
+                reply = owner.embedding_handler(body)
+            except Exception as exc:  # a handler bug: answer 500 and keep it for the test to see
+                owner.handler_errors.append(exc)
+                self._send_json(500, {"error": {"message": f"handler failed: {exc!r}", "code": "500"}})
+                return
+        if reply is not None and self._scripted(reply):
+            return
+        answer = owner._embedding_answer(body)
+        self._send_json(400 if "error" in answer else 200, answer)
+
+    def _scripted(self, reply: ScriptedReply) -> bool:
+        """Wait out the reply's delay and send it when it is an error or a body of its own."""
+        if reply.delay_seconds > 0 and self.server.owner._closing.wait(reply.delay_seconds):
+            return True  # the server is closing: drop the answer
+        if reply.status == 200 and reply.body is None:
+            return False
+        payload = reply.body
+        if payload is None:
+            payload = {"error": {"message": "scripted error", "code": str(reply.status)}}
+        if isinstance(payload, str):
+            self._send(reply.status, payload.encode(), "text/plain; charset=utf-8")
+        else:
+            self._send_json(reply.status, dict(payload))
+        return True
 
     # ------------------------------------------------------------------ helpers
 
@@ -220,6 +290,8 @@ class OpenAICompatibleServer:
         *,
         api_key: str | None = None,
         model_id: str = "test-model",
+        embedding_dimensions: int = 64,
+        embedding_handler: EmbeddingHandler | None = None,
     ) -> None:
         self._handler: ReplyHandler | None = None
         self._queue: deque[ScriptedReply] = deque()
@@ -229,6 +301,9 @@ class OpenAICompatibleServer:
             self._queue.extend(handler)
         self.api_key = api_key
         self.model_id = model_id
+        self.embedding_dimensions = embedding_dimensions
+        """Size of the default vectors when a request names no `dimensions`."""
+        self.embedding_handler = embedding_handler
         self.requests: list[ReceivedRequest] = []
         """Every request received, in order."""
         self.handler_errors: list[BaseException] = []
@@ -309,6 +384,14 @@ class OpenAICompatibleServer:
             ]
 
     @property
+    def embedding_requests(self) -> list[ReceivedRequest]:
+        """The recorded `POST /v1/embeddings` requests."""
+        with self._lock:
+            return [
+                r for r in self.requests if r.method == "POST" and r.path.rstrip("/").endswith("/embeddings")
+            ]
+
+    @property
     def last_request(self) -> ReceivedRequest:
         with self._lock:
             if not self.requests:
@@ -328,6 +411,39 @@ class OpenAICompatibleServer:
             if not self._queue:
                 raise LookupError("no scripted reply left")
             return self._queue.popleft()
+
+    def _embedding_answer(self, body: dict[str, Any]) -> dict[str, Any]:
+        """The embeddings answer for `body`, or an OpenAI-style error object for a malformed request."""
+
+        def error(message: str) -> dict[str, Any]:
+            return {"error": {"message": message, "type": "invalid_request_error", "code": "400"}}
+
+        raw = body.get("input")
+        inputs = [raw] if isinstance(raw, str) else raw
+        if not isinstance(inputs, list) or not inputs or not all(isinstance(t, str) for t in inputs):
+            return error("'input' must be a string or a non-empty list of strings")
+        if any(not text for text in inputs):
+            return error("'input' cannot contain an empty string")
+        if not isinstance(body.get("model"), str) or not body["model"]:
+            return error("'model' is required")
+        dimensions = body.get("dimensions", self.embedding_dimensions)
+        if not isinstance(dimensions, int) or dimensions < 1:
+            return error("'dimensions' must be a positive integer")
+        as_base64 = body.get("encoding_format") == "base64"
+        data: list[dict[str, Any]] = []
+        for number, text in enumerate(inputs):
+            vector = hashed_embedding(text, dimensions)
+            embedding: list[float] | str = (
+                base64.b64encode(struct.pack(f"<{len(vector)}f", *vector)).decode() if as_base64 else vector
+            )
+            data.append({"object": "embedding", "index": number, "embedding": embedding})
+        tokens = sum(math.ceil(len(text) / 4) for text in inputs)
+        return {
+            "object": "list",
+            "data": data,
+            "model": body["model"],
+            "usage": {"prompt_tokens": tokens, "total_tokens": tokens},
+        }
 
     def _completion(self, body: dict[str, Any], reply: ScriptedReply) -> dict[str, Any]:
         with self._lock:

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
+from groundgate.verify.budget import Deadline
 from groundgate.verify.text import Span
 
 
@@ -45,3 +46,38 @@ class ClaimClassifier(Protocol):
         *,
         question: str | None = None,
     ) -> Classification: ...
+
+
+class DeadlineAwareClassifier(Protocol):
+    """A classifier that stops at a deadline: claims it does not reach are `no_evidence` with the
+    reason code `budget:time_exceeded`, and the note `budget:time_exceeded` is in `notes`."""
+
+    honours_deadline: bool
+
+    def classify(
+        self,
+        claims: Sequence[Span],
+        passages: Sequence[str],
+        *,
+        question: str | None = None,
+        deadline: Deadline | None = None,
+    ) -> Classification: ...
+
+
+def classify_within(
+    classifier: ClaimClassifier,
+    claims: Sequence[Span],
+    passages: Sequence[str],
+    *,
+    question: str | None = None,
+    deadline: Deadline | None = None,
+) -> Classification:
+    """`classifier.classify`, handing it `deadline` when it declares `honours_deadline`.
+
+    Classifiers that do not (test doubles, third-party ones) keep the plain `ClaimClassifier`
+    signature; they are bounded by the caller's concurrency limit instead.
+    """
+    if deadline is not None and getattr(classifier, "honours_deadline", False) is True:
+        aware = cast(DeadlineAwareClassifier, classifier)
+        return aware.classify(claims, passages, question=question, deadline=deadline)
+    return classifier.classify(claims, passages, question=question)

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from groundgate.contracts import CheckedClaim, CheckRequest, CheckResult
+from groundgate.contracts import CheckedClaim, CheckRequest, CheckResult, Verdict
 from groundgate.models.base import Model
-from groundgate.verify.assessment import ClaimClassifier
+from groundgate.verify.assessment import ClaimClassifier, classify_within
+from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, Deadline
 from groundgate.verify.checker import OfflineChecker
 from groundgate.verify.claims import split_claims
 from groundgate.verify.matrix import compute_verdict
@@ -14,11 +15,23 @@ from groundgate.verify.matrix import compute_verdict
 _DEFAULT_CHECKER = OfflineChecker()
 
 
-def check_request(request: CheckRequest, classifier: ClaimClassifier | None = None) -> CheckResult:
-    """Check one request with the given classifier (the offline checker when None)."""
+def check_request(
+    request: CheckRequest,
+    classifier: ClaimClassifier | None = None,
+    *,
+    deadline: Deadline | None = None,
+) -> CheckResult:
+    """Check one request with the given classifier (the offline checker when None).
+
+    Past `deadline` the claims not yet assessed are `no_evidence` (reason `budget:time_exceeded`) and
+    the verdict is at best `LOW_CONFID` with the rationale `budget:time_exceeded`: an answer checked
+    only in part has not been shown to be grounded. A contradiction found in time still rejects it.
+    """
     classifier = classifier or _DEFAULT_CHECKER
     claims = split_claims(request.answer)
-    classification = classifier.classify(claims, request.context, question=request.question)
+    classification = classify_within(
+        classifier, claims, request.context, question=request.question, deadline=deadline
+    )
     checked = [
         CheckedClaim(
             text=span.text,
@@ -33,15 +46,18 @@ def check_request(request: CheckRequest, classifier: ClaimClassifier | None = No
         for span, assessment in zip(claims, classification.assessments, strict=True)
     ]
     outcome = compute_verdict(c.category for c in checked if c.key)
+    verdict, rationale = outcome.verdict, outcome.reason
+    if BUDGET_TIME_EXCEEDED in classification.notes and verdict is not Verdict.REJECT:
+        verdict, rationale = Verdict.LOW_CONFID, BUDGET_TIME_EXCEEDED
     return CheckResult(
         id=request.id,
-        verdict=outcome.verdict,
+        verdict=verdict,
         groundedness_score=outcome.groundedness_score,
         critical_fact_count=outcome.critical_fact_count,
         claims=checked,
         checker="llm" if classification.checker == "llm" else "offline",
         judge_status=classification.judge_status,
-        rationale=outcome.reason,
+        rationale=rationale,
     )
 
 
@@ -52,16 +68,21 @@ def check(
     question: str | None = None,
     model: Model | None = None,
     classifier: ClaimClassifier | None = None,
+    deadline: Deadline | None = None,
 ) -> CheckResult:
     """Check `answer` against `context` passages; every key fact must be grounded.
 
     With `model`, an LLM judge classifies the claims (the offline checker stands in if the model
     fails, and its deterministic contradictions always win); without, the offline checker does.
-    Either way verdict and score are computed by code. `classifier` overrides both.
+    Either way verdict and score are computed by code. `classifier` overrides both. `deadline`: see
+    `check_request` (no size or time limit applies unless given; `groundgate check` and
+    `POST /api/check` apply `[check]` settings through `groundgate.apps.check`).
     """
     if classifier is None and model is not None:
         from groundgate.verify.judge import LLMJudge
 
         classifier = LLMJudge(model, fallback=_DEFAULT_CHECKER)
     passages = [context] if isinstance(context, str) else list(context)
-    return check_request(CheckRequest(context=passages, answer=answer, question=question), classifier)
+    return check_request(
+        CheckRequest(context=passages, answer=answer, question=question), classifier, deadline=deadline
+    )

@@ -36,17 +36,20 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from collections.abc import Iterable, Iterator
-from dataclasses import dataclass
+from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass, field
 from datetime import date
 from functools import lru_cache
 from typing import Literal
 
-from groundgate.verify.text import split_sentences, stem, tokenize
+from groundgate.verify.text import CACHE_MAX_CHARS, split_sentences, stem, tokenize
 
 __all__ = [
     "ISSUE_CODES",
+    "MAX_CLAIM_MENTIONS",
     "Comparator",
+    "EvidenceIndex",
     "FidelityIssue",
     "Mention",
     "MentionKind",
@@ -55,6 +58,7 @@ __all__ = [
     "check_claim",
     "compare_constraints",
     "extract",
+    "index_evidence",
     "negation_cues",
     "polarity",
 ]
@@ -1287,6 +1291,7 @@ _RANGE_GAP_RX = re.compile(
     r"(?:US\$|HK\$|[¥$€£]|USD|RMB|CNY|EUR|GBP|JPY|HKD)?[ \t]?"
 )
 _BETWEEN_GAP_RX = re.compile(r"[ \t]+and[ \t]+(?:US\$|HK\$|[¥$€£])?")
+_BETWEEN_TAIL_RX = re.compile(r"[ \t]*之间")
 _COMPOUND_GAP_RX = re.compile(r"[ \t,]*(?:and[ \t]+|零)?[ \t]*")
 _GLUED_DURATION_RX = re.compile(
     r"\d(?<![A-Za-z0-9_.]\d)\d*(?:d\d+h|h\d+m|m\d+s)(?:\d+[hms])*(?![A-Za-z0-9_])"
@@ -1492,7 +1497,38 @@ class _Rec:
         self.comparator = comparator
 
 
-def _fold(text: str) -> tuple[str, list[int] | None]:
+class _OffsetMap:
+    """Folded-text offset → original offset, when NFKC changed the length (`…` → `...`, `㎡` → `m2`).
+
+    Sparse: only the characters whose fold is not one character are stored, so a long context costs
+    memory per such character, not a Python int per character.
+    """
+
+    __slots__ = ("extras", "lens", "origs", "size", "starts")
+
+    def __init__(self) -> None:
+        self.starts: list[int] = []
+        """Folded offset where each expanded character's fold begins."""
+        self.origs: list[int] = []
+        self.lens: list[int] = []
+        self.extras: list[int] = []
+        """Folded characters gained up to and including each expanded character."""
+        self.size = 0
+        """Length of the folded text."""
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __getitem__(self, p: int) -> int:
+        k = bisect_right(self.starts, p) - 1
+        if k < 0:
+            return p
+        if p < self.starts[k] + self.lens[k]:
+            return self.origs[k]
+        return p - self.extras[k]
+
+
+def _fold(text: str) -> tuple[str, _OffsetMap | None]:
     """NFKC-fold `text`; return the folded text and, when lengths differ, a map to original offsets."""
     if text.isascii():
         return text, None
@@ -1500,11 +1536,19 @@ def _fold(text: str) -> tuple[str, list[int] | None]:
     if len(folded) == len(text):
         return folded, None
     chars: list[str] = []
-    offsets: list[int] = []
+    offsets = _OffsetMap()
+    position = extra = 0
     for i, ch in enumerate(text):
         piece = unicodedata.normalize("NFKC", ch)
         chars.append(piece)
-        offsets.extend([i] * len(piece))
+        if len(piece) != 1:
+            extra += len(piece) - 1
+            offsets.starts.append(position)
+            offsets.origs.append(i)
+            offsets.lens.append(len(piece))
+            offsets.extras.append(extra)
+        position += len(piece)
+    offsets.size = position
     return "".join(chars), offsets
 
 
@@ -2176,10 +2220,10 @@ class _Extractor:
                 "介于"
             ):
                 start = nt.rfind("介于", 0, a.s)
-                tail = re.match(r"[ \t]*之间", nt[b.e :])
+                tail = _BETWEEN_TAIL_RX.match(nt, b.e)
                 if tail is None:
                     return False
-                end = b.e + tail.end()
+                end = tail.end()
             else:
                 return False
             sep = "and"
@@ -2377,9 +2421,17 @@ class _Extractor:
         exceptions = [m.span() for m in _NEG_EXCEPTION_ZH_RX.finditer(nt)]
         if alpha:
             exceptions.extend(m.span() for m in _NEG_EXCEPTION_EN_RX.finditer(lt) if self.word_ok(*m.span()))
+        # Sorted starts and the running maximum of the ends: whether any exception overlaps a cue is a
+        # binary search, not a scan of every exception for every cue (a long text has many of both).
+        exceptions.sort()
+        starts = [xs for xs, _ in exceptions]
+        reach: list[int] = []
+        for _, xe in exceptions:
+            reach.append(max(xe, reach[-1]) if reach else xe)
 
         def excepted(s: int, e: int) -> bool:
-            return any(xs < e and s < xe for xs, xe in exceptions)
+            k = bisect_left(starts, e)  # exceptions that start before the cue ends
+            return k > 0 and reach[k - 1] > s
 
         for m in _NEG_ZH_RX.finditer(nt):
             s, e = m.span()
@@ -2418,11 +2470,16 @@ class _Extractor:
     def _answer_particle(self, s: int, e: int) -> bool:
         """`No.` / `不，` opening a reply: it answers the question and negates nothing in the sentence."""
         nt = self.nt
-        rest = nt[e:].lstrip(" \t")
-        if not rest or rest[0] not in _PARTICLE_AFTER:
+        # Step over blanks in place: slicing the rest of the text per cue is quadratic in a long text.
+        after = e
+        while after < len(nt) and nt[after] in " \t":
+            after += 1
+        if after == len(nt) or nt[after] not in _PARTICLE_AFTER:
             return False
-        head = nt[:s].rstrip(" \t")
-        return not head or head[-1] in _SENTENCE_END_CHARS
+        before = s
+        while before > 0 and nt[before - 1] in " \t":
+            before -= 1
+        return before == 0 or nt[before - 1] in _SENTENCE_END_CHARS
 
 
 _EN_FUNCTION_WORDS = frozenset(
@@ -2474,12 +2531,20 @@ def _last_n(n: float, unit: str) -> str:
     return f"relative:last:{unit}:{int(n) if float(n).is_integer() else n}"
 
 
-@lru_cache(maxsize=8192)
 def extract(text: str) -> Mentions:
     """Every fact-bearing mention of `text`, with normalised values and original offsets.
 
-    Cached by the string: evidence text is extracted once however many claims are checked against it.
+    Cached by the string when it is short (a claim, a sentence, an evidence window): such text repeats
+    for every claim. A long text (a whole context) is not cached, so no cache pins it in memory after
+    its check; a caller that needs it for many claims holds an `EvidenceIndex` instead.
     """
+    if len(text) > CACHE_MAX_CHARS:
+        return _Extractor(text).run()
+    return _extract_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _extract_cached(text: str) -> Mentions:
     return _Extractor(text).run()
 
 
@@ -2507,14 +2572,19 @@ def _vkey(value: float) -> float:
     return float(f"{value:.9g}")
 
 
-@lru_cache(maxsize=8192)
 def _folded(text: str) -> str:
+    if len(text) > CACHE_MAX_CHARS:
+        return _fold_case(text)
+    return _folded_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _folded_cached(text: str) -> str:
+    return _fold_case(text)
+
+
+def _fold_case(text: str) -> str:
     return unicodedata.normalize("NFKC", text).casefold()
-
-
-@lru_cache(maxsize=4096)
-def _squashed(text: str) -> str:
-    return _SQUASH_RX.sub("", _folded(text))
 
 
 def _squash(value: str) -> str:
@@ -2536,46 +2606,220 @@ def _contains_token(haystack: str, needle: str) -> bool:
     return False
 
 
-@dataclass(frozen=True, slots=True)
-class _Index:
-    """Lookups over one text's mentions, cached with the text."""
+def _signature(m: Mention) -> tuple[object, ...]:
+    """Everything the comparisons read of a mention: all but its offsets."""
+    return (m.kind, m.value, m.text, m.unit, m.surface_unit, m.raw, m.comparator, m.spelled, m.qualifier)
 
-    mentions: Mentions
-    members: frozenset[Mention]
-    by_value: dict[float, tuple[Mention, ...]]
-    by_kind: dict[str, tuple[Mention, ...]]
-    identifiers: frozenset[str]
-    squashed_identifiers: frozenset[str]
+
+class EvidenceIndex:
+    """Lookups over one text's mentions, built once per text (see `index_evidence`).
+
+    `by_value` and `by_kind` keep one mention per signature (the first in the text): a context that
+    repeats `5 秒` ten thousand times is compared once per claim, not ten thousand times, and since
+    the comparisons read only the signature and take the first match, the findings are the same.
+    The folded and squashed forms of the text are computed when first needed; for a long text the
+    token look-ups in them are memoised, as every claim of a check asks about the same context.
+    """
+
+    __slots__ = (
+        "_dates",
+        "_folded",
+        "_memo",
+        "_polarity",
+        "_sorted",
+        "_squashed",
+        "by_kind",
+        "by_value",
+        "identifiers",
+        "members",
+        "mentions",
+        "squashed_identifiers",
+    )
+
+    def __init__(self, text: str) -> None:
+        mentions = extract(text)
+        by_value: dict[float, list[Mention]] = {}
+        by_kind: dict[str, list[Mention]] = {}
+        seen_value: set[tuple[float, tuple[object, ...]]] = set()
+        seen_kind: set[tuple[object, ...]] = set()
+        for m in mentions:
+            signature = _signature(m)
+            if signature not in seen_kind:
+                seen_kind.add(signature)
+                by_kind.setdefault(m.kind, []).append(m)
+            keys: set[float] = set()
+            if isinstance(m.value, float):
+                keys.add(_vkey(m.value))
+                if m.raw is not None:
+                    keys.add(_vkey(m.raw))
+            elif isinstance(m.value, tuple):
+                keys.update(_vkey(v) for v in m.value)
+            for key in keys:
+                if (key, signature) not in seen_value:
+                    seen_value.add((key, signature))
+                    by_value.setdefault(key, []).append(m)
+        ids = [str(m.value) for m in by_kind.get("identifier", [])]
+        self.mentions = mentions
+        self.members = frozenset(mentions.items)
+        self.by_value = {k: tuple(v) for k, v in by_value.items()}
+        self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
+        self.identifiers = frozenset(_folded(i) for i in ids)
+        self.squashed_identifiers = frozenset(_squash(i) for i in ids)
+        self._folded: str | None = None
+        self._squashed: str | None = None
+        self._polarity: _Polarity | None = None
+        self._sorted: dict[str, tuple[list[float], list[Mention]]] = {}
+        self._dates: _DateIndex | None = None
+        self._memo: dict[tuple[str, str], bool] | None = {} if len(text) > CACHE_MAX_CHARS else None
+
+    @property
+    def text(self) -> str:
+        return self.mentions.text
+
+    def folded(self) -> str:
+        if self._folded is None:
+            self._folded = _folded(self.text)
+        return self._folded
+
+    def squashed(self) -> str:
+        if self._squashed is None:
+            self._squashed = _SQUASH_RX.sub("", self.folded())
+        return self._squashed
+
+    def within(self, quantity: str, low: float, high: float) -> Sequence[Mention]:
+        """The mentions whose `quantity` (`duration`, `time` or `period` seconds) is in [low, high].
+
+        A long text has thousands of them (a log's timestamps): a range look-up in sorted values
+        replaces scanning them all for every figure of every claim. Any order: callers ask `any`.
+        """
+        if not self.by_kind.get(quantity) or low != low or high != high:  # none, or NaN bounds
+            return ()
+        found = self._sorted.get(quantity)
+        if found is None:
+            seconds = _SECONDS_OF[quantity]
+            pairs = [(v, e) for e in self.by_kind[quantity] if (v := seconds(e)) is not None and v == v]
+            pairs.sort(key=lambda pair: pair[0])
+            found = self._sorted[quantity] = ([v for v, _ in pairs], [e for _, e in pairs])
+        keys, mentions = found
+        return mentions[bisect_left(keys, low) : bisect_right(keys, high)]
+
+    def date_matches(self, value: str) -> list[Mention]:
+        """The date, period and time mentions (in that order, each in text order) `value` matches."""
+        if self._memo is None:  # a short text: scan it
+            return [
+                e
+                for kind in ("date", "period", "time")
+                for e in self.by_kind.get(kind, ())
+                if _date_match(value, str(e.value))
+            ]
+        if self._dates is None:
+            self._dates = _DateIndex(self.by_kind)
+        return self._dates.matches(value)
+
+    def weekdays(self) -> frozenset[int | None]:
+        """The weekdays of the text's absolute dates (None for the rest)."""
+        if self._dates is None:
+            self._dates = _DateIndex(self.by_kind)
+        return self._dates.weekdays()
+
+    def polarity(self) -> _Polarity:
+        """The text's negation analysis (see `_negation_issues`)."""
+        if self._polarity is None:
+            self._polarity = _polarity(self.text)
+        return self._polarity
+
+    def contains_token(self, needle: str) -> bool:
+        """`needle` (folded) occurs in the folded text, not glued to a longer identifier or number."""
+        return self._remember("token", needle, lambda: _contains_token(self.folded(), needle))
+
+    def contains_squashed(self, needle: str) -> bool:
+        return self._remember("squashed", needle, lambda: needle in self.squashed())
+
+    def _remember(self, kind: str, needle: str, compute: Callable[[], bool]) -> bool:
+        if self._memo is None:
+            return compute()
+        key = (kind, needle)
+        found = self._memo.get(key)
+        if found is None:
+            found = self._memo[key] = compute()
+        return found
+
+
+class _DateIndex:
+    """Date, period and time mentions of a long text, looked up the way `_date_match` compares them.
+
+    A match is the same value, a time one is a prefix of, or a date whose finest field the other
+    states with the same value; the candidates of each way are found by key, then confirmed with
+    `_date_match` itself, so the matches are the ones a scan finds, in the scan's order.
+    """
+
+    __slots__ = ("by_field", "by_value", "has_field", "order", "sorted_values", "weekday_set")
+
+    def __init__(self, by_kind: dict[str, tuple[Mention, ...]]) -> None:
+        self.order: list[Mention] = [e for kind in ("date", "period", "time") for e in by_kind.get(kind, ())]
+        self.by_value: dict[str, list[int]] = {}
+        self.by_field: dict[tuple[str, int], list[int]] = {}
+        self.has_field: dict[str, list[int]] = {}
+        for n, e in enumerate(self.order):
+            value = str(e.value)
+            self.by_value.setdefault(value, []).append(n)
+            fields = _date_fields(value)
+            for name, number in fields or ():
+                self.by_field.setdefault((name, number), []).append(n)
+                self.has_field.setdefault(name, []).append(n)
+        self.sorted_values = sorted(self.by_value)
+        self.weekday_set: frozenset[int | None] | None = None
+
+    def matches(self, value: str) -> list[Mention]:
+        found: set[int] = set(self.by_value.get(value, ()))
+        if value[:1].isdigit() and value[2:3] == ":":
+            for end in range(1, len(value)):  # values `value` starts with
+                found.update(self.by_value.get(value[:end], ()))
+            k = bisect_left(self.sorted_values, value)  # values starting with `value`
+            while k < len(self.sorted_values) and self.sorted_values[k].startswith(value):
+                found.update(self.by_value[self.sorted_values[k]])
+                k += 1
+        else:
+            fields = _date_fields(value)
+            if fields is not None:
+                own = dict(fields)
+                finest = _finest(own)
+                if finest in own:
+                    found.update(self.by_field.get((finest, own[finest]), ()))
+                else:
+                    found.update(self.has_field.get(finest, ()))
+        return [self.order[n] for n in sorted(found) if _date_match(value, str(self.order[n].value))]
+
+    def weekdays(self) -> frozenset[int | None]:
+        if self.weekday_set is None:
+            self.weekday_set = frozenset(_weekday_of(str(e.value)) for e in self.order)
+        return self.weekday_set
+
+
+_SECONDS_OF: dict[str, Callable[[Mention], float | None]] = {
+    "duration": lambda e: _approx_seconds(e),
+    "time": lambda e: _time_seconds(str(e.value)),
+    "period": lambda e: _period_seconds(str(e.value)),
+}
+
+
+def index_evidence(text: str) -> EvidenceIndex:
+    """The lookups `check_claim` needs of an evidence text; build it once to check many claims.
+
+    Short texts are cached by the string; a long one (a whole context) is built afresh, so the
+    caller decides how long it lives (the offline checker keeps it for one check).
+    """
+    if len(text) > CACHE_MAX_CHARS:
+        return EvidenceIndex(text)
+    return _index_cached(text)
 
 
 @lru_cache(maxsize=4096)
-def _index(text: str) -> _Index:
-    mentions = extract(text)
-    by_value: dict[float, list[Mention]] = {}
-    by_kind: dict[str, list[Mention]] = {}
-    for m in mentions:
-        by_kind.setdefault(m.kind, []).append(m)
-        keys: set[float] = set()
-        if isinstance(m.value, float):
-            keys.add(_vkey(m.value))
-            if m.raw is not None:
-                keys.add(_vkey(m.raw))
-        elif isinstance(m.value, tuple):
-            keys.update(_vkey(v) for v in m.value)
-        for key in keys:
-            by_value.setdefault(key, []).append(m)
-    ids = [str(m.value) for m in by_kind.get("identifier", [])]
-    return _Index(
-        mentions,
-        frozenset(mentions.items),
-        {k: tuple(v) for k, v in by_value.items()},
-        {k: tuple(v) for k, v in by_kind.items()},
-        frozenset(_folded(i) for i in ids),
-        frozenset(_squash(i) for i in ids),
-    )
+def _index_cached(text: str) -> EvidenceIndex:
+    return EvidenceIndex(text)
 
 
-def _candidates(m: Mention, *indexes: _Index) -> list[Mention]:
+def _candidates(m: Mention, *indexes: EvidenceIndex) -> list[Mention]:
     keys = {_vkey(m.value)} if isinstance(m.value, float) else set()
     if m.raw is not None:
         keys.add(_vkey(m.raw))
@@ -2740,13 +2984,15 @@ def _identifier_core(m: Mention) -> str:
     return value
 
 
-def _identifier_found(m: Mention, text: str, index: _Index) -> bool:
+def _identifier_found(m: Mention, index: EvidenceIndex) -> bool:
     value = str(m.value)
-    if _folded(value) in index.identifiers or _contains_token(_folded(text), _folded(_identifier_core(m))):
+    if _folded(value) in index.identifiers or index.contains_token(_folded(_identifier_core(m))):
         return True
     if m.qualifier in _SQUASHABLE:
         squashed = _squash(value)
-        return squashed in index.squashed_identifiers or (len(squashed) >= 6 and squashed in _squashed(text))
+        return squashed in index.squashed_identifiers or (
+            len(squashed) >= 6 and index.contains_squashed(squashed)
+        )
     return False
 
 
@@ -2856,40 +3102,47 @@ _FACTUAL_CMP_RX = re.compile(
 class _Ctx:
     """What one check compares against; in use (a) both evidence indexes are the plan."""
 
-    __slots__ = ("aligned", "everything", "given", "plan", "r", "source", "text")
+    __slots__ = ("_clause_ends", "_hedges", "aligned", "everything", "given", "plan", "r", "source")
 
     def __init__(
         self,
         source: str,
-        aligned: _Index,
-        everything: _Index,
-        text: str,
+        aligned: EvidenceIndex,
+        everything: EvidenceIndex,
         r: _Report,
         *,
         plan: bool,
-        given: _Index | None = None,
+        given: EvidenceIndex | None = None,
     ) -> None:
         self.source = source
         self.aligned = aligned
         self.everything = everything
-        self.text = text
         self.r = r
         self.plan = plan
         self.given = given
+        self._clause_ends: list[int] | None = None
+        self._hedges: dict[tuple[int, int], bool] = {}
 
     def hedged(self, m: Mention) -> bool:
         """The clause around `m` in the claim marks it as an estimate or a derived figure."""
         if self.plan:
             return False
         source = self.source
-        start = m.start
-        while start > 0 and not _HEDGE_CLAUSE_RX.match(source, start - 1):
-            start -= 1
+        # Clause boundaries are found once per claim, and each clause is searched for hedges once:
+        # walking back from every mention is quadratic in a long claim with many figures.
+        if self._clause_ends is None:
+            self._clause_ends = [found.start() for found in _HEDGE_CLAUSE_RX.finditer(source)]
+        ends = self._clause_ends
+        k = bisect_left(ends, m.start)  # boundaries before the mention: ends[:k]
+        start = ends[k - 1] + 1 if k > 0 else 0
         if start > 0 and source[start - 1] in "(（":
             return True  # a parenthetical restates or converts a figure: `30 天（10 月 16 日）`
-        found = _HEDGE_CLAUSE_RX.search(source, m.end)
-        end = found.start() if found is not None else len(source)
-        return _HEDGE_RX.search(source, start, end) is not None
+        k = bisect_left(ends, m.end)
+        end = ends[k] if k < len(ends) else len(source)
+        hedged = self._hedges.get((start, end))
+        if hedged is None:
+            hedged = self._hedges[(start, end)] = _HEDGE_RX.search(source, start, end) is not None
+        return hedged
 
     def severity(self, m: Mention) -> Severity:
         return "warning" if self.hedged(m) else "contradiction"
@@ -2936,20 +3189,27 @@ def _equivalent_duration(m: Mention, x: _Ctx) -> bool:
     seconds = _approx_seconds(m)
     if seconds is None:
         return False
+    near, close = _NEAR_SPAN * max(abs(seconds), 1e-9), _CLOSE_SPAN * max(abs(seconds), 1.0)
     for index in (x.aligned, x.everything):
-        for e in index.by_kind.get("duration", ()):
+        for e in index.within("duration", seconds - near, seconds + near):
             if e.unit != m.unit and _near(seconds, _approx_seconds(e)):
                 return True
-        for e in index.by_kind.get("time", ()):
+        for e in index.within("time", seconds - close, seconds + close):
             if _close(seconds, _time_seconds(str(e.value))):
                 return True
-        for e in index.by_kind.get("period", ()):
+        for e in index.within("period", seconds - near, seconds + near):
             if _near(seconds, _period_seconds(str(e.value))):
                 return True
     return False
 
 
-def _bound_satisfied(m: Mention, aligned: _Index) -> bool:
+#: How far apart (relative) two values `_near` or `_close` may be, with room: the range look-ups
+#: fetch a superset and the comparison itself decides.
+_NEAR_SPAN = 0.0205
+_CLOSE_SPAN = 2e-9
+
+
+def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
     """`不到7米` is borne out by `6.8米`: a concrete evidence value of the same kind meets the claimed bound."""
     if m.comparator is None or not isinstance(m.value, float):
         return False
@@ -2968,7 +3228,7 @@ def _bound_satisfied(m: Mention, aligned: _Index) -> bool:
     return False
 
 
-def _given_number(m: Mention, given: _Index | None) -> bool:
+def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
     return given is not None and any(_num_match(m, g) for g in _candidates(m, given))
 
 
@@ -2985,7 +3245,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         ):
             _check_currency_stated(m, x.everything, r)
         return
-    if m.kind == "number" and m.raw is not None and _contains_token(_folded(x.text), _fmt(m.raw)):
+    if m.kind == "number" and m.raw is not None and x.everything.contains_token(_fmt(m.raw)):
         return
     if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
         return  # `2.3` names the version `v2.3.1`
@@ -3090,7 +3350,7 @@ _CURRENCY_WORDS_RX = re.compile(
 )
 
 
-def _check_currency_stated(m: Mention, plan: _Index, r: _Report) -> None:
+def _check_currency_stated(m: Mention, plan: EvidenceIndex, r: _Report) -> None:
     """The plan kept the amount but not next to its currency: is the currency stated elsewhere in the plan?"""
     found: set[str] = set()
     for cm in _CURRENCY_WORDS_RX.finditer(unicodedata.normalize("NFKC", plan.mentions.text)):
@@ -3192,13 +3452,7 @@ def _weekday_of(value: str) -> int | None:
 def _check_date(m: Mention, x: _Ctx) -> None:
     r = x.r
     value = str(m.value)
-    dates = [
-        e
-        for index in (x.aligned, x.everything)
-        for kind in ("date", "period", "time")
-        for e in index.by_kind.get(kind, ())
-    ]
-    matches = [e for e in dates if _date_match(value, str(e.value))]
+    matches = [*x.aligned.date_matches(value), *x.everything.date_matches(value)]
     if matches:
         _check_comparator(m, matches, x)
         return
@@ -3207,15 +3461,20 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             _date_match(value, str(g.value)) for g in x.given.mentions if g.kind in _DATE_KINDS
         ):
             return
-        if value.startswith("weekday:") and any(_weekday_of(str(e.value)) == int(value[8:]) for e in dates):
-            return
-        if len(value) == 4 and value.isdigit() and _contains_token(_folded(x.text), value):
-            return  # a bare year the evidence writes in a range or a number (`1952—2019`)
-        seconds = _time_seconds(value) if m.kind == "time" else _period_seconds(value)
-        if seconds is not None and any(
-            _near(seconds, _approx_seconds(e)) for e in x.everything.by_kind.get("duration", ())
+        if value.startswith("weekday:") and int(value[8:]) in (
+            x.aligned.weekdays() | x.everything.weekdays()
         ):
             return
+        if len(value) == 4 and value.isdigit() and x.everything.contains_token(value):
+            return  # a bare year the evidence writes in a range or a number (`1952—2019`)
+        seconds = _time_seconds(value) if m.kind == "time" else _period_seconds(value)
+        if seconds is not None:
+            near = _NEAR_SPAN * max(abs(seconds), 1e-9)
+            if any(
+                _near(seconds, _approx_seconds(e))
+                for e in x.everything.within("duration", seconds - near, seconds + near)
+            ):
+                return
     conflicts = [
         e
         for kind in ("date", "period", "time")
@@ -3243,7 +3502,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
         return
     severity: Severity
     if m.kind == "period":
-        if any(e.kind == "date" for e in dates):
+        if "date" in x.aligned.by_kind or "date" in x.everything.by_kind:
             return  # a relative period may be the absolute date the evidence gives; cannot tell
         severity = "warning"
     else:
@@ -3263,7 +3522,7 @@ def _check_version(m: Mention, x: _Ctx) -> None:
     if any(_version_match(m, e) for e in versions):
         return
     value = str(m.value)
-    if "." in value and _contains_token(_folded(x.text), value):
+    if "." in value and x.everything.contains_token(value):
         return
     if (
         not x.plan
@@ -3296,9 +3555,9 @@ def _check_version(m: Mention, x: _Ctx) -> None:
 
 
 def _check_identifier(m: Mention, x: _Ctx) -> None:
-    if _identifier_found(m, x.text, x.everything) or _identifier_found(m, x.aligned.mentions.text, x.aligned):
+    if _identifier_found(m, x.everything) or _identifier_found(m, x.aligned):
         return
-    if not x.plan and x.given is not None and _identifier_found(m, x.given.mentions.text, x.given):
+    if not x.plan and x.given is not None and _identifier_found(m, x.given):
         return  # named by the user in the question
     if x.plan:
         x.r.add(
@@ -3442,6 +3701,8 @@ class _PolaritySentence:
     tokens: frozenset[str]
     folded: str
     cues: tuple[_Cue, ...]
+    negations: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+    """`negated` remembered per word: every cue of the other side asks about its word."""
 
     def states(self, word: str) -> bool:
         if word in self.tokens or (len(word) > 1 and word in self.folded):
@@ -3450,7 +3711,11 @@ class _PolaritySentence:
 
     def negated(self, word: str) -> bool:
         """Whether `word` is negated here: an odd number of cues govern it (double negation cancels)."""
-        return sum(1 for cue in self.cues if any(_same_word(word, f) for f in cue.scope)) % 2 == 1
+        found = self.negations.get(word)
+        if found is None:
+            count = sum(1 for cue in self.cues if any(_same_word(word, f) for f in cue.scope))
+            found = self.negations[word] = count % 2 == 1
+        return found
 
 
 @dataclass(frozen=True, slots=True)
@@ -3469,27 +3734,49 @@ class _Polarity:
         return {s.negated(word) for s in self.sentences if s.states(word)}
 
 
-@lru_cache(maxsize=4096)
 def _polarity(text: str) -> _Polarity:
+    if len(text) > CACHE_MAX_CHARS:
+        return _analyse_polarity(text)
+    return _polarity_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _polarity_cached(text: str) -> _Polarity:
+    return _analyse_polarity(text)
+
+
+#: Negation cues analysed per text. Comparing two texts' cues is quadratic in their number; no
+#: sentence a person writes has this many, so only hostile input is cut short.
+_MAX_CUES = 256
+
+
+def _analyse_polarity(text: str) -> _Polarity:
     cues: list[_Cue] = []
-    for cue in extract(text).of("negation"):
+    # What a cue governs depends only on the text after it, and a text that repeats itself repeats
+    # those tails: analyse each distinct tail once.
+    governed: dict[str, tuple[tuple[str, ...], int, frozenset[str]]] = {}
+    for cue in extract(text).of("negation")[:_MAX_CUES]:
         tail = text[cue.end : cue.end + 48]
         cut = _CLAUSE_END_RX.search(tail)
         if cut is not None:
             tail = tail[: cut.start()]
-        content = set(tokenize(tail))
-        words = tuple(
-            w
-            for w in tokenize(tail, keep_stopwords=True)
-            if w not in _NEG_TOKENS and (w in content or not (w.isascii() or w in _FOCUS_SKIP_ZH))
-        )[:3]
-        snippet = text[cue.start : cue.end + _focus_end(tail, words[0] if words else "")]
-        scope = frozenset(w for w in content if w not in _NEG_TOKENS) | frozenset(words)
-        cues.append(_Cue(cue, words, snippet, scope))
+        known = governed.get(tail)
+        if known is None:
+            content = set(tokenize(tail))
+            words = tuple(
+                w
+                for w in tokenize(tail, keep_stopwords=True)
+                if w not in _NEG_TOKENS and (w in content or not (w.isascii() or w in _FOCUS_SKIP_ZH))
+            )[:3]
+            scope = frozenset(w for w in content if w not in _NEG_TOKENS) | frozenset(words)
+            known = governed[tail] = (words, _focus_end(tail, words[0] if words else ""), scope)
+        words, focus_end, scope = known
+        cues.append(_Cue(cue, words, text[cue.start : cue.end + focus_end], scope))
     sentences = []
+    starts = [c.mention.start for c in cues]  # in text order, as `extract` returns them
     for span in split_sentences(text):
         tokens = frozenset(t for t in tokenize(span.text) if t not in _NEG_TOKENS)
-        inner = tuple(c for c in cues if span.start <= c.mention.start < span.end)
+        inner = tuple(cues[bisect_left(starts, span.start) : bisect_left(starts, span.end)])
         sentences.append(_PolaritySentence(tokens, _folded(span.text), inner))
     return _Polarity(text, tuple(cues), tuple(sentences))
 
@@ -3521,7 +3808,7 @@ def _focus_end(tail: str, focus: str) -> int:
     return pos + len(focus) if pos >= 0 else 0
 
 
-def _negation_issues(x: _Ctx, other: str) -> None:
+def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     """Does one side negate what the other states plainly?
 
     For each cue, the words it governs are looked up on the other side; when the other side states
@@ -3531,11 +3818,15 @@ def _negation_issues(x: _Ctx, other: str) -> None:
     """
     r = x.r
     src = _polarity(x.source)
-    oth = _polarity(other)
+    oth = other.polarity()
     if not src.cues and not oth.cues:
         return
     for side, here, there in ((r.side, src, oth), (r.other, oth, src)):
+        asked: set[tuple[str, ...]] = set()
         for cue in here.cues:
+            if cue.focus in asked:
+                continue  # the outcome depends on the words governed only: it was no flip before
+            asked.add(cue.focus)
             if not cue.focus or not there.states(cue.focus[0]):
                 continue  # the negated word itself must be stated on the other side
             if sum(1 for w in cue.focus if there.states(w)) < min(2, len(cue.focus)):
@@ -3597,21 +3888,33 @@ def compare_constraints(question: str, plan_text: str) -> list[FidelityIssue]:
     plan never states and a negation the plan does not mention at all are warnings; the rest are
     contradictions.
     """
-    plan = _index(plan_text)
-    x = _Ctx(question, plan, plan, plan_text, _Report("question", "plan"), plan=True)
+    plan = index_evidence(plan_text)
+    x = _Ctx(question, plan, plan, _Report("question", "plan"), plan=True)
     for m in extract(question):
         _run(m, x)
-    _negation_issues(x, plan_text)
+    _negation_issues(x, plan)
     return x.r.issues
 
 
+#: Mentions of one claim that `check_claim` compares with the evidence (the first ones). Each costs up
+#: to a look-up per evidence mention of its kind; no sentence a person writes has this many figures,
+#: names and cues, so only hostile input is cut short (the offline checker then refuses to call the
+#: claim supported, see `groundgate.verify.checker`).
+MAX_CLAIM_MENTIONS = 256
+
+
 def check_claim(
-    claim: str, aligned_evidence: str, all_evidence: str, *, question: str | None = None
+    claim: str,
+    aligned_evidence: str | EvidenceIndex,
+    all_evidence: str | EvidenceIndex,
+    *,
+    question: str | None = None,
 ) -> list[FidelityIssue]:
     """Use (b): contradiction signals between one claim and its evidence.
 
     `aligned_evidence` is the span that best matches the claim (chosen by the caller), `all_evidence`
-    the whole context. Codes: `identifier_not_in_evidence`, `number_not_in_evidence`,
+    the whole context, each as text or as its `index_evidence` (build that once when checking many
+    claims against one long text). Codes: `identifier_not_in_evidence`, `number_not_in_evidence`,
     `number_mismatch`, `currency_mismatch`, `unit_mismatch`, `comparator_changed`, `negation_flip`,
     `date_mismatch`, `version_mismatch`, `version_not_in_evidence`.
 
@@ -3621,16 +3924,18 @@ def check_claim(
     differing figures the claim itself marks as estimates or derived (`大约42分钟`, `也就是3699元`,
     `roughly 380 mg`). Values the user stated in `question` (optional) count as given, not invented.
     """
+    aligned = (
+        aligned_evidence if isinstance(aligned_evidence, EvidenceIndex) else index_evidence(aligned_evidence)
+    )
     x = _Ctx(
         claim,
-        _index(aligned_evidence),
-        _index(all_evidence),
-        all_evidence,
+        aligned,
+        all_evidence if isinstance(all_evidence, EvidenceIndex) else index_evidence(all_evidence),
         _Report("claim", "evidence"),
         plan=False,
-        given=_index(question) if question else None,
+        given=index_evidence(question) if question else None,
     )
-    for m in extract(claim):
+    for m in extract(claim).items[:MAX_CLAIM_MENTIONS]:
         _run(m, x)
-    _negation_issues(x, aligned_evidence)
+    _negation_issues(x, aligned)
     return x.r.issues

@@ -24,7 +24,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
-from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification
+from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification, classify_within
+from groundgate.verify.budget import Deadline
 from groundgate.verify.text import Span, find_tolerant
 
 __all__ = ["JUDGE_SYSTEM_PROMPT", "JudgeItem", "JudgeOutput", "JudgeRun", "LLMJudge"]
@@ -117,14 +118,18 @@ class LLMJudge:
 
     # ------------------------------------------------------------------ ClaimClassifier
 
+    honours_deadline = True
+    """Hands a `deadline` to the offline fallback (the model call keeps its own timeout)."""
+
     def classify(
         self,
         claims: Sequence[Span],
         passages: Sequence[str],
         *,
         question: str | None = None,
+        deadline: Deadline | None = None,
     ) -> Classification:
-        return self.judge(claims, passages, question=question).classification
+        return self.judge(claims, passages, question=question, deadline=deadline).classification
 
     # ------------------------------------------------------------------ with details
 
@@ -134,9 +139,10 @@ class LLMJudge:
         passages: Sequence[str],
         *,
         question: str | None = None,
+        deadline: Deadline | None = None,
     ) -> JudgeRun:
         """`classify`, plus usage, the raw model output and the prompt size."""
-        offline = self.fallback.classify(claims, passages, question=question)
+        offline = classify_within(self.fallback, claims, passages, question=question, deadline=deadline)
         if len(offline.assessments) != len(claims):
             raise ValueError(
                 f"fallback classifier returned {len(offline.assessments)} assessments for {len(claims)} claims"

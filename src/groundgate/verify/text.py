@@ -93,10 +93,90 @@ def normalize_with_map(text: str) -> tuple[str, list[int]]:
     return "".join(out), offsets
 
 
+#: Longer texts are not memoised: a module-level cache must not pin whole contexts in memory between
+#: checks (a batch of large contexts would grow without bound); a long text is analysed once per
+#: check by the caller's own index instead.
+CACHE_MAX_CHARS: Final = 2_000
+
+
+def normalize(text: str, *, cache: bool = True) -> str:
+    """`normalize_with_map` without the offsets.
+
+    `cache=False` for text that will not come again (the sentences of a large context, analysed once
+    per check): caching it would only push out what does come again, and hold memory meanwhile.
+    """
+    if not cache or len(text) > CACHE_MAX_CHARS:
+        return _normalize(text)
+    return _normalize_cached(text)
+
+
 @lru_cache(maxsize=16384)
-def normalize(text: str) -> str:
-    """`normalize_with_map` without the offsets."""
-    return normalize_with_map(text)[0]
+def _normalize_cached(text: str) -> str:
+    return _normalize(text)
+
+
+@lru_cache(maxsize=65536)
+def _fixed_fold(raw: str) -> str | None:
+    """What `raw` adds to the normalised text whatever its neighbours, or None when that depends on them."""
+    folded = _fold_char(raw)
+    if any(kind == _BETWEEN for _, kind in folded):
+        return None
+    return "".join(ch for ch, kind in folded if kind == _KEEP)
+
+
+#: From this length on, `_normalize` translates runs of context-free characters in C.
+_TRANSLATE_FROM = 256
+
+
+def _normalize(text: str) -> str:
+    # `normalize_with_map` minus the offset list, which for a long context would cost a Python int
+    # per character. A long text is translated in C, run by run, and only the few characters whose
+    # fate depends on their neighbours (`.`, `-`, `/`, `:` and their variants) go through Python.
+    if len(text) >= _TRANSLATE_FROM:
+        table: dict[int, str] = {}
+        between: list[str] = []
+        for ch in set(text):
+            fixed = _fixed_fold(ch)
+            if fixed is None:
+                between.append(ch)
+            else:
+                table[ord(ch)] = fixed
+        if not between:
+            return text.translate(table)
+        out: list[str] = []
+        pos = 0
+        for found in re.finditer("[" + "".join(re.escape(ch) for ch in sorted(between)) + "]", text):
+            i = found.start()
+            out.append(text[pos:i].translate(table))
+            _fold_between(text, i, out)
+            pos = i + 1
+        out.append(text[pos:].translate(table))
+        return "".join(out)
+    out = []
+    last = len(text) - 1
+    for i, raw in enumerate(text):
+        for ch, kind in _fold_char(raw):
+            if kind == _KEEP:
+                out.append(ch)
+            elif kind == _BETWEEN and 0 < i < last:
+                prev = _fold_char(text[i - 1])
+                nxt = _fold_char(text[i + 1])
+                if prev and nxt and prev[-1][0].isalnum() and nxt[0][0].isalnum():
+                    out.append(ch)
+    return "".join(out)
+
+
+def _fold_between(text: str, i: int, out: list[str]) -> None:
+    """Append what text[i] adds to the normalised text, looking at its neighbours."""
+    last = len(text) - 1
+    for ch, kind in _fold_char(text[i]):
+        if kind == _KEEP:
+            out.append(ch)
+        elif kind == _BETWEEN and 0 < i < last:
+            prev = _fold_char(text[i - 1])
+            nxt = _fold_char(text[i + 1])
+            if prev and nxt and prev[-1][0].isalnum() and nxt[0][0].isalnum():
+                out.append(ch)
 
 
 def find_tolerant(needle: str, haystack: str) -> tuple[int, int] | None:
@@ -199,6 +279,12 @@ _ABBREVIATIONS = frozenset(
 )
 
 
+_LIST_NUMBER = re.compile(r"\s*\d{1,2}")
+_WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
+#: The longest abbreviation in `_ABBREVIATIONS`, plus room: a longer word before `.` is not one.
+_MAX_ABBREVIATION = 8
+
+
 def split_sentences(text: str) -> list[Span]:
     """Split text into sentence spans (Chinese and English), trimmed, with original offsets."""
     spans: list[Span] = []
@@ -206,15 +292,27 @@ def split_sentences(text: str) -> list[Span]:
     for match in _SENTENCE_END.finditer(text):
         end = match.end()
         if match.group().startswith("."):
-            if re.fullmatch(r"\s*\d{1,2}", text[start : match.start()]):
+            dot = match.start()
+            # Matched in place (no slice of the sentence so far), so a long sentence full of `e.g.`
+            # costs linear, not quadratic, time.
+            if _LIST_NUMBER.fullmatch(text, start, dot):
                 continue  # "1. Restart it": a list number, not a sentence end
-            word = re.search(r"([A-Za-z.]+)\.$", text[start : match.start() + 1])
-            if word and word.group(1).lower() in _ABBREVIATIONS:
+            if _abbreviation_before(text, start, dot):
                 continue
         _append_trimmed(spans, text, start, end)
         start = end
     _append_trimmed(spans, text, start, len(text))
     return spans
+
+
+def _abbreviation_before(text: str, start: int, dot: int) -> bool:
+    """Whether the run of letters and dots ending at text[dot] (within text[start:]) is an abbreviation."""
+    begin = dot
+    while begin > start and text[begin - 1] in _WORD_CHARS:
+        begin -= 1
+        if dot - begin > _MAX_ABBREVIATION:
+            return False  # longer than any abbreviation: no need to find where the word starts
+    return begin < dot and text[begin:dot].lower() in _ABBREVIATIONS
 
 
 def _append_trimmed(spans: list[Span], text: str, start: int, end: int) -> None:
@@ -469,20 +567,27 @@ def _clean_token(token: str) -> str:
     return token.strip(".-/:")
 
 
+def _cut(text: str, cache: bool = True) -> tuple[str, ...]:
+    if not cache or len(text) > CACHE_MAX_CHARS:
+        return tuple(rjieba.cut(text))
+    return _cut_cached(text)
+
+
 @lru_cache(maxsize=32768)
-def _cut(text: str) -> tuple[str, ...]:
+def _cut_cached(text: str) -> tuple[str, ...]:
     return tuple(rjieba.cut(text))
 
 
-def tokenize(text: str, *, keep_stopwords: bool = False) -> list[str]:
+def tokenize(text: str, *, keep_stopwords: bool = False, cache: bool = True) -> list[str]:
     """Content tokens: jieba words for Chinese, stemmed lower-case words for English.
 
     Identifiers (`ERR_TIMEOUT`, `/api/pay`, `v2.3.1`) stay whole. Punctuation is dropped.
+    `cache=False`: as for `normalize`.
     """
     normalized = unicodedata.normalize("NFKC", text).lower()
     tokens: list[str] = []
     for piece in _TOKEN_CHARS.findall(normalized):
-        words = _cut(piece) if _CJK_CHAR.search(piece) else (piece,)
+        words = _cut(piece, cache) if _CJK_CHAR.search(piece) else (piece,)
         for word in words:
             cleaned = _clean_token(word.strip())
             if not cleaned:

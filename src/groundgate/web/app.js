@@ -276,6 +276,8 @@
       if (name === "class") el.className = value;
       else if (name === "dataset") Object.assign(el.dataset, value);
       else if (name.startsWith("on")) el.addEventListener(name.slice(2), value);
+      // Through the CSSOM: the Content-Security-Policy (style-src 'self') refuses style attributes.
+      else if (name === "style") el.style.cssText = String(value);
       else if (value === true) el.setAttribute(name, "");
       else el.setAttribute(name, String(value));
     }

@@ -13,11 +13,21 @@ Each hit becomes a `DocumentEvidence` whose `citation_id` is the chunk id and wh
 chunk exactly as stored, with one `EvidenceRef` pointing at the best excerpt inside it (the sentence
 that holds the matched identifier, or the most query terms), by offsets into that text. Nothing
 found is `EMPTY` with a gap naming what was asked.
+
+A question in one language finds documents in the other through the index's bilingual lexicon (and
+dense vectors, when an embedding endpoint is configured); the observation names the words it
+translated (`lexicon: hotel→住宿, Beijing→北京`) and says when the dense half of the search was
+unavailable and BM25 answered alone.
+
+Each passage also carries its document's `authority_level` (the ordered level the verifier uses when
+passages disagree) and its `instruction_spans`: sentences addressed to the assistant, marked at
+ingestion (or found now, for chunks indexed before that). They stay in `text`, exactly as stored, but
+the excerpt never points at them and the observation says how many passages hold some.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import date
 
 from pydantic import Field
@@ -31,9 +41,11 @@ from groundgate.contracts import (
     ToolSpec,
     ToolStatus,
 )
-from groundgate.knowledge.index import KnowledgeIndex, SearchFilter, SearchHit
+from groundgate.knowledge.index import KnowledgeIndex, SearchFilter, SearchHit, SearchResults
+from groundgate.knowledge.lexicon import default_lexicon
 from groundgate.tools.builtin.clock import utc_now
 from groundgate.tools.registry import ToolArguments, ToolFunction, ToolRegistry
+from groundgate.verify.instructions import overlaps
 from groundgate.verify.text import Span, split_sentences, tokenize
 
 __all__ = [
@@ -109,13 +121,13 @@ def make_lookup_knowledge(
         scopes = (args.domain,) if args.domain else tuple(sorted(allowed))
         filters = SearchFilter(tenant=ctx.tenant, as_of=day, scopes=scopes)
         hits = index.search(args.query, filters=filters, limit=args.top_k)
+        notes = _search_notes(hits)
         if not hits:
             where = f" in domain {args.domain!r}" if args.domain else ""
             gap = f"no document in effect on {day.isoformat()}{where} matches {args.query!r}"
-            return ToolOutput(
-                status=ToolStatus.EMPTY, gaps=[gap], observation=f"no hits (L0 none, L1 none){where}"
-            )
-        return _output(hits, args.query)
+            observation = "; ".join([f"no hits (L0 none, L1 none){where}", *notes])
+            return ToolOutput(status=ToolStatus.EMPTY, gaps=[gap], observation=observation)
+        return _output(hits, args.query, notes)
 
     return run
 
@@ -139,7 +151,20 @@ def register_knowledge_tool(
 # --------------------------------------------------------------------------- output
 
 
-def _output(hits: list[SearchHit], query: str) -> ToolOutput:
+def _search_notes(hits: list[SearchHit]) -> list[str]:
+    """What the index said about the search: lexicon translations used, a dense fallback."""
+    if not isinstance(hits, SearchResults):
+        return []
+    notes: list[str] = []
+    if hits.expansions:
+        shown = [f"{text}→{'/'.join(alts[:2])}" for text, alts in hits.expansions[:4] if alts]
+        if shown:
+            notes.append("lexicon: " + ", ".join(shown))
+    notes.extend(hits.notes)
+    return notes
+
+
+def _output(hits: list[SearchHit], query: str, notes: Sequence[str] = ()) -> ToolOutput:
     documents: list[DocumentEvidence] = []
     refs: list[EvidenceRef] = []
     for hit in hits:
@@ -150,6 +175,7 @@ def _output(hits: list[SearchHit], query: str) -> ToolOutput:
                 source=meta.source,
                 text=chunk.text,
                 authority=meta.authority,
+                authority_level=meta.authority_level,
                 kind=meta.kind,
                 version=meta.version,
                 effective_from=meta.effective_from,
@@ -159,23 +185,24 @@ def _output(hits: list[SearchHit], query: str) -> ToolOutput:
                 heading=chunk.heading,
                 retrieval_layer=hit.layer,
                 score=round(hit.score, 4),
+                instruction_spans=list(chunk.instruction_spans),
             )
         )
-        span = best_excerpt(chunk.text, query, hit.matched)
+        span = best_excerpt(chunk.text, query, hit.matched, avoid=chunk.instruction_spans)
         refs.append(
             EvidenceRef(
                 invocation_id="",
                 citation_id=chunk.chunk_id,
-                start=span.start,
-                end=span.end,
-                excerpt=span.text,
+                start=span.start if span.text else None,
+                end=span.end if span.text else None,
+                excerpt=span.text or None,
             )
         )
     sources = list(dict.fromkeys(hit.chunk.meta.source for hit in hits))
     return ToolOutput(
         status=ToolStatus.OK,
         documents=documents,
-        observation=_observation(hits, sources),
+        observation="; ".join([_observation(hits, sources), *notes]),
         retrieval_layers=[hit.layer for hit in hits],
         relevance_levels=[hit.relevance for hit in hits],
         source_documents=sources,
@@ -196,32 +223,44 @@ def _observation(hits: list[SearchHit], sources: list[str]) -> str:
     parts.append(
         f"{len(hits)} chunk{'s' if len(hits) != 1 else ''} from {len(sources)} document{plural} ({counts})"
     )
+    flagged = sum(1 for h in hits if h.chunk.instruction_spans)
+    if flagged:
+        parts.append(f"{flagged} with instruction-like text (not evidence)")
     return "; ".join(parts)
 
 
-def best_excerpt(text: str, query: str, matched: tuple[str, ...] = ()) -> Span:
+def best_excerpt(
+    text: str, query: str, matched: tuple[str, ...] = (), *, avoid: Sequence[tuple[int, int]] = ()
+) -> Span:
     """The sentence of `text` that best answers `query` (with offsets into `text`).
 
     Sentences holding a matched identifier or title score highest, then those sharing most query
-    terms; headings are passed over while a sentence of body text exists. A short sentence is
-    extended with the next one.
+    terms, then most of their lexicon translations (`knowledge.lexicon`); headings are passed over while a sentence of body text exists. A short sentence is
+    extended with the next one. Sentences overlapping `avoid` (instruction-like text) are never
+    chosen: when nothing else is left, the excerpt is empty.
     """
-    sentences = [s for s in split_sentences(text) if not s.text.lstrip().startswith("#")] or split_sentences(
-        text
-    )
+    every = split_sentences(text)
+    allowed = [s for s in every if not overlaps(avoid, s.start, s.end)]
+    sentences = [s for s in allowed if not s.text.lstrip().startswith("#")] or allowed
     if not sentences:
-        return Span(text, 0, len(text))
+        return Span("", 0, 0) if every else Span(text, 0, len(text))
     query_terms = set(tokenize(query))
+    # A question in the other language shares no word with the passage: its lexicon translations do.
+    translated = set(tokenize(" ".join(default_lexicon().translations(query)))) - query_terms
     keys = [k.lower() for k in matched if k]
 
-    def score(span: Span) -> tuple[int, int]:
+    def score(span: Span) -> tuple[int, int, int]:
         lowered = span.text.lower()
         exact = sum(1 for key in keys if key in lowered)
-        overlap = len(query_terms & set(tokenize(span.text)))
-        return exact, overlap
+        words = set(tokenize(span.text))
+        return exact, len(query_terms & words), len(translated & words)
 
     best_index = max(range(len(sentences)), key=lambda i: (score(sentences[i]), -i))
     start, end = sentences[best_index].start, sentences[best_index].end
-    if end - start < _MIN_EXCERPT and best_index + 1 < len(sentences):
+    if (
+        end - start < _MIN_EXCERPT
+        and best_index + 1 < len(sentences)
+        and not overlaps(avoid, end, sentences[best_index + 1].end)
+    ):
         end = sentences[best_index + 1].end
     return Span(text[start:end], start, end)

@@ -1,0 +1,46 @@
+"""Question understanding: what a question needs answered, and follow-ups resolved (issue 11).
+
+Pure code over the question text (and, for follow-ups, the session's earlier questions): no I/O,
+no model. The runtime records what this package derives with the run; the executor answers each
+need; the verifier checks the verified claims against it.
+"""
+
+from groundgate.questions.coverage import (
+    NeedMatch,
+    Statement,
+    TermEquivalents,
+    best_match,
+    match_need,
+    statement,
+)
+from groundgate.questions.followup import Resolution, Turn, is_followup, resolve_followup
+from groundgate.questions.needs import (
+    QUANTITY_MENTIONS,
+    derive_needs,
+    join_words,
+    quantity_interval,
+    round_two_query,
+    split_parts,
+)
+
+__all__ = [
+    # needs: derive them from a question
+    "QUANTITY_MENTIONS",
+    "derive_needs",
+    "join_words",
+    "quantity_interval",
+    "round_two_query",
+    "split_parts",
+    # coverage: does a statement meet a need
+    "NeedMatch",
+    "Statement",
+    "TermEquivalents",
+    "best_match",
+    "match_need",
+    "statement",
+    # follow-ups: complete a question from the session's earlier questions
+    "Resolution",
+    "Turn",
+    "is_followup",
+    "resolve_followup",
+]

@@ -1,0 +1,397 @@
+"""Does a statement meet a question need? Pure code, shared by the executor (to choose what to
+state) and the verifier (to decide whether the verified claims answer the question).
+
+A statement meets a need when, in this order:
+
+1. **anchors**: every name of the need appears in the statement or in its source (the cited
+   document's path and headings: a passage under `Team B handbook` is about Team B);
+2. **terms**: the subject's words appear — in the statement, its source, or the rest of the sentence
+   a clause was taken from (`满 10 年的，年假为 10 天` is the second clause of a sentence about
+   `员工累计工作…`) — all of them for up to three words, all but one for four to six, all but two
+   beyond; words are compared only with statements in the same script, so a
+   Chinese word is not "missing" from an English log line — such a statement must then match on
+   something language-neutral (a name, a date, a time or a figure of the need);
+3. **conditions**: each is included in what the statement says — a figure's range overlaps the
+   asked one (`满 10 年的` covers 12 years, `满 1 年不满 10 年的` does not), a date is the asked
+   day, a time lies within 30 minutes of the asked one (or inside a stated span);
+4. **kind**: the statement gives the kind of answer asked for — a figure for `how many` (of the
+   asked unit when one was named), a time or a schedule for `when`, a cause or an error for `why`,
+   an action for `what should I do`.
+
+`on_topic` is weaker: the right names, at least half the words, and no condition that contradicts
+the asked case. An answer may carry on-topic context; a statement about another entity or another
+case (`Team A`, the 1-10 years clause) is neither.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Final
+
+from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
+from groundgate.questions.needs import QUANTITY_MENTIONS, quantity_interval, term_weight
+from groundgate.verify import fidelity
+from groundgate.verify.text import is_cjk_text, normalize, stem, tokenize
+
+__all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
+
+#: Optional hook: other words for the same thing (`Beijing` → `北京`), e.g. a bilingual term layer.
+TermEquivalents = Callable[[str], Iterable[str]]
+
+_NUMERIC: Final = frozenset(
+    {"amount", "percent", "duration", "size", "measure", "count", "number", "range", "period"}
+)
+_TIME_WORDS = re.compile(
+    r"每天|每日|每周|每月|每年|工作日|周[一二三四五六日天]|星期|上午|下午|凌晨|晚上|早上|中午|月底|月初|"
+    r"\b(?:daily|weekly|monthly|every|weekdays?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
+    r"morning|afternoon|evening|night|noon|midnight|am|pm)\b",
+    re.IGNORECASE,
+)
+_WHEN_MENTIONS: Final = frozenset(
+    {"time", "date", "period", "duration", "range", "percent", "amount", "count"}
+)
+_WHEN_WORDS = re.compile(
+    r"当|若|如果|一旦|之前|之后|以后|以前|期间|时|超过|持续|"
+    r"\b(?:when|whenever|if|once|after|before|until|during|within|while|above|below)\b",
+    re.IGNORECASE,
+)
+_CAUSE_WORDS = re.compile(
+    r"因为|由于|导致|原因|根因|造成|引起|所致|错误|报错|失败|超时|耗尽|异常|拒绝|不可用|打满|占满|"
+    r"\b(?:because|due|cause[sd]?|caused|result(?:s|ed)?|led|error|errors|fail\w*|failure|timeout|timed|"
+    r"exhaust\w*|refus\w*|reject\w*|unavailable|saturat\w*|exceed\w*|down|outage)\b",
+    re.IGNORECASE,
+)
+_ACTION_WORDS = re.compile(
+    r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|申请|按|计算|发放|执行|确认|切换|升级|调整|设置|"
+    r"打开|关闭|通知|上报|处理|排查|查看|拆分|限流|降级|\b(?:should|must|need|needs|first|then|check|restart|"
+    r"run|contact|submit|split|scale|roll|increase|decrease|reduce|raise|set|open|close|call|use|apply|verify|"
+    r"escalate|page|watch|switch|upgrade|disable|enable|remove|add|rotate|create|file|ask|follow)\b",
+    re.IGNORECASE,
+)
+_CLAUSE = re.compile(r"[，,；;。!?！？\n]")
+_FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
+
+
+@dataclass(frozen=True, slots=True)
+class Statement:
+    """One statement's features, computed once (the executor matches many against each need)."""
+
+    text: str
+    context: str
+    flat: str
+    """Text and context lower-cased, every run of other characters one space, padded with spaces."""
+    cjk: str
+    """Normalised text and context (for Chinese words)."""
+    stems: frozenset[str]
+    """Stemmed words of text and context, identifiers also split into their parts."""
+    surround: Statement | None
+    """The sentence a clause was taken from: its words count as the subject's, its names do not."""
+    text_is_cjk: bool
+    text_has_cjk: bool
+    text_has_latin: bool
+    mentions: tuple[fidelity.Mention, ...]
+    """Mentions of the text (not the context)."""
+    context_dates: tuple[str, ...]
+
+
+@lru_cache(maxsize=8192)
+def statement(text: str, context: str = "", surround: str = "") -> Statement:
+    """The features of `text`, said under `context` (the cited source and headings), taken from the
+    sentence `surround` (when it is a clause of a longer sentence)."""
+    both = f"{text} \n {context}"
+    words = tokenize(both)
+    stems = set(words)
+    for word in words:
+        stems.update(stem(part) for part in re.split(r"[_\-./{}=,:]+", word) if len(part) > 1)
+    return Statement(
+        text=text,
+        context=context,
+        flat=" " + _FLAT.sub(" ", both.lower()).strip() + " ",
+        cjk=normalize(both),
+        stems=frozenset(stems),
+        text_is_cjk=is_cjk_text(text),
+        text_has_cjk=bool(re.search("[\u4e00-\u9fff]", text)),
+        text_has_latin=bool(re.search(r"[A-Za-z]{2,}", text)),
+        mentions=tuple(fidelity.extract(text)),
+        context_dates=tuple(str(m.value) for m in fidelity.extract(context) if m.kind == "date")
+        if context
+        else (),
+        surround=statement(surround) if surround and surround != text else None,
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class NeedMatch:
+    """How one statement fares against one need."""
+
+    met: bool
+    on_topic: bool
+    codes: tuple[str, ...]
+    """Why not (`need:anchor_missing:Team B`, ...); empty when met."""
+    score: float
+    """How much of the need it matches (to pick the closest statement when none meets it)."""
+    mixed: bool = False
+    """It also states other cases (`满 1 年不满 10 年的…；满 10 年的…`): a clause of it answers better."""
+
+
+def _is_cjk_word(word: str) -> bool:
+    return bool(re.search("[\u4e00-\u9fff]", word))
+
+
+def _has_word(s: Statement, word: str) -> bool:
+    if _is_cjk_word(word):
+        folded = normalize(word)
+        if folded in s.cjk:
+            return True
+        pairs = [folded[i : i + 2] for i in range(len(folded) - 1)]
+        return len(folded) >= 3 and sum(p in s.cjk for p in pairs) * 3 >= 2 * len(pairs)
+    flat = " " + _FLAT.sub(" ", word.lower()).strip() + " "
+    if flat in s.flat:
+        return True
+    parts = [stem(p) for p in tokenize(word)]
+    return bool(parts) and all(p in s.stems for p in parts)
+
+
+def _present(s: Statement, word: str, equivalents: TermEquivalents | None, *, surround: bool = False) -> bool:
+    """Whether `word` (or an equivalent) is said; with `surround`, also in the sentence around it."""
+    where = [s, s.surround] if surround and s.surround is not None else [s]
+    words = [word, *(equivalents(word) if equivalents is not None else ())]
+    return any(_has_word(place, w) for place in where for w in words)
+
+
+def _said(s: Statement, word: str, equivalents: TermEquivalents | None) -> bool:
+    """Whether `word` is in the statement itself or the sentence it was cut from (not the headings)."""
+    places = [statement(s.text), *([s.surround] if s.surround is not None else [])]
+    words = [word, *(equivalents(word) if equivalents is not None else ())]
+    return any(_has_word(place, w) for place in places for w in words)
+
+
+def _checkable(s: Statement, word: str, equivalents: TermEquivalents | None) -> bool:
+    """A word can be looked for only in a statement written in its script (or through an
+    equivalent): a Chinese word is not "missing" from an English log line, nor an English word from
+    a Chinese sentence (whose Latin words are names, which the need holds as anchors)."""
+    if equivalents is not None and any(True for _ in equivalents(word)):
+        return True
+    return s.text_has_cjk if _is_cjk_word(word) else not s.text_is_cjk
+
+
+#: Share of the subject's nouns (or, without nouns, of its other words) a statement must carry.
+_TERM_SHARE: Final = 0.6
+_CODE_SHAPE = re.compile(r"[_\-./\d]|^[A-Z]{2,}")
+
+
+def _is_code(anchor: str) -> bool:
+    """An identifier or code (`ERR_TIMEOUT`, `payment-db`, `P2`, `/api/v1/pay`), not a plain name."""
+    return bool(_CODE_SHAPE.search(anchor))
+
+
+def _hard(c: NeedCondition) -> bool:
+    """A condition an answer must state: a range (`满 12 年`, `超过 10 天`), a day, a time. A bare
+    figure of the question (`a 99.95% objective`) must only not be excluded by the answer's range."""
+    return c.kind is not ConditionKind.QUANTITY or c.low != c.high
+
+
+# --------------------------------------------------------------------------- conditions
+
+_SATISFIED, _UNADDRESSED, _CONFLICT = "satisfied", "unaddressed", "conflict"
+
+
+def _overlaps(c: NeedCondition, low: float, high: float, low_inc: bool, high_inc: bool) -> bool:
+    c_low = float("-inf") if c.low is None else c.low
+    c_high = float("inf") if c.high is None else c.high
+    lo, lo_inc = (
+        (c_low, c.low_inclusive)
+        if c_low > low
+        else (low, low_inc if low > c_low else low_inc and c.low_inclusive)
+    )
+    hi, hi_inc = (
+        (c_high, c.high_inclusive)
+        if c_high < high
+        else (high, high_inc if high < c_high else high_inc and c.high_inclusive)
+    )
+    return lo < hi or (lo == hi and lo_inc and hi_inc)
+
+
+def _quantity(s: Statement, c: NeedCondition, *, any_conflict: bool = False) -> str:
+    """Whether a clause of `s` states a range overlapping `c`; with `any_conflict`, whether some
+    clause states a range that does not."""
+    addressed = False
+    start = 0
+    for clause in [*_CLAUSE.split(s.text), ""]:
+        end = start + len(clause)
+        mentions = [
+            m
+            for m in s.mentions
+            if start <= m.start < end and m.kind in QUANTITY_MENTIONS and str(m.unit or m.kind) == c.dimension
+        ]
+        start = end + 1
+        if not mentions:
+            continue
+        addressed = True
+        ranges = [quantity_interval(s.text, m) for m in mentions]
+        bounded = [r for r in ranges if r[0] != r[1]]
+        if bounded:  # `满 1 年不满 10 年的`: the bounds of one clause hold together
+            low = max(r[0] for r in bounded)
+            high = min(r[1] for r in bounded)
+            low_inc = all(r[2] for r in bounded if r[0] == low)
+            high_inc = all(r[3] for r in bounded if r[1] == high)
+            fits: bool | None = _overlaps(c, low, high, low_inc, high_inc)
+        elif c.low == c.high and c.low is not None:
+            # A bare figure asked about is excluded only by a range, never by another bare figure.
+            fits = True if any(_overlaps(c, *r) for r in ranges) else None
+        else:
+            fits = any(_overlaps(c, *r) for r in ranges)
+        if fits is None:
+            continue
+        if fits != any_conflict:
+            return _SATISFIED if fits else _CONFLICT
+    if any_conflict:
+        return _SATISFIED
+    return _CONFLICT if addressed else _UNADDRESSED
+
+
+def _same_day(asked: str, stated: str) -> bool:
+    if asked[-5:] != stated[-5:]:
+        return False
+    return asked.startswith("--") or stated.startswith("--") or asked[:4] == stated[:4]
+
+
+def _minutes(value: str) -> int | None:
+    match = re.match(r"(\d{1,2}):(\d{2})", value)
+    return int(match.group(1)) * 60 + int(match.group(2)) if match else None
+
+
+def _condition(s: Statement, c: NeedCondition) -> str:
+    if c.kind is ConditionKind.QUANTITY:
+        return _quantity(s, c)
+    if c.kind is ConditionKind.DATE:
+        days = [str(m.value) for m in s.mentions if m.kind == "date"] + list(s.context_dates)
+        if not days:
+            return _UNADDRESSED
+        return _SATISFIED if any(_same_day(c.value, d) for d in days) else _CONFLICT
+    asked = _minutes(c.value)
+    stated = [t for m in s.mentions if m.kind == "time" and (t := _minutes(str(m.value))) is not None]
+    if asked is None or not stated:
+        return _UNADDRESSED
+    near = any(abs(t - asked) <= 30 for t in stated) or min(stated) <= asked <= max(stated)
+    return _SATISFIED if near else _CONFLICT
+
+
+# --------------------------------------------------------------------------- kind
+
+
+def _gives_kind(s: Statement, need: Need) -> bool:
+    kind = need.kind
+    if kind is AnswerKind.QUANTITY:
+        taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
+        for m in s.mentions:
+            if m.kind not in _NUMERIC or (need.value_kinds and m.kind not in need.value_kinds):
+                continue
+            if (
+                str(m.unit or m.kind) in taken
+                and quantity_interval(s.text, m)[0] != quantity_interval(s.text, m)[1]
+            ):
+                continue  # `满 10 年的` restates the condition; it is not the asked figure
+            return True
+        return False
+    if kind is AnswerKind.TIME:
+        # "When does the alert fire?" is answered by a condition as often as by a clock time.
+        return (
+            any(m.kind in _WHEN_MENTIONS for m in s.mentions)
+            or bool(_TIME_WORDS.search(s.text))
+            or bool(_WHEN_WORDS.search(s.text))
+        )
+    if kind is AnswerKind.REASON:
+        return bool(_CAUSE_WORDS.search(s.text) or _CAUSE_WORDS.search(s.flat))
+    if kind is AnswerKind.PROCEDURE:
+        return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
+    return True
+
+
+# --------------------------------------------------------------------------- matching
+
+
+def match_need(
+    need: Need, s: Statement | str, *, context: str = "", equivalents: TermEquivalents | None = None
+) -> NeedMatch:
+    """How `s` (a statement, or its text said under `context`) fares against `need` (module docs)."""
+    if isinstance(s, str):
+        s = statement(s, context)
+    codes: list[str] = []
+    score = 0.0
+    anchors_missing = [
+        a
+        for a in need.anchors
+        if not _present(s, a, equivalents) or (a in need.distinct and not _said(s, a, equivalents))
+    ]
+    score += 3 * (len(need.anchors) - len(anchors_missing))
+    codes += [f"need:anchor_missing:{a}" for a in anchors_missing]
+
+    checkable = [t for t in need.terms if _checkable(s, t, equivalents) and term_weight(t) > 0]
+    present = {t for t in checkable if _present(s, t, equivalents, surround=True)}
+    # What tells this need from the question's other parts must be said, not only be a heading
+    # (a section "产假与婚假" is not an answer about 婚假 for a sentence about 产假).
+    unsaid = [t for t in need.distinct if t in present and not _said(s, t, equivalents)]
+    present -= set(unsaid)
+    terms_missing = [t for t in checkable if t not in present]
+    found = sum(term_weight(t) for t in present)
+    score += found + 0.5 * sum(1 for t in need.soft_terms if _present(s, t, equivalents, surround=True))
+    # The subject is its nouns: most of them must be there (its verbs and adjectives, when it has no
+    # noun), and every word that tells this need from the question's other parts.
+    weighed = [t for t in checkable if term_weight(t) == 2] or checkable
+    carried = sum(term_weight(t) for t in weighed if t in present)
+    share = carried / max(1, sum(term_weight(t) for t in weighed))
+    terms_ok = (not weighed or share >= _TERM_SHARE) and not any(t in terms_missing for t in need.distinct)
+    if not terms_ok:
+        codes.append("need:terms_missing:" + ",".join(terms_missing))
+
+    outcomes = [(c, _condition(s, c)) for c in need.conditions]
+    score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
+    conflict = any(o == _CONFLICT for _, o in outcomes)
+    codes += [
+        f"need:condition_{'not_met' if o == _CONFLICT else 'unaddressed'}:{c.text}"
+        for c, o in outcomes
+        if o == _CONFLICT or (o == _UNADDRESSED and _hard(c))
+    ]
+
+    # Nothing of the subject could be compared (another script): only a neutral match counts — an
+    # identifier or code the need names, or a condition; a proper name alone is not enough.
+    neutral = any(_is_code(a) for a in need.anchors) or any(o == _SATISFIED for _, o in outcomes)
+    blind = bool(need.terms) and not checkable and not neutral
+    if blind:
+        codes.append("need:language_mismatch")
+
+    # A record of the asked moment (a log line, a metric in the window) is evidence for a "why".
+    kind_ok = _gives_kind(s, need) or (
+        need.kind is AnswerKind.REASON
+        and any(o == _SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
+    )
+    score += 1 if kind_ok else 0
+    if not kind_ok:
+        codes.append(f"need:kind_missing:{need.kind.value}")
+
+    met = not codes
+    on_topic = (
+        not anchors_missing
+        and not blind
+        and not conflict
+        # About the asked thing: one of its nouns is there (a name alone is not: a sentence that
+        # mentions Lanting Pay is not about its CEO).
+        and (
+            carried > 0 or not weighed or (found > 0 and weighed is checkable) or (not checkable and neutral)
+        )
+    )
+    mixed = any(o == _SATISFIED for _, o in outcomes) and any(
+        c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
+        for c in need.conditions
+    )
+    return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+def best_match(need: Need, statements: Sequence[Statement], **kw: TermEquivalents | None) -> NeedMatch | None:
+    """The closest of `statements` to `need` (met first, then by score)."""
+    matches = [match_need(need, s, equivalents=kw.get("equivalents")) for s in statements]
+    return max(matches, key=lambda m: (m.met, m.score), default=None)

@@ -1,0 +1,122 @@
+"""Follow-up questions: "那 P2 呢？" after "P1 告警要求多久内确认？" asks "P2 告警要求多久内确认？".
+
+A follow-up is completed from the session's previous question — for understanding only. Only earlier
+*questions* are read (the caller passes no answers): an earlier answer has no fact status (seed 003
+invariant) and is never evidence; the completed question is searched and verified from scratch.
+
+A question is a follow-up when it is short and leans on the previous turn: it opens with `那`,
+`那么`, `还有`, `and`, `what about`, `how about`, or ends with `呢`, and asks nothing of its own
+kind. Its focus (a code such as `P2`, a name such as `Team B`, a figure, a date, a word) replaces
+the part of the previous question of the same shape:
+
+- a short code for a short code (`P1` → `P2`), an identifier for an identifier;
+- a name with the same head word (`Team A` → `Team B`);
+- a figure in the same unit (`满 12 年` → `满 5 年`), a date for a date, a time for a time;
+- a Chinese word sharing a character (`产假` → `婚假`) or of the same word class (`北京` → `上海`).
+
+When nothing of the same shape is found the question is left as it is (`followup=False`).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import rjieba
+
+from groundgate.questions.needs import QUANTITY_MENTIONS
+from groundgate.verify import fidelity
+from groundgate.verify.text import is_cjk_text
+
+__all__ = ["Resolution", "Turn", "is_followup", "resolve_followup"]
+
+#: One earlier turn of the session: the question as typed, and as the run resolved it.
+Turn = tuple[str, str]
+
+_ZH_CUE = re.compile(r"^\s*(?:那么|那|还有|另外|再问一下|再问|那如果|如果是)")
+_ZH_TAIL = re.compile(r"呢\s*[？?]?\s*$")
+_EN_CUE = re.compile(
+    r"^\s*(?:and\s+(?:for|what\s+about|how\s+about|in|on|at)?|what\s+about|how\s+about|same\s+for)\b",
+    re.IGNORECASE,
+)
+_ZH_ASKS = re.compile(r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|是否|吗|多久|多长")
+_EN_ASKS = re.compile(r"\b(?:what|when|where|who|why|which|how)\b(?!\s+about)", re.IGNORECASE)
+_CODE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z]\d{1,2}(?![A-Za-z0-9_\-])")
+_NAME = re.compile(r"\b([A-Z][a-z][A-Za-z]*)\s+([A-Z0-9][A-Za-z0-9]*)\b")
+_STRIP = re.compile(
+    r"^\s*(?:那么|那|还有|另外|再问一下|再问|那如果|如果是|and\s+for|and\s+what\s+about|"
+    r"and\s+how\s+about|what\s+about|how\s+about|same\s+for|and)\s*|\s*(?:呢|的呢)?\s*[？?。.!！]*\s*$",
+    re.IGNORECASE,
+)
+_CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
+
+
+@dataclass(frozen=True, slots=True)
+class Resolution:
+    """The question a run answers, and how it was obtained."""
+
+    question: str
+    followup: bool
+    replaced: str = ""
+    """What of the previous question the follow-up's focus replaced (empty when not a follow-up)."""
+
+
+def is_followup(question: str) -> bool:
+    """Whether `question` leans on the previous turn (a short question with a follow-up cue)."""
+    text = question.strip()
+    if is_cjk_text(text) or _ZH_CUE.match(text) or _ZH_TAIL.search(text):
+        body = _STRIP.sub("", text)
+        cued = bool(_ZH_CUE.match(text) or _ZH_TAIL.search(text))
+        return cued and len(body) <= 16 and not _ZH_ASKS.search(body)
+    words = text.split()
+    return bool(_EN_CUE.match(text)) and len(words) <= 7 and not _EN_ASKS.search(_STRIP.sub("", text))
+
+
+def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
+    """Complete a follow-up from the last earlier question of the session (see the module docs)."""
+    if not history or not is_followup(question):
+        return Resolution(question.strip(), False)
+    previous = (history[-1][1] or history[-1][0]).strip()
+    focus = _STRIP.sub("", question.strip()).strip()
+    if not focus or not previous:
+        return Resolution(question.strip(), False)
+    found = _same_shape(focus, previous)
+    if found is None or found[0] == found[1]:
+        return Resolution(question.strip(), False)
+    target, replacement = found
+    return Resolution(previous.replace(target, replacement, 1), True, target)
+
+
+def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
+    """(span of `previous`, what replaces it): the part `focus` stands in for, by shape (module docs)."""
+    if _CODE.fullmatch(focus):
+        codes = _CODE.findall(previous)
+        return (codes[0], focus) if codes else None
+    name = _NAME.fullmatch(focus)
+    if name:
+        for match in _NAME.finditer(previous):
+            if match.group(1).lower() == name.group(1).lower():
+                return match.group(), focus
+    for m in fidelity.extract(focus):
+        if m.kind not in QUANTITY_MENTIONS | {"date", "time", "identifier"}:
+            continue
+        for old in fidelity.extract(previous):
+            # `满 5 年` for `满 12 年`: the figure is replaced, the comparator the question had stays.
+            if old.kind == m.kind and (old.unit == m.unit or m.kind not in QUANTITY_MENTIONS):
+                return old.text, m.text
+    if _CJK_WORD.match(focus):
+        target = _cjk_counterpart(focus, previous)
+        return (target, focus) if target else None
+    return None
+
+
+def _cjk_counterpart(focus: str, previous: str) -> str | None:
+    """A word of `previous` sharing a character with `focus` (`产假`/`婚假`), else of its word class."""
+    tagged = [(w, t) for w, t in rjieba.tag(previous) if re.fullmatch("[\u4e00-\u9fff]{2,6}", w)]
+    sharing = [w for w, _ in tagged if w != focus and set(w) & set(focus) and len(w) == len(focus)]
+    if sharing:
+        return sharing[0]
+    focus_tags = {t for _, t in rjieba.tag(focus)}
+    specific = [w for w, t in tagged if t in focus_tags and t not in ("n", "v", "vn", "m", "r", "uj")]
+    return specific[0] if specific else None

@@ -1,0 +1,718 @@
+"""Derive a question's needs in code, Chinese and English (issue 11: the question's needs drive the run).
+
+A question is split into parts (at `？ ? ； ; 。`, and at `, and when…` / `，…多少` where both sides ask
+something); each part becomes one `Need`:
+
+- **kind**: from the interrogative (`when`/`什么时候` → time, `how many`/`多少`/`几` → quantity,
+  `who`/`谁` → person, `why`/`根因` → reason, `what should I do`/`怎么算` → procedure, `哪个` → choice…);
+- **conditions**: every dimensioned figure of the part with its comparator (`满 12 年` → at least 12
+  years, `超过 10 天` → more than 10 days, `不超过 600 元`), and its dates and times;
+- **anchors**: names that must appear in an answer — identifiers (`ERR_TIMEOUT`), short codes
+  (`P2`), proper names (`Team B`, `Lanting Pay`), Latin names inside Chinese, quoted terms;
+- **terms**: the remaining words of the subject (`年假`, `standup`, `recover`), interrogatives,
+  particles and the answer's category (`哪个*组件*`) removed;
+- a part that says nothing of its own subject ("含义是什么？", "when did *it* recover") takes the
+  anchors, dates and times of the part before it, and its terms as optional (`soft_terms`).
+
+Limits: rules, not a parser. Long or unusual phrasings may give too many terms (an answer then
+misses the need, never passes it wrongly); synonyms and other languages are not matched here
+(`groundgate.questions.coverage` only compares words of the same script).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import Final
+
+import rjieba
+
+from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
+from groundgate.verify import fidelity
+from groundgate.verify.text import is_cjk_text, stem
+
+__all__ = [
+    "QUANTITY_MENTIONS",
+    "derive_needs",
+    "term_weight",
+    "quantity_interval",
+    "round_two_query",
+    "split_parts",
+]
+
+# --------------------------------------------------------------------------- splitting
+
+_PART_END = re.compile(r"[？?；;。!！\n]+")
+_EN_JOIN = re.compile(
+    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should)\b)"
+    r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
+    re.IGNORECASE,
+)
+_ZH_JOIN = re.compile(r"[，,]\s*|以及|并且|另外")
+_ZH_ASK = re.compile(
+    r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否"
+)
+_EN_ASK = re.compile(
+    r"^\s*(?:what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
+    r"will|was|were|has|have)\b",
+    re.IGNORECASE,
+)
+
+
+def split_parts(question: str) -> list[str]:
+    """The question's parts: one per sentence, and per joined second question that asks on its own."""
+    parts: list[str] = []
+    for sentence in _PART_END.split(question):
+        sentence = sentence.strip(" ，,、")
+        if not sentence:
+            continue
+        if is_cjk_text(sentence):
+            pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]
+            asking = [bool(_ZH_ASK.search(p)) for p in pieces]
+        else:
+            pieces = [p for p in _EN_JOIN.split(sentence) if p.strip()]
+            asking = [bool(_EN_ASK.search(p)) or n == 0 for n, p in enumerate(pieces)]
+        # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
+        carry = ""
+        for piece, asks in zip(pieces, asking, strict=True):
+            joiner = "" if is_cjk_text(sentence) else ", "
+            text = f"{carry}{joiner if carry else ''}{piece.strip()}"
+            if asks or not any(asking):
+                parts.append(text)
+                carry = ""
+            else:
+                carry = text
+        if carry:
+            if parts:
+                parts[-1] = f"{parts[-1]}，{carry}" if is_cjk_text(sentence) else f"{parts[-1]}, {carry}"
+            else:
+                parts.append(carry)
+    return parts
+
+
+# --------------------------------------------------------------------------- kinds
+
+_ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
+    (re.compile(pattern), kind)
+    for pattern, kind in (
+        (
+            r"怎么办|怎么处理|如何处理|怎么做|该怎么|应该怎么|怎么解决|如何解决|怎么算|如何计算|怎么计算|"
+            r"怎么申请|如何申请|怎么操作|如何操作|哪些步骤|什么步骤|流程是",
+            AnswerKind.PROCEDURE,
+        ),
+        (r"什么时候|何时|几点|哪天|哪一天|什么时间|几号|什么条件|什么情况下|何种情况", AnswerKind.TIME),
+        (r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会", AnswerKind.REASON),
+        (r"谁|哪位|何人", AnswerKind.PERSON),
+        (r"多少|几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
+        (r"哪里|在哪|哪儿|什么地方", AnswerKind.LOCATION),
+        (r"状态", AnswerKind.STATUS),
+        (r"哪个|哪些|哪一|哪类|哪种", AnswerKind.CHOICE),
+        (r"是否|吗|能否|能不能|可不可以|有没有|可否", AnswerKind.YES_NO),
+        (r"如何|怎么|怎样", AnswerKind.PROCEDURE),
+        (r"什么|含义|意思|定义|是啥", AnswerKind.DEFINITION),
+    )
+)
+_EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
+    (re.compile(pattern, re.IGNORECASE), kind)
+    for pattern, kind in (
+        (
+            r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+do\b|\bhow\s+(?:do|can|should|would)\s+"
+            r"(?:i|we|you)\b|\bhow\s+to\b|\bwhat\s+(?:are|is)\s+the\s+(?:steps|procedure|process)\b|"
+            r"\bhow\s+is\b.*\bcalculated\b",
+            AnswerKind.PROCEDURE,
+        ),
+        (
+            r"^\s*(?:and\s+|until\s+|since\s+)?when\b|\bwhat\s+time\b|\bwhich\s+(?:day|date)\b|"
+            r"\bat\s+what\s+time\b",
+            AnswerKind.TIME,
+        ),
+        (r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b", AnswerKind.REASON),
+        (r"\bwho\b|\bwhom\b", AnswerKind.PERSON),
+        (
+            r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
+            r"\bwhat\s+(?:is|was|are)\s+the\s+(?:[a-z\-]+\s+){0,2}(?:number|amount|limit|rate|percentage|"
+            r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b",
+            AnswerKind.QUANTITY,
+        ),
+        (r"\bwhere\b", AnswerKind.LOCATION),
+        (r"\bstatus\b|\bstate\s+of\b", AnswerKind.STATUS),
+        (r"\bwhich\b", AnswerKind.CHOICE),
+        (r"^\s*(?:is|are|does|do|did|can|could|should|will|was|were|has|have)\b", AnswerKind.YES_NO),
+        (r"\bwhat\b|\bmeaning\b|\bmean\b", AnswerKind.DEFINITION),
+    )
+)
+
+
+def _wordset(words: str) -> frozenset[str]:
+    """A word list written as one space-separated string (easier to read than a list of literals)."""
+    return frozenset(words.split())
+
+
+#: Phrases that say what kind of answer is wanted, removed before the subject's words are taken.
+_ZH_KIND_WORDS = re.compile(
+    r"什么时候|什么时间|什么地方|什么原因|为什么|为何|怎么办|怎么样|怎么|怎样|如何|多少钱|多少|多久|多长|"
+    r"多大|多高|多快|多重|几点|几号|几天|几年|几个|几|哪一天|哪天|哪一个|哪个|哪些|哪一|哪类|哪种|哪里|"
+    r"哪儿|在哪|哪位|何时|何人|谁|是否|能否|能不能|可不可以|有没有|可否|吗|呢|吧|什么|含义|意思|定义|是啥|"
+    r"根因|原因|请问|一般|通常|大概|大约|现在|目前|当前|分别|具体|需要|应该|可以|要求"
+)
+_EN_KIND_WORDS = re.compile(
+    r"\bhow\s+many\s+(?:days|hours|minutes|seconds|weeks|months|years|times)\b|"
+    r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old|soon|quickly)\b|\bwhat\s+time\b|"
+    r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+do\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
+    re.IGNORECASE,
+)
+_ZH_STOP: Final = _wordset(
+    "的 了 是 有 在 和 与 及 或 要 会 能 就 都 也 还 又 请 我 我们 你 你们 他 她 它 其 该 这 那 这个 那个 "
+    "那么 这些 那些 由 被 把 对 给 为 向 从 到 按 以 之 后 前 里 中 上 下 时 个 种 次 等 并 且 而 则 "
+    "如果 若 一下 一般 呀 啊 哦 嘛"
+)
+_EN_STOP: Final = _wordset(
+    "a an the of for in on at to by with from about and or but not no it its it's this that these those "
+    "there here i we you they he she me us my our your their his her them what when where who whom whose "
+    "why which how is are was were be been being am do does did can could should would will shall may "
+    "might must has have had get gets got getting please tell show still also then than if so as any some "
+    "much many mean means meaning definition per each every until since happen happens happened occur occurs occurred exactly "
+    "currently now today usually typically normally"
+)
+#: Characters that join words, never part of a subject's word (`满 12 年*的*年假`).
+_ZH_FUNCTION: Final = _wordset(
+    "的 了 是 有 在 和 与 及 或 由 被 把 对 给 为 向 从 按 以 之 而 则 且 并 吗 呢 吧 啊"
+)
+_PRONOUNS_EN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
+_PRONOUNS_ZH = re.compile(r"它|其|该|这个|那个|此")
+
+# --------------------------------------------------------------------------- names
+
+_CODE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z]\d{1,2}(?![A-Za-z0-9_\-])")
+_LATIN_IN_ZH = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Za-z][A-Za-z0-9_\-./]*[A-Za-z0-9]")
+_COMMON_ASCII = frozenset({"id", "ids", "ok", "app", "api", "sdk", "ui", "vs", "or", "and", "the"})
+_PROPER = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|\d+))*\b|\b[A-Z][a-z]*\s+[A-Z]\b")
+_QUOTED = re.compile(r"[“\"「《『]([^”\"」》』]{1,40})[”\"」》』]")
+_ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
+
+#: Mention kinds that are figures with a unit (conditions a need holds under).
+QUANTITY_MENTIONS: Final = frozenset({"amount", "percent", "duration", "size", "measure", "range"})
+
+#: Event verbs whose time a question asks for, as the noun a need label uses.
+_EVENT_NOUNS: Final = {
+    "recover": "recovery",
+    "restore": "restoration",
+    "start": "start",
+    "begin": "start",
+    "end": "end",
+    "stop": "stop",
+    "fail": "failure",
+    "resolv": "resolution",
+    "resolve": "resolution",
+}
+
+
+def _words(words: str) -> frozenset[str]:
+    """A word list written as one space-separated string."""
+    return frozenset(words.split())
+
+
+_EN_VERBS: Final = _words(
+    "apply applies allow allows become becomes look looks show shows see use used send sent take make "
+    "follow run runs fire fires reset request requested answer answers renew renewed classify classified "
+    "freeze frozen need needs keep kept give given put set work works change changed"
+)
+_EN_GENERIC: Final = _words(
+    "after before through all first last single one soon fine ok okay able possible such other another "
+    "way thing things kind sort some any more most"
+)
+_ZH_GENERIC: Final = _words(
+    "时候 可能 发生 进行 看到 起来 出现 能够 需要 应该 使用 一个 同一个 总是 之前 之后 以后 以前 地方 "
+    "情况 东西 相关 一般 通常 还能 额外 具体 哪些 什么 怎么"
+)
+_ZH_EMPTY_TAGS: Final = frozenset(
+    {"d", "c", "m", "f", "r", "p", "u", "uj", "ul", "uz", "y", "zg", "x", "e", "o"}
+)
+
+
+@lru_cache(maxsize=4096)
+def term_weight(term: str) -> int:
+    """2 for a noun (what is asked about), 1 for a verb or adjective, 0 for a word that says nothing
+    about the subject (`总是`, `可能`, `之前`, `一个`, a merge of particles such as `里改`)."""
+    if bool(re.search("[\u4e00-\u9fff]", term)):
+        if term in _ZH_GENERIC:
+            return 0
+        tags = [tag for _, tag in rjieba.tag(term)]
+        # One word of an empty class (`总是`, `一步`), or a merge that starts with a particle or a
+        # locative (`里每`, `上会`); `年`+`假` (a numeral glued to a noun) is a word.
+        if not tags or tags[0] in (_ZH_EMPTY_TAGS if len(tags) == 1 else _ZH_EMPTY_TAGS - {"m"}):
+            return 0
+        last = tags[-1]
+        if last.startswith(("n", "vn", "eng", "j")) or (len(tags) > 1 and last == "q"):
+            return 2
+        return 1 if last in ("v", "a", "b", "vd", "ad", "an", "t", "l", "i") else 0
+    word = term.lower()
+    if word in _EN_GENERIC:
+        return 0
+    if word in _EN_VERBS or word.endswith(("ed", "ing", "ly")):
+        return 1
+    return 2
+
+
+# --------------------------------------------------------------------------- conditions
+
+
+def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, float, bool, bool]:
+    """The range a figure states: `满 12 年` is [12 y, ∞), `不满 10 年` (-∞, 10 y), bare `5 天` [5 d, 5 d].
+
+    Values are fidelity's base units (months for years, seconds for days); ranges (`1 到 3 天`) are
+    closed. `满` (reached) is read here; fidelity reads the other comparators.
+    """
+    inf = float("inf")
+    if mention.kind == "range" and isinstance(mention.value, tuple):
+        return float(mention.value[0]), float(mention.value[1]), True, True
+    value = float(mention.value) if isinstance(mention.value, int | float) else 0.0
+    comparator = mention.comparator
+    if comparator is None:
+        before = text[max(0, mention.start - 3) : mention.start].rstrip()
+        if before.endswith(("不满", "未满", "不足", "不到")):
+            comparator = "<"
+        elif before.endswith(("满", "超")):
+            comparator = ">=" if before.endswith("满") else ">"
+    if comparator == ">":
+        return value, inf, False, True
+    if comparator == ">=":
+        return value, inf, True, True
+    if comparator == "<":
+        return -inf, value, True, False
+    if comparator == "<=":
+        return -inf, value, True, True
+    return value, value, True, True
+
+
+def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCondition]:
+    found: list[NeedCondition] = []
+    for m in mentions:
+        if m.kind in QUANTITY_MENTIONS:
+            low, high, low_inc, high_inc = quantity_interval(part, m)
+            found.append(
+                NeedCondition(
+                    text=_condition_text(part, m),
+                    kind=ConditionKind.QUANTITY,
+                    dimension=str(m.unit or m.kind),
+                    low=low if low != float("-inf") else None,
+                    high=high if high != float("inf") else None,
+                    low_inclusive=low_inc,
+                    high_inclusive=high_inc,
+                )
+            )
+        elif m.kind == "date":
+            found.append(NeedCondition(text=m.text, kind=ConditionKind.DATE, value=str(m.value)))
+        elif m.kind == "time":
+            found.append(NeedCondition(text=m.text, kind=ConditionKind.TIME, value=str(m.value)[:5]))
+    return found
+
+
+_CUE_BEFORE = re.compile(
+    r"(?:不满|未满|不足|不到|满|超过|超|多于|少于|大于|小于|高于|低于|不少于|不超过|不低于|不高于|至少|至多|最多|"
+    r"more than|less than|at least|at most|over|under|above|below|up to|within|no more than|no less than)\s*$",
+    re.IGNORECASE,
+)
+_CUE_AFTER = re.compile(r"^\s*(?:及以上|以上|及以下|以下|以内|之内|内)")
+
+
+def _condition_text(part: str, m: fidelity.Mention) -> str:
+    start, end = m.start, m.end
+    before = _CUE_BEFORE.search(part[:start])
+    if before:
+        start = before.start()
+    after = _CUE_AFTER.match(part[end:])
+    if after:
+        end += after.end()
+    return part[start:end].strip()
+
+
+# --------------------------------------------------------------------------- one part
+
+
+@dataclass(slots=True)
+class _Part:
+    text: str
+    kind: AnswerKind
+    anchors: list[str]
+    terms: list[str]
+    category: str
+    conditions: list[NeedCondition]
+    value_kinds: list[str]
+    subject: str
+    """The subject as written (for the label)."""
+    condition_subject: str
+    has_pronoun: bool
+    zh: bool
+
+
+def _kind(part: str, zh: bool) -> AnswerKind:
+    for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
+        if pattern.search(part):
+            return kind
+    return AnswerKind.OTHER
+
+
+def _value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
+    """The figure an answer to a quantity need must state: days, money, a share, or any figure."""
+    if kind is not AnswerKind.QUANTITY:
+        return []
+    lowered = part.lower()
+    if re.search(
+        r"多少天|几天|多少年|几年|多久|多长时间|多少小时|多少分钟|how\s+long|how\s+many\s+"
+        r"(?:days|hours|minutes|weeks|months|years)",
+        lowered,
+    ):
+        return ["duration", "range", "period"]
+    if re.search(r"多少钱|多少元|费用|金额|how\s+much\s+(?:money|does|is\s+the\s+fee)|price|cost", lowered):
+        return ["amount", "range", "number"]
+    if re.search(r"百分之|比例|占比|percentage|what\s+share", lowered):
+        return ["percent", "number", "range"]
+    return []
+
+
+def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[str]:
+    found = [m.text for m in mentions if m.kind == "identifier"]
+    found += [q.strip() for q in _QUOTED.findall(part)]
+    found += _CODE.findall(part)
+    if zh:
+        found += [w for w in _LATIN_IN_ZH.findall(part) if w.lower() not in _COMMON_ASCII]
+    else:
+        first = re.match(r"\s*([A-Za-z]+)", part)
+        for match in _PROPER.finditer(part):
+            name = match.group().strip()
+            words = name.split()
+            # The question's first word is capitalised because it starts the question.
+            if first and match.start() <= first.start(1) and words[0].lower() in _EN_STOP | {"when", "what"}:
+                words = words[1:]
+            if words and not (len(words) == 1 and words[0].lower() in _EN_STOP):
+                found.append(" ".join(words))
+    unique: list[str] = []
+    for anchor in found:
+        # `payment-gateway` found as an identifier and again as a Latin word: keep it once.
+        if anchor and not any(anchor.lower() == u.lower() for u in unique):
+            unique.append(anchor)
+    # A name inside a longer name (`Team` in `Team B`) is not a name of its own.
+    return [a for a in unique if not any(a != b and a.lower() in b.lower().split() for b in unique)]
+
+
+def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
+    chars = list(text)
+    for start, end in spans:
+        for i in range(max(0, start), min(len(chars), end)):
+            chars[i] = " "
+    return "".join(chars)
+
+
+def _zh_terms(blanked: str) -> list[str]:
+    """Chinese words of the subject; adjacent single characters merged (`年`+`假` → `年假`, `到`+`账`)."""
+    terms: list[str] = []
+    pending = ""
+    for word in rjieba.cut(blanked):
+        word = word.strip()
+        cjk = bool(word) and all("\u4e00" <= ch <= "\u9fff" for ch in word)
+        if not cjk or word in _ZH_FUNCTION or (len(word) > 1 and word in _ZH_STOP):
+            if len(pending) >= 2:
+                terms.append(pending)
+            pending = ""
+            continue
+        if len(word) == 1:
+            pending += word
+            continue
+        if len(pending) >= 2:
+            terms.append(pending)
+        pending = ""
+        terms.append(word)
+    if len(pending) >= 2:
+        terms.append(pending)
+    # A word jieba glued to a particle (`项是`) is the word without it; a lone character is no word.
+    trimmed = [t[:-1] if len(t) > 1 and t[-1] in _ZH_FUNCTION else t for t in terms]
+    return list(dict.fromkeys(t for t in trimmed if len(t) > 1 and t not in _ZH_STOP))
+
+
+#: Interrogatives a category noun follows ("哪些*指标*", "什么*条件*下").
+_ZH_WHICH: Final = frozenset({"哪个", "哪些", "哪一个", "哪一", "哪类", "哪种", "什么"})
+_ZH_NOT_CATEGORY: Final = frozenset({"时候", "时间", "地方", "原因", "意思"})
+
+
+def _zh_category(part: str) -> tuple[int, int] | None:
+    """The span of the noun naming the kind of answer: the last noun of the noun run right after
+    `哪些`/`什么` (`什么内存淘汰策略` → `策略`); the words before it stay words of the subject."""
+    offset = 0
+    tagged = []
+    for word, tag in rjieba.tag(part):
+        tagged.append((word, tag, offset))
+        offset += len(word)
+    for n, (word, _, _) in enumerate(tagged):
+        if word not in _ZH_WHICH or (word == "什么" and n and tagged[n - 1][0].endswith("为")):
+            continue
+        run = []
+        for follower, tag, at in tagged[n + 1 :]:
+            if not (tag.startswith("n") or tag in ("vn", "v")) or len(follower) < 2:
+                break
+            run.append((follower, tag, at))
+        nouns = [(w, at) for w, tag, at in run if tag.startswith("n") or tag == "vn"]
+        if nouns and nouns[-1][0] not in _ZH_NOT_CATEGORY:
+            word_, at = nouns[-1]
+            return at, at + len(word_)
+    return None
+
+
+_EN_CATEGORY = re.compile(
+    r"\b(?:which|what)\s+([a-z]+)\b(?!\s+(?:is|are|was|were|do|does|did|should|can))", re.IGNORECASE
+)
+
+
+def _analyse(part: str) -> _Part:
+    zh = is_cjk_text(part)
+    mentions = list(fidelity.extract(part))
+    kind = _kind(part, zh)
+    anchors = _anchors(part, zh, mentions)
+    conditions = _conditions(part, mentions)
+    spans: list[tuple[int, int]] = [
+        (m.start, m.end) for m in mentions if m.kind in QUANTITY_MENTIONS | {"date", "time", "comparator"}
+    ]
+    category = ""
+    if zh:
+        found = _zh_category(part)
+        if found is not None:
+            category = part[found[0] : found[1]]
+            spans.append(found)
+    else:
+        cat = _EN_CATEGORY.search(part)
+        if cat and cat.group(1).lower() not in _EN_STOP:
+            category = cat.group(1).lower()
+            spans.append(cat.span(1))
+    for anchor in anchors:
+        for match in re.finditer(re.escape(anchor), part, re.IGNORECASE):
+            spans.append(match.span())
+    for cue in (_ZH_KIND_WORDS if zh else _EN_KIND_WORDS).finditer(part):
+        spans.append(cue.span())
+    blanked = _blank(part, spans)
+    condition_subject = ""
+    if zh:
+        blanked = re.sub(r"(?:不满|未满|不足|不到|超过|满|以上|以下|以内|之内)", " ", blanked)
+        terms = _zh_terms(blanked)
+        first_condition = min((m.start for m in mentions if m.kind in QUANTITY_MENTIONS), default=None)
+        if first_condition is not None:
+            before = [t for t in terms if 0 <= part.find(t) < first_condition]
+            condition_subject = before[-1] if before else ""
+        # Latin words left in a Chinese part are anchors already; digits never are terms.
+        terms = [t for t in terms if not t.isdigit() and term_weight(t) > 0]
+    else:
+        words = re.findall(r"[A-Za-z][A-Za-z0-9_\-]*", blanked)
+        terms = list(
+            dict.fromkeys(
+                w.lower()
+                for w in words
+                if w.lower() not in _EN_STOP and len(w) > 1 and term_weight(w.lower()) > 0
+            )
+        )
+    subject = _subject(part, anchors, terms, zh)
+    has_pronoun = bool((_PRONOUNS_ZH if zh else _PRONOUNS_EN).search(part))
+    return _Part(
+        text=part,
+        kind=kind,
+        anchors=anchors,
+        terms=terms,
+        category=category,
+        conditions=conditions,
+        value_kinds=_value_kinds(part, kind, zh),
+        subject=subject,
+        condition_subject=condition_subject,
+        has_pronoun=has_pronoun,
+        zh=zh,
+    )
+
+
+def _subject(part: str, anchors: Sequence[str], terms: Sequence[str], zh: bool) -> str:
+    """The subject as written: from its first to its last word (`CEO of Lanting Pay`)."""
+    lowered = part.lower()
+    places = [(i, i + len(w)) for w in [*anchors, *terms] if (i := lowered.find(w.lower())) >= 0]
+    if not places:
+        return ""
+    start = min(p[0] for p in places)
+    end = max(p[1] for p in places)
+    if zh:
+        # Words in question order, figures and conditions left out (they are labelled apart).
+        ordered = sorted(
+            (w for w in [*anchors, *terms] if lowered.find(w.lower()) >= 0),
+            key=lambda w: lowered.find(w.lower()),
+        )
+        return join_words(ordered)
+    return part[start:end].strip()
+
+
+def join_words(words: Sequence[str]) -> str:
+    """Words as one phrase: Chinese words run together, a Latin word keeps a space on each side."""
+    text = ""
+    for word in words:
+        if text and (text[-1].isascii() or word[:1].isascii()):
+            text += " "
+        text += word
+    return text
+
+
+# --------------------------------------------------------------------------- labels
+
+_ZH_UNIT_NOUNS: Final = (
+    ("多少天", "天数"),
+    ("几天", "天数"),
+    ("多少年", "年数"),
+    ("几年", "年数"),
+    ("多少钱", "金额"),
+    ("多少元", "金额"),
+    ("多久", "时长"),
+    ("多长", "时长"),
+    ("多少小时", "时长"),
+    ("多少分钟", "时长"),
+    ("比例", "比例"),
+    ("多高", "峰值"),
+    ("最高", "峰值"),
+    ("多少次", "次数"),
+    ("几次", "次数"),
+)
+
+
+def _label(p: _Part, terms: Sequence[str]) -> str:
+    conditions = [c for c in p.conditions if c.kind is ConditionKind.QUANTITY]
+    when = [c.text for c in p.conditions if c.kind is not ConditionKind.QUANTITY]
+    subject = p.subject or " ".join([*p.anchors, *terms])
+    if p.zh:
+        cond = "".join(c.text for c in conditions)
+        if cond and p.condition_subject and p.condition_subject not in cond:
+            cond = p.condition_subject + cond
+            subject = subject.replace(p.condition_subject, "", 1) or subject
+        prefix = (" ".join(when) + " ") if when else ""
+        prefix += f"{cond}的" if cond else ""
+        noun = {
+            AnswerKind.TIME: "时间",
+            AnswerKind.REASON: "原因",
+            AnswerKind.PROCEDURE: "计算方法"
+            if re.search(r"怎么算|如何计算|怎么计算", p.text)
+            else "处理方法",
+            AnswerKind.DEFINITION: "的含义",
+            AnswerKind.STATUS: "的状态",
+            AnswerKind.LOCATION: "的位置",
+        }.get(p.kind)
+        if p.kind is AnswerKind.QUANTITY:
+            noun = next((n for cue, n in _ZH_UNIT_NOUNS if cue in p.text), "数值")
+        if p.category and p.kind in (AnswerKind.TIME, AnswerKind.CHOICE, AnswerKind.DEFINITION):
+            noun = p.category  # "什么条件下触发" → "…触发条件", "看哪些指标" → "…指标"
+        if noun is None:  # who / which / whether: the question itself says it best
+            return _clean_part(p.text)
+        return join_words([f"{prefix}{subject.strip()}", noun]).strip()
+    conds = [c.text for c in p.conditions]
+    suffix = f" ({', '.join(conds)})" if conds else ""
+    event = next((_EVENT_NOUNS[stem(t)] for t in terms if stem(t) in _EVENT_NOUNS), "")
+    if event:
+        subject = " ".join(w for w in subject.split() if stem(w.lower()) not in _EVENT_NOUNS) or subject
+    lead = {
+        AnswerKind.TIME: f"{event} time".strip(),
+        AnswerKind.REASON: "cause",
+        AnswerKind.PROCEDURE: "what to do",
+        AnswerKind.STATUS: "status",
+        AnswerKind.LOCATION: "location",
+    }.get(p.kind)
+    if p.kind is AnswerKind.QUANTITY:
+        lowered = p.text.lower()
+        lead = next(
+            (
+                noun
+                for cue, noun in (
+                    ("how high", "peak value"),
+                    ("how many days", "number of days"),
+                    ("how long", "duration"),
+                    ("how much", "amount"),
+                    ("how many", "number"),
+                )
+                if cue in lowered
+            ),
+            "value",
+        )
+    if lead is None:
+        return _clean_part(p.text)
+    if p.kind is AnswerKind.PROCEDURE and " when " not in f" {p.text.lower()} ":
+        how = re.compile(r"^(?:how\s+(?:can|do|should|would)\s+(?:i|we|you)|how)\s+", re.IGNORECASE)
+        return how.sub("how to ", _clean_part(p.text))
+    joiner = " when " if p.kind is AnswerKind.PROCEDURE else " of the "
+    subject = re.sub(r"^(?:the|a|an)\s+", "", subject.strip(), flags=re.IGNORECASE)
+    return f"{lead}{joiner}{subject}{suffix}"
+
+
+def _clean_part(text: str) -> str:
+    return re.sub(r"^(?:请问|那么|那)\s*", "", text.strip(" ？?。.!！")).strip()
+
+
+# --------------------------------------------------------------------------- public
+
+
+def derive_needs(
+    question: str, *, resolved_question: str | None = None, followup: bool = False
+) -> QuestionNeeds:
+    """The needs of `resolved_question` (default: `question`), one per part, in question order."""
+    resolved = (resolved_question or question).strip()
+    zh = is_cjk_text(resolved)
+    parts = [_analyse(text) for text in split_parts(resolved)]
+    needs: list[Need] = []
+    previous: _Part | None = None
+    for part in parts:
+        anchors, terms, soft = list(part.anchors), list(part.terms), []
+        conditions = list(part.conditions)
+        empty = not anchors and not terms and not part.conditions
+        if previous is not None and (empty or (part.has_pronoun and not anchors)):
+            # "含义是什么？" / "when did it recover": about the subject of the part before it.
+            anchors = list(previous.anchors)
+            soft = [t for t in previous.terms if t not in terms]
+            if not terms and not anchors:
+                terms, soft = list(previous.terms), []
+        if previous is not None and not any(c.kind is not ConditionKind.QUANTITY for c in conditions):
+            # A date or time scopes the whole question ("on 2026-03-14 … and when did it recover").
+            conditions += [c for c in previous.conditions if c.kind is not ConditionKind.QUANTITY]
+        if part.kind in (AnswerKind.DEFINITION, AnswerKind.PROCEDURE):
+            # What a code means or how to handle it holds on any day: dates scope events only.
+            conditions = [c for c in conditions if c.kind is ConditionKind.QUANTITY]
+        label_part = part
+        own = [t for t in part.terms if stem(t) not in _EVENT_NOUNS]
+        if (anchors != part.anchors or soft) and not own:
+            # Inherited subject: name it as the earlier part did ("ERR_TIMEOUT rate", "ERR_TIMEOUT").
+            words = [*anchors, *(soft if part.kind is not AnswerKind.DEFINITION else [])]
+            label_part = replace(part, subject=join_words(words) if part.zh else " ".join(words))
+        search = part.text if not (anchors and not part.anchors) else f"{' '.join(anchors)} {part.text}"
+        needs.append(
+            Need(
+                id=f"n{len(needs) + 1}",
+                text=part.text,
+                label=_label(label_part, terms),
+                kind=part.kind,
+                anchors=anchors,
+                terms=terms,
+                soft_terms=soft,
+                category=part.category,
+                value_kinds=part.value_kinds,
+                conditions=conditions,
+                search_text=(resolved if len(parts) == 1 else search)[:500],
+            )
+        )
+        previous = part if (part.anchors or part.terms) else (previous or part)
+    if len(needs) > 1:
+        for need in needs:
+            # Words a later part took over from this one ("its error budget") are still this one's.
+            others = {w.lower() for n in needs if n is not need for w in [*n.anchors, *n.terms]}
+            need.distinct = [w for w in [*need.anchors, *need.terms] if w.lower() not in others]
+    return QuestionNeeds(
+        question=question,
+        resolved_question=resolved,
+        language="zh-CN" if zh else "en",
+        needs=needs,
+        followup=followup,
+    )
+
+
+def round_two_query(need: Need) -> str:
+    """A keyword query for an unmet need: its names, words, category and conditions — never gap prose."""
+    words = [*need.anchors, *need.terms, *([need.category] if need.category else []), *need.soft_terms]
+    words += [c.text for c in need.conditions]
+    return " ".join(dict.fromkeys(w for w in words if w))[:500]

@@ -1,0 +1,386 @@
+"""The offline executor's answer: for each question need, the evidence that meets it, said cleanly.
+
+**Units** are what may be stated, each quoted verbatim from one evidence item:
+- a document sentence, and — when it has several clauses (`…的，年假为 5 天；满 10 年的，…`) — each
+  clause on its own, so the clause whose condition matches can be stated without the others (a
+  sentence of more than two clauses is stated only clause by clause);
+- a table row, stated as `header: cell` pairs and quoting both the header line and the row;
+- a verified fact, whole (bulky point lists are not quoted);
+- a metric's recovery (`runtime.series`), when a need asks when a metric recovered: stated from the
+  summary and the points facts, both cited.
+
+Headings, lead-ins ending in `:` and fragments are never units; markdown (list markers, backticks,
+bold, table pipes) is removed from what is said, never from what is quoted.
+
+**Choosing**: the unit meeting the most still-unmet needs is taken first (`questions.coverage`;
+ties go to the closer match and the question's words, then to a unit that states one case only,
+then the shorter); then a "why" need gets up to two more records that meet it, and a "what to do"
+need the next sentences of its passage that go on with the procedure (`If…`, `然后…`, with an action). Needs no unit meets are left
+unanswered (the verifier lists them as gaps). When no need is met at all, the two units closest to
+the question are stated, so that what is known can be shown with a disclaimer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
+from groundgate.questions import Statement, TermEquivalents, match_need, statement
+from groundgate.questions.coverage import NeedMatch
+from groundgate.runtime.evidence import BULKY_FACT_TYPES, EvidenceItem
+from groundgate.runtime.series import RECOVERY_WORDS, find_recovery, plain, points_excerpt
+from groundgate.verify.instructions import is_instruction_like
+from groundgate.verify.text import Span, split_sentences
+
+__all__ = ["Unit", "choose_units", "clean", "units_of"]
+
+_MARKDOWN = re.compile(r"\*\*|__|`|^\s*(?:[-*•·]|\d{1,2}[.)、])\s+|^#+\s*")
+_ENDS_CLAUSE = ("；", ";")
+#: Clauses (`；`-joined) a whole sentence may have to be stated whole.
+_MAX_CLAUSES = 2
+_FULL_STOP = ("。", "！", "？", ".", "!", "?")
+_BLOCK_START = re.compile(r"[ \t]*(?:[-*•·|#>]|\d{1,2}[.)、])")
+_TABLE_RULE = re.compile(r"^\|?\s*:?-{2,}")
+#: A sentence that goes on with a procedure ("If the shard size is normal, restart…", "然后…").
+_NEXT_STEP = re.compile(
+    r"\s*(?:if|then|otherwise|next|after|afterwards|finally|else|when|once|若|如果|然后|再|之后|随后|最后|否则|"
+    r"如仍|仍然|其次|第[二三四五])",
+    re.IGNORECASE,
+)
+_ACTION = re.compile(
+    r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|执行|切换|调整|设置|通知|排查|"
+    r"\b(?:should|must|need|first|then|check|restart|run|contact|split|scale|roll|increase|set|watch|"
+    r"verify|escalate|switch|disable|enable|open|call)\b",
+    re.IGNORECASE,
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Unit:
+    """One statement the executor may make, with what it quotes."""
+
+    text: str
+    """What is said (markdown removed)."""
+    quotes: tuple[tuple[EvidenceItem, str], ...]
+    """(item, excerpt) pairs, each excerpt verbatim from the item's `quote_text`."""
+    order: int
+    """Reading order over all evidence (earlier: better ranked)."""
+    seq: int = -1
+    """Position among the full sentences of its passage (for a procedure's next steps); -1 otherwise."""
+    surround: str = ""
+    """The sentence a clause was cut from, or a table row's header."""
+    clause: bool = False
+    """A clause cut from a longer sentence."""
+    text_raw: str = ""
+    """A whole sentence as it stands in the passage (what its clauses name as `surround`)."""
+    view: Statement = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        source = " ".join(dict.fromkeys(item.source for item, _ in self.quotes))
+        object.__setattr__(self, "view", statement(self.text, source, self.surround))
+
+    @property
+    def item(self) -> EvidenceItem:
+        return self.quotes[0][0]
+
+
+def clean(text: str) -> str:
+    """Say a quoted sentence plainly: markdown markers and backticks removed, spaces collapsed."""
+    said = _MARKDOWN.sub("", text.strip())
+    said = re.sub(r"\s+", " ", said).strip()
+    if said.endswith(_ENDS_CLAUSE):
+        said = said[:-1] + ("。" if said[-1] == "；" else ".")
+    return said
+
+
+def _quotable(item: EvidenceItem, start: int, end: int) -> bool:
+    """Not blanked as an instruction, and the same text in what is read and what is quoted."""
+    return item.text[start:end] == item.quote_text[start:end] and not is_instruction_like(
+        item.text[start:end]
+    )
+
+
+def _continues(previous: Span, span: Span, text: str) -> bool:
+    """Whether `span` goes on with the sentence of `previous`: after a `；` on the same line, or after
+    a soft line break (a paragraph wrapped in the source, no list item or table row starting)."""
+    between = text[previous.end : span.start]
+    if previous.text.endswith(_ENDS_CLAUSE) and "\n" not in between:
+        return True
+    line_start = text.rfind("\n", 0, span.start) + 1
+    starts_block = bool(_BLOCK_START.match(text, line_start))
+    return (
+        not previous.text.endswith(_FULL_STOP + _ENDS_CLAUSE)
+        and between.count("\n") == 1
+        and not between.strip()
+        and not starts_block
+    )
+
+
+def _sentences(spans: Sequence[Span], text: str) -> list[list[Span]]:
+    """Clause spans grouped into sentences (see `_continues`)."""
+    groups: list[list[Span]] = []
+    for span in spans:
+        previous = groups[-1][-1] if groups else None
+        joined = previous is not None and _continues(previous, span, text)
+        if joined:
+            groups[-1].append(span)
+        else:
+            groups.append([span])
+    return groups
+
+
+def _clauses(sentence: Sequence[Span]) -> list[tuple[int, int]]:
+    """The `；`-separated clauses of a sentence, as (start, end): a wrapped line is no new clause."""
+    clauses: list[tuple[int, int]] = []
+    start: int | None = None
+    for n, span in enumerate(sentence):
+        start = span.start if start is None else start
+        if span.text.endswith(_ENDS_CLAUSE) or n == len(sentence) - 1:
+            clauses.append((start, span.end))
+            start = None
+    return clauses
+
+
+def units_of(item: EvidenceItem, order: int) -> list[Unit]:
+    """The units of one evidence item (module docs), numbered from `order`."""
+    if item.evidence_type is EvidenceType.VERIFIED_FACT:
+        if item.fact_type in BULKY_FACT_TYPES or is_instruction_like(item.quote_text):
+            return []
+        return [Unit(item.text, ((item, item.quote_text),), order)]
+    units: list[Unit] = []
+    table_lines = list(re.finditer(r"(?m)^[ \t]*\|.*\|[ \t]*$", item.text))
+    table_spans = [(m.start(), m.end()) for m in table_lines]
+    units += _table_units(item, table_lines, order)
+    spans = [
+        s
+        for s in split_sentences(item.text)
+        if not any(a <= s.start < b for a, b in table_spans)
+        and not s.text.lstrip().startswith("#")
+        and not s.text.rstrip().endswith((":", "："))
+    ]
+    seq = 0
+    for sentence in _sentences(spans, item.text):
+        start, end = sentence[0].start, sentence[-1].end
+        whole = item.text[start:end]
+        if len(whole) < 6 or not _quotable(item, start, end):
+            continue
+        clauses = _clauses(sentence)
+        if len(clauses) <= _MAX_CLAUSES:
+            # A longer run of clauses is stated clause by clause: a claim is checked against one or
+            # two sentences of its evidence, and says one thing.
+            quote = item.quote_text[start:end]
+            units.append(Unit(clean(whole), ((item, quote),), order + len(units), seq, text_raw=whole))
+            seq += 1
+        if len(clauses) > 1:
+            for c_start, c_end in clauses:
+                if c_end - c_start >= 6 and _quotable(item, c_start, c_end):
+                    said = clean(item.text[c_start:c_end])
+                    quote = item.quote_text[c_start:c_end]
+                    units.append(
+                        Unit(said, ((item, quote),), order + len(units), surround=whole, clause=True)
+                    )
+    return units
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def _table_units(item: EvidenceItem, lines: Sequence[re.Match[str]], order: int) -> list[Unit]:
+    """One unit per table row: `header: cell` pairs, quoting the header line and the row."""
+    units: list[Unit] = []
+    header: re.Match[str] | None = None
+    previous_end = -1
+    for line in lines:
+        if header is None or item.text[previous_end : line.start()].strip():
+            header, previous_end = line, line.end()  # a new table starts with its header
+            continue
+        previous_end = line.end()
+        if _TABLE_RULE.match(line.group().strip()):
+            continue
+        names, cells = _cells(header.group()), _cells(line.group())
+        if len(names) != len(cells) or not _quotable(item, line.start(), line.end()):
+            continue
+        zh = any("\u4e00" <= ch <= "\u9fff" for ch in header.group())
+        said = ("，" if zh else "; ").join(
+            f"{n}{'：' if zh else ': '}{c}" for n, c in zip(names, cells, strict=True)
+        )
+        quotes = (
+            (item, item.quote_text[header.start() : header.end()].strip()),
+            (item, item.quote_text[line.start() : line.end()].strip()),
+        )
+        units.append(Unit(clean(said), quotes, order + len(units), surround=header.group()))
+    return units
+
+
+# --------------------------------------------------------------------------- metric recovery
+
+
+def _recovery_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: int) -> list[Unit]:
+    """A recovery statement per metric series whose points show one (see `runtime.series`)."""
+    word = next((t for t in need.terms if any(w in t.lower() for w in RECOVERY_WORDS)), "")
+    if not word:
+        return []
+    summaries = {i.citation_id: i for i in evidence if i.fact_type == "metric.summary"}
+    units: list[Unit] = []
+    for points in (i for i in evidence if i.fact_type == "metric.points"):
+        summary = summaries.get(points.citation_id.removesuffix(":points"))
+        value = points.value if isinstance(points.value, dict) else None
+        if summary is None or value is None or not isinstance(summary.value, dict):
+            continue
+        recovery = find_recovery(value)
+        if recovery is None:
+            continue
+        s = summary.value
+        labels = ",".join(f"{k}={v}" for k, v in dict(s.get("labels") or {}).items())
+        series = f"{s.get('name')}{{{labels}}}"
+        peak, peak_at = plain(float(s.get("max", recovery.peak))), str(s.get("max_at", ""))[11:16]
+        if zh:
+            verb = word if word in RECOVERY_WORDS else "恢复"
+            text = (
+                f"{series} 在 {recovery.day} {peak_at} UTC 达到最高 {peak}，"
+                f"{recovery.at} UTC {verb}到 {plain(recovery.value)}。"
+            )
+        else:
+            text = (
+                f"{series} peaked at {peak} at {peak_at} UTC on {recovery.day} and recovered to "
+                f"{plain(recovery.value)} by {recovery.at} UTC."
+            )
+        quotes = ((summary, summary.quote_text), (points, points_excerpt(recovery)))
+        units.append(Unit(text, quotes, order + len(units)))
+    return units
+
+
+# --------------------------------------------------------------------------- choosing
+
+
+@dataclass(slots=True)
+class _Scored:
+    unit: Unit
+    matches: dict[str, NeedMatch]
+    bonus: float
+
+
+def choose_units(
+    needs: QuestionNeeds,
+    evidence: Sequence[EvidenceItem],
+    *,
+    relevance: Callable[[Unit], float],
+    keep: Callable[[Unit], bool],
+    max_claims: int,
+    equivalents: TermEquivalents | None = None,
+) -> list[Unit]:
+    """The units that answer `needs` (module docs). `relevance` scores a unit against the question's
+    words; `keep` vetoes one (e.g. a passage a higher authority contradicts)."""
+    zh = needs.language == "zh-CN"
+    units: list[Unit] = []
+    for item in evidence:
+        units += units_of(item, len(units))
+    for need in needs.needs:
+        if need.kind is AnswerKind.TIME:
+            units += _recovery_units(evidence, need, zh, len(units))
+    scored = [
+        _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
+        for u in units
+        if keep(u)
+    ]
+    chosen: list[_Scored] = []
+    unmet = {n.id for n in needs.needs}
+    while unmet and len(chosen) < max_claims:
+        best = max(
+            (s for s in scored if s not in chosen),
+            key=lambda s: _rank(s, unmet),
+            default=None,
+        )
+        if best is None or not any(best.matches[n].met for n in unmet):
+            break
+        served = {n for n in unmet if best.matches[n].met}
+        best = _narrowest(best, served, needs, scored)
+        chosen.append(best)
+        unmet -= served
+    for need in needs.needs:
+        chosen += _extras(need, scored, chosen, max_claims - len(chosen))
+    if not chosen:
+        on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
+        on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
+        chosen = on_topic[:2]
+    return [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
+
+
+#: Needs answered by one fact: a clause that states it is better than the sentence around it
+#: ("P2 告警要求 15 分钟内确认" rather than the whole P1/P2/P3 sentence).
+_FACT_KINDS = frozenset(
+    {
+        AnswerKind.QUANTITY,
+        AnswerKind.TIME,
+        AnswerKind.PERSON,
+        AnswerKind.CHOICE,
+        AnswerKind.STATUS,
+        AnswerKind.LOCATION,
+        AnswerKind.YES_NO,
+    }
+)
+
+
+def _narrowest(best: _Scored, served: set[str], needs: QuestionNeeds, scored: Sequence[_Scored]) -> _Scored:
+    """A clause of `best` that meets every need `best` was chosen for, when those ask for facts."""
+    kinds = {n.kind for n in needs.needs if n.id in served}
+    if best.unit.seq < 0 or not kinds <= _FACT_KINDS:
+        return best
+    clauses = [
+        s
+        for s in scored
+        if s.unit.clause and s.unit.surround == best.unit.text_raw and all(s.matches[n].met for n in served)
+    ]
+    return max(clauses, key=lambda s: (sum(s.matches[n].score for n in served), -s.unit.order), default=best)
+
+
+def _rank(s: _Scored, unmet: Iterable[str]) -> tuple[int, float, int, int]:
+    """Most needs met, then closest, then stating one case only, then first (a whole sentence comes
+    before its clauses, so a clause is taken only when the sentence also states other cases)."""
+    met = [s.matches[n] for n in unmet if s.matches[n].met]
+    return (
+        len(met),
+        sum(m.score for m in met) + s.bonus,
+        -sum(m.mixed for m in met),
+        -s.unit.order,
+    )
+
+
+def _extras(need: Need, scored: Sequence[_Scored], chosen: list[_Scored], room: int) -> list[_Scored]:
+    """More of what a "why" or "what to do" need is answered by (module docs)."""
+    if room <= 0 or not any(s.matches[need.id].met for s in chosen):
+        return []
+    extra: list[_Scored] = []
+    if need.kind is AnswerKind.REASON:
+        others = sorted(
+            (
+                s
+                for s in scored
+                if s not in chosen and s.matches[need.id].met and not s.matches[need.id].mixed
+            ),
+            key=lambda s: (-(s.matches[need.id].score + s.bonus), s.unit.order),
+        )
+        texts = {c.unit.text for c in chosen}
+        for s in others:
+            if len(extra) >= min(2, room):
+                break
+            if s.unit.text not in texts and not any(s.unit.text in t or t in s.unit.text for t in texts):
+                extra.append(s)
+                texts.add(s.unit.text)
+    elif need.kind is AnswerKind.PROCEDURE:
+        first = next(s for s in chosen if s.matches[need.id].met)
+        follows = [
+            s
+            for s in scored
+            if s.unit.item is first.unit.item
+            and first.unit.seq >= 0
+            and first.unit.seq < s.unit.seq <= first.unit.seq + 2
+            and _NEXT_STEP.match(s.unit.text)
+            and _ACTION.search(s.unit.text)
+            and s not in chosen
+        ]
+        extra = sorted(follows, key=lambda s: s.unit.seq)[:room]
+    return extra

@@ -1,0 +1,92 @@
+"""Whether a statement meets a need: right entity, asked attribute, the asked case inside its
+conditions — a true sentence about another entity or another case does not answer the question."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.questions import derive_needs, match_need, resolve_followup
+
+LEAVE = "leave-policy.md > 员工休假制度 > 年假"
+TEAM_A = "team-a.md > Team A handbook > Rituals"
+TEAM_B = "team-b.md > Team B handbook > Rituals"
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "source", "met", "why"),
+    [
+        # conditions: the clause whose range holds the asked case
+        ("工作满 12 年有几天年假？", "员工累计工作满 10 年的，年假为 10 天。", LEAVE, True, ""),
+        ("工作满 12 年有几天年假？", "员工累计工作满 1 年不满 10 年的，年假为 5 天。", LEAVE, False, "need:condition_not_met:满 12 年"),
+        ("工作满 12 年有几天年假？", "年假需提前 3 个工作日在 OA 系统申请。", LEAVE, False, "need:condition_unaddressed:满 12 年"),
+        ("病假超过 10 天工资怎么算？", "病假超过 10 天的，超出部分按本人基本工资的 60% 发放。", "leave", True, ""),
+        ("病假超过 10 天工资怎么算？", "病假 10 天以内（含 10 天）的，病假期间工资全额发放。", "leave", False, "need:condition_not_met:超过 10 天"),
+        # entities: names must be said (or be the source's heading)
+        ("When is the Team B standup?", "The Team B standup is at 10:15 every weekday.", TEAM_B, True, ""),
+        ("When is the Team B standup?", "The standup is at 10:15 every weekday.", TEAM_B, True, ""),
+        ("When is the Team B standup?", "The Team A standup is at 09:30 every weekday.", TEAM_A, False, "need:anchor_missing:Team B"),
+        ("Who is the CEO of Lanting Pay?", "Lanting Pay keeps the payment gateway available for 99.95%.", "slo", False, "need:terms_missing:ceo"),
+        # the attribute: a figure for "how many", a time or a condition for "when"
+        ("产假多少天？", "女职工产假为 158 天，其中产前可休 15 天。", "leave", True, ""),
+        ("产假多少天？", "产假需在 OA 系统提交申请。", "leave", False, "need:kind_missing:quantity"),
+        ("When does the KafkaConsumerLagHigh alert fire?", "KafkaConsumerLagHigh fires when lag stays above 5000 for 10 minutes.", "alerts", True, ""),
+        # another script: a Chinese word is not "missing" from an English log line of the asked moment
+        ("3月14日 14:05 开始的支付超时根因是什么？", "2026-03-14 14:05:03 payment-db-proxy ERROR: acquire connection timeout", "log", True, ""),
+        ("3月14日 14:05 开始的支付超时根因是什么？", "2026-03-14 16:40:00 payment-db-proxy ERROR: acquire connection timeout", "log", False, "need:condition_not_met:14:05"),
+        # ...but a name alone matches nothing in a sentence of another language
+        ("Who is the CEO of Lanting Pay?", "本手册列出澜庭支付（Lanting Pay）支付网关对商户返回的全部错误码。", "errors", False, "need:language_mismatch"),
+    ],
+)  # fmt: skip
+def test_a_statement_meets_a_need_only_for_the_asked_entity_attribute_and_case(
+    question: str, statement: str, source: str, met: bool, why: str
+) -> None:
+    (need,) = derive_needs(question).needs
+    match = match_need(need, statement, context=source)
+    assert match.met is met, match.codes
+    if why:
+        assert why in match.codes
+
+
+def test_a_heading_naming_both_parts_does_not_answer_the_other_part() -> None:
+    maternity, marriage = derive_needs("产假多少天？婚假多少天？").needs
+    said = "员工婚假为 3 天，须在领取结婚证后一年内休完。"
+    heading = "leave-policy.md > 员工休假制度 > 产假与婚假"
+    assert match_need(marriage, said, context=heading).met
+    assert not match_need(maternity, said, context=heading).met
+
+
+def test_a_sentence_stating_other_cases_too_is_marked_mixed() -> None:
+    (need,) = derive_needs("工作满 12 年有几天年假？").needs
+    both = "员工累计工作满 1 年不满 10 年的，年假为 5 天；满 10 年的，年假为 10 天。"
+    match = match_need(need, both)
+    assert match.met
+    assert match.mixed  # the clause "满 10 年的，年假为 10 天" answers better
+
+
+@pytest.mark.parametrize(
+    ("history", "question", "resolved", "followup"),
+    [
+        ("P1 告警要求多久内确认？", "那 P2 呢？", "P2 告警要求多久内确认？", True),
+        ("When is the Team A standup?", "and for Team B?", "When is the Team B standup?", True),
+        ("北京的住宿标准每晚多少钱？", "那上海呢？", "上海的住宿标准每晚多少钱？", True),
+        ("产假多少天？", "婚假呢？", "婚假多少天？", True),
+        ("工作满 12 年有几天年假？", "那满 5 年呢？", "工作满 5 年有几天年假？", True),
+        (
+            "What does ERR_TIMEOUT mean?",
+            "What about ERR_POOL_EXHAUSTED?",
+            "What does ERR_POOL_EXHAUSTED mean?",
+            True,
+        ),
+        ("P1 告警要求多久内确认？", "ERR_TIMEOUT 是什么？", "ERR_TIMEOUT 是什么？", False),  # asks on its own
+        ("P1 告警要求多久内确认？", "那天气呢？", "那天气呢？", False),  # nothing of the same shape
+    ],
+)
+def test_a_follow_up_is_completed_from_the_previous_question(
+    history: str, question: str, resolved: str, followup: bool
+) -> None:
+    resolution = resolve_followup(question, [(history, history)])
+    assert (resolution.question, resolution.followup) == (resolved, followup)
+
+
+def test_without_an_earlier_question_a_follow_up_stays_as_typed() -> None:
+    assert resolve_followup("那 P2 呢？", []).question == "那 P2 呢？"
