@@ -10,7 +10,6 @@ although the top hit held the answer).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from pathlib import Path
 
 import pytest
 

@@ -29,7 +29,6 @@ from groundgate.contracts import (
     VerifiedFact,
 )
 from groundgate.models import ScriptedModel
-from groundgate.questions import derive_needs, round_two_query
 from groundgate.runtime.offline import ExtractiveExecutor, RulePlanner
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.runtime.roles import ModelExecutor, ModelPlanner
@@ -365,13 +364,16 @@ def test_the_verifier_is_given_the_retry_context_and_names_failed_calls_in_the_g
     evaluation = result.verifier_evaluation
     assert evaluation is not None
     assert evaluation.retry_context == result.retry_context
-    assert result.retry_context is not None and result.retry_context.unmet_need_ids == ["n1"]
+    assert result.retry_context is not None
+    assert result.retry_context.unmet_need_ids == ["n1"]
     verifier_step = [s for s in result.steps if s.role == "verifier"][-1]
     assert verifier_step.model_output["input"]["retry_context"]["unmet_need_ids"] == ["n1"]  # type: ignore[index]
     assert any("query_metrics" in gap and "metrics backend down" in gap for gap in result.gaps), result.gaps
 
 
 def test_round_two_searches_for_the_unmet_need_never_for_gap_prose(registry: ToolRegistry) -> None:
+    from groundgate.questions import derive_needs, round_two_query
+
     question = "退款一般多久到账？退款手续费由谁承担？"
     orchestrator = Orchestrator(
         registry,
@@ -406,7 +408,8 @@ def test_gaps_name_needs_never_single_words_or_nested_quotes(registry: ToolRegis
         verifier=Verifier(OfflineChecker()),
     )
     result = orchestrator.run(question, CTX)
-    assert len(result.gaps) <= len(result.needs.needs) + 2 if result.needs else True  # one per need at most
+    assert result.needs is not None
+    assert len(result.gaps) <= len(result.needs.needs) + 2  # one per need, and at most two summary lines
     for gap in result.gaps:
         assert "问题中的" not in gap
         assert gap.count("“") <= 1

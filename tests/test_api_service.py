@@ -752,3 +752,18 @@ def test_serve_refuses_a_public_address_without_keys(tmp_path: Path) -> None:
     )
     assert completed.returncode == 2
     assert "refusing to bind 0.0.0.0" in completed.stderr
+
+
+def test_a_follow_up_in_the_same_session_is_understood_from_the_earlier_question(client: TestClient) -> None:
+    first = client.post("/api/chat", json={"question": "P1 告警要求多长时间内确认？"}, headers=ACME).json()
+    assert "5 分钟" in first["answer"]
+    second = client.post(
+        "/api/chat", json={"question": "那 P2 呢？", "sessionId": first["sessionId"]}, headers=ACME
+    ).json()
+    assert "15 分钟" in second["answer"], second
+    trace = client.get(f"/api/trace/{second['runId']}", headers=ACME).json()
+    planner = next(s for s in trace["steps"] if s["role"] == "planner")
+    assert "P2" in planner["modelOutput"]["question_needs"]["resolved_question"]
+    # the same words in a new session have nothing to lean on: not answered as P2's 15 minutes
+    alone = client.post("/api/chat", json={"question": "那 P2 呢？"}, headers=ACME).json()
+    assert alone["outputKind"] != "NORMAL" or "15 分钟" not in alone["answer"]

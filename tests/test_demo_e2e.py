@@ -83,10 +83,12 @@ def test_degraded_never_carries_the_executor_answer(orchestrator: Orchestrator) 
 def test_a_normal_answer_meets_every_need_and_states_only_verified_claims(orchestrator: Orchestrator) -> None:
     for item in SHOWCASE:
         result = orchestrator.run(item["question"], ACME)
-        assert result.needs is not None and result.needs.needs
+        assert result.needs is not None
+        assert result.needs.needs
         assert result.resolved_question == item["question"]
         if result.output_kind is OutputKind.NORMAL:
-            assert result.need_coverage and all(c.met for c in result.need_coverage)
+            assert result.need_coverage
+            assert all(c.met for c in result.need_coverage)
         else:
             assert set(result.gaps) >= {c.label for c in result.need_coverage if not c.met}
         if result.executor_output and result.verifier_evaluation:
@@ -154,7 +156,7 @@ def test_demo_and_ask_from_the_command_line(tmp_path: Path) -> None:
     assert payload["sessionId"] == "s-1"
     assert payload["outputKind"] == "NORMAL"
     assert payload["citations"]
-    assert "payment-gateway-error-codes" in payload["citations"][0]["citation_id"]
+    assert "payment-gateway-error-codes" in payload["citations"][0]["citationId"]
 
 
 def test_ask_rejects_an_empty_question(data_dir: Path) -> None:

@@ -289,4 +289,6 @@ def test_need_coverage_is_stored_next_to_the_verdict_and_older_slots_still_read(
     assert parsed.question_needs == needs
     older = {"verifier_evaluation": {"verdict": "PASS", "groundedness_score": 1.0, "critical_fact_count": 1}}
     legacy = parse_self_evaluation(load_container(json.dumps(older))).verifier_evaluation
-    assert legacy is not None and legacy.need_coverage == [] and legacy.question_needs is None
+    assert legacy is not None
+    assert legacy.need_coverage == []
+    assert legacy.question_needs is None

@@ -49,7 +49,6 @@ from groundgate.wiring import (
 
 if TYPE_CHECKING:
     from groundgate.store import Store
-    from groundgate.store.recorder import RunRecorder
 
 app = typer.Typer(
     name="groundgate",
@@ -339,26 +338,12 @@ def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
 
 
 def _run_payload(result: RunResult) -> dict[str, Any]:
-    """The `--json` shape of one run (camelCase, as API clients read it)."""
-    return {
-        "runId": result.run_id,
-        "sessionId": result.session_id,
-        "question": result.question,
-        "outputKind": result.output_kind.value,
-        "verdict": result.verdict.value if result.verdict else None,
-        "decisionStatus": result.decision_status.value,
-        "groundednessScore": result.groundedness_score,
-        "answer": result.answer,
-        "citations": [c.model_dump() for c in result.citations],
-        "gaps": result.gaps,
-        "rounds": result.rounds,
-        "stopReason": result.stop_reason,
-        "toolCalls": [
-            {"tool": r.tool, "status": r.status.value, "round": r.round, "arguments": r.arguments}
-            for r in result.tool_results
-        ],
-        "elapsedMs": round(result.elapsed_ms, 1),
-    }
+    """The `--json` shape of one run: exactly the API's `ChatResponse` (camelCase), so a script reads
+    `groundgate ask --json` and `POST /api/chat` the same way."""
+    from groundgate.api.schemas import ChatResponse
+
+    payload: dict[str, Any] = ChatResponse.from_result(result).model_dump(mode="json", by_alias=True)
+    return payload
 
 
 _KIND_STYLE = {
@@ -479,21 +464,9 @@ def _run_recorded(
     mode: str = "chat",
 ) -> RunResult:
     """Run one question, writing the run, its steps and tool invocations as they happen."""
-    from groundgate.store.recorder import run_recorded
+    from groundgate.apps.chat import ask_recorded
 
-    def execute(recorder: RunRecorder) -> RunResult:
-        return orchestrator.run(
-            question,
-            ctx,
-            run_id=recorder.run_id,
-            session_id=recorder.session_id,
-            on_event=on_event,
-            sink=recorder,
-        )
-
-    return run_recorded(
-        store, execute, question=question, session_id=session_id, mode=mode, tenant=ctx.tenant
-    )
+    return ask_recorded(store, orchestrator, question, ctx, session_id=session_id, mode=mode, on_event=on_event)
 
 
 @app.command("ask")

@@ -168,9 +168,12 @@ class CheckSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     max_context_chars: int = Field(default=200_000, ge=1)
-    """One check's context (all passages together); larger → 413 over HTTP, a usage error in the CLI."""
+    """One check's context (all passages together); larger → 413 over HTTP, a usage error in the CLI,
+    a bad line in a batch. Cost is near-linear in it (docs/benchmarks.md, "Checker cost on large
+    inputs"): the default checks in about a second on one core."""
     max_answer_chars: int = Field(default=20_000, ge=1)
-    """One check's answer; larger → 413 over HTTP, a usage error in the CLI."""
+    """One check's answer, and its question (analysed alike); larger → 413 over HTTP, a usage error
+    in the CLI, a bad line in a batch."""
     time_budget_seconds: float = Field(default=10.0, gt=0, le=3600)
     """Wall time of one check; past it the remaining claims are `no_evidence` with reason
     `budget:time_exceeded` and the verdict is at best `LOW_CONFID` (never a stuck worker)."""

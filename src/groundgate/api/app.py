@@ -84,12 +84,13 @@ from groundgate.api.schemas import (
     Identity,
 )
 from groundgate.apps.cases import CaseRecord
+from groundgate.apps.chat import ask_recorded
 from groundgate.apps.check import check_size, check_within_budget
 from groundgate.apps.feedback import FEEDBACK_VALUES, FeedbackResponse, submit_feedback
 from groundgate.apps.trace import MAX_LIST_LIMIT, RunSummary, RunTrace, get_trace
 from groundgate.apps.workspace import Workspace
 from groundgate.compose.composer import compose_degraded, language_of
-from groundgate.contracts import CheckResult, ExecutionContext, OutputKind, RunEvent, RunResult
+from groundgate.contracts import CheckResult, ExecutionContext, OutputKind, RunEvent
 from groundgate.errors import CheckBudgetError, InvalidInputError, RunError, UsageError
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
@@ -394,30 +395,19 @@ def create_app(
         session_id: str | None,
         on_event: Callable[[RunEvent], None] | None,
     ) -> ChatResponse:
-        from groundgate.store.recorder import RunRecorder, run_recorded
-
         run_id = uuid.uuid4().hex
         sid = session_id or uuid.uuid4().hex
-
-        def execute(recorder: RunRecorder) -> RunResult:
-            return svc.orchestrator.run(
+        try:
+            result = ask_recorded(
+                svc.store,
+                svc.orchestrator,
                 question,
                 ctx,
-                run_id=recorder.run_id,
-                session_id=recorder.session_id,
-                on_event=on_event,
-                sink=recorder,
-            )
-
-        try:
-            result = run_recorded(
-                svc.store,
-                execute,
-                question=question,
                 run_id=run_id,
+                # the id is minted here (not in `ask_recorded`) so a failed run can be answered with it
                 session_id=sid,
                 mode="api",
-                tenant=ctx.tenant,
+                on_event=on_event,
                 untenanted_sessions=not keyed,
             )
         except NotFoundError:

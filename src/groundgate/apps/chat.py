@@ -1,9 +1,10 @@
-"""Chat: one question through the evidence-gated pipeline, with models per role or offline roles."""
+"""Chat: one question through the evidence-gated pipeline (models per role or offline roles), recorded."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from groundgate.contracts import ExecutionContext, RunEvent, RunResult
 from groundgate.models.base import Model
@@ -15,6 +16,9 @@ from groundgate.runtime.verifier import Verifier
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.checker import CheckerThresholds, OfflineChecker
 from groundgate.verify.judge import LLMJudge
+
+if TYPE_CHECKING:
+    from groundgate.store import Store
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,13 +57,55 @@ def build_orchestrator(
     )
 
 
-def ask(
+def ask_recorded(
+    store: Store,
     orchestrator: Orchestrator,
     question: str,
     ctx: ExecutionContext,
     *,
+    run_id: str | None = None,
     session_id: str | None = None,
+    mode: str = "chat",
     on_event: Callable[[RunEvent], None] | None = None,
+    untenanted_sessions: bool = True,
 ) -> RunResult:
-    """Answer one question (persistence arrives with the run store)."""
-    return orchestrator.run(question, ctx, session_id=session_id, on_event=on_event)
+    """Answer one question as a recorded run: the one entry point of the CLI (`ask`, `demo`) and the
+    API (`POST /api/chat`).
+
+    The session is claimed for `ctx.tenant` in the transaction that inserts the run (another tenant's
+    session raises `NotFoundError`, nothing recorded); every step is written as it happens. When the
+    session has earlier turns, their questions (never their answers: history has no fact status,
+    docs/design.md §1 invariant 11) are given to the orchestrator so a follow-up ("那 P2 呢？") can be
+    understood. On an exception the run is recorded `FAILED` and the exception re-raised.
+    """
+    from groundgate.apps.history import load_session_history
+    from groundgate.store.recorder import RunRecorder, run_recorded
+
+    def execute(recorder: RunRecorder) -> RunResult:
+        # A new session has no history; a continued one is read after `start()` claimed it, so
+        # another tenant's turns can never be read here.
+        history = (
+            load_session_history(store, recorder.session_id, exclude_run_id=recorder.run_id)
+            if session_id
+            else []
+        )
+        return orchestrator.run(
+            question,
+            ctx,
+            run_id=recorder.run_id,
+            session_id=recorder.session_id,
+            on_event=on_event,
+            sink=recorder,
+            history=history,
+        )
+
+    return run_recorded(
+        store,
+        execute,
+        question=question,
+        run_id=run_id,
+        session_id=session_id,
+        mode=mode,
+        tenant=ctx.tenant,
+        untenanted_sessions=untenanted_sessions,
+    )

@@ -75,7 +75,7 @@ def check_within_budget(
     clock: Clock = time.monotonic,
 ) -> CheckResult:
     """`groundgate.check` within `budget` (as `groundgate check -c … -a …` and `POST /api/check`)."""
-    check_size(context, answer, question, budget)
+    check_size(context, answer, question, budget)  # before copying what may be a huge context
     request = CheckRequest(context=list(context), answer=answer, question=question)
     return check_one(request, classifier, budget, clock=clock)
 

@@ -25,14 +25,24 @@ case (`Team A`, the 1-10 years clause) is neither.
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
+import rjieba
+
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
-from groundgate.questions.needs import QUANTITY_MENTIONS, quantity_interval, term_weight
+from groundgate.questions.needs import (
+    _EN_STOP,
+    _ZH_FUNCTION,
+    _ZH_GENERIC,
+    QUANTITY_MENTIONS,
+    quantity_interval,
+    term_weight,
+)
 from groundgate.verify import fidelity
 from groundgate.verify.text import is_cjk_text, normalize, stem, tokenize
 
@@ -141,18 +151,25 @@ def _is_cjk_word(word: str) -> bool:
     return bool(re.search("[\u4e00-\u9fff]", word))
 
 
-def _has_word(s: Statement, word: str) -> bool:
+@lru_cache(maxsize=8192)
+def _word_forms(word: str) -> tuple[bool, str, tuple[str, ...]]:
+    """(Chinese?, the form looked for, its bigrams or stemmed parts): computed once per word."""
     if _is_cjk_word(word):
         folded = normalize(word)
-        if folded in s.cjk:
-            return True
-        pairs = [folded[i : i + 2] for i in range(len(folded) - 1)]
-        return len(folded) >= 3 and sum(p in s.cjk for p in pairs) * 3 >= 2 * len(pairs)
+        return True, folded, tuple(folded[i : i + 2] for i in range(len(folded) - 1))
     flat = " " + _FLAT.sub(" ", word.lower()).strip() + " "
-    if flat in s.flat:
+    return False, flat, tuple(stem(p) for p in tokenize(word))
+
+
+def _has_word(s: Statement, word: str) -> bool:
+    cjk, form, pieces = _word_forms(word)
+    if cjk:
+        if form in s.cjk:
+            return True
+        return len(form) >= 3 and sum(p in s.cjk for p in pieces) * 3 >= 2 * len(pieces)
+    if form in s.flat:
         return True
-    parts = [stem(p) for p in tokenize(word)]
-    return bool(parts) and all(p in s.stems for p in parts)
+    return bool(pieces) and all(p in s.stems for p in pieces)
 
 
 def _present(s: Statement, word: str, equivalents: TermEquivalents | None, *, surround: bool = False) -> bool:
@@ -178,6 +195,18 @@ def _checkable(s: Statement, word: str, equivalents: TermEquivalents | None) -> 
     return s.text_has_cjk if _is_cjk_word(word) else not s.text_is_cjk
 
 
+#: Needs answered by one fact: a statement that also states another case of it does not answer.
+_ONE_FACT_KINDS: Final = frozenset(
+    {
+        AnswerKind.QUANTITY,
+        AnswerKind.TIME,
+        AnswerKind.PERSON,
+        AnswerKind.CHOICE,
+        AnswerKind.STATUS,
+        AnswerKind.LOCATION,
+        AnswerKind.DEFINITION,
+    }
+)
 #: Share of the subject's nouns (or, without nouns, of its other words) a statement must carry.
 _TERM_SHARE: Final = 0.6
 _CODE_SHAPE = re.compile(r"[_\-./\d]|^[A-Z]{2,}")
@@ -192,6 +221,145 @@ def _hard(c: NeedCondition) -> bool:
     """A condition an answer must state: a range (`满 12 年`, `超过 10 天`), a day, a time. A bare
     figure of the question (`a 99.95% objective`) must only not be excluded by the answer's range."""
     return c.kind is not ConditionKind.QUANTITY or c.low != c.high
+
+
+# --------------------------------------------------------------------------- other words
+
+_LATIN_WORD = re.compile(r"[A-Za-z0-9][A-Za-z0-9\-]*")
+_CJK_RUN = re.compile("[\u4e00-\u9fff]+")
+#: Longest run of question words a phrase is looked up as (`hotel limit`, `per night`, `消费积压`).
+_PHRASE_WORDS: Final = 3
+_PHRASE_CHARS: Final = 3
+
+
+def _phrases(text: str, word: str) -> list[str]:
+    """The runs of `text` around `word` that a bilingual lexicon may hold as one term: `hotel limit`
+    and `per night` for `hotel` and `night` in "hotel limit per night"; `消费积压` for `积压`."""
+    found: list[str] = []
+    if _is_cjk_word(word):
+        for run in _CJK_RUN.finditer(text):
+            at = run.group().find(word)
+            if at < 0:
+                continue
+            chars = run.group()
+            for start in range(max(0, at - _PHRASE_CHARS), at + 1):
+                for end in range(at + len(word), min(len(chars), at + len(word) + _PHRASE_CHARS) + 1):
+                    if (start, end) != (at, at + len(word)):
+                        found.append(chars[start:end])
+        return found
+    words = _LATIN_WORD.findall(text)
+    key = stem(word.lower())
+    for n, w in enumerate(words):
+        if stem(w.lower()) != key:
+            continue
+        for start in range(max(0, n - _PHRASE_WORDS + 1), n + 1):
+            for end in range(n + 1, min(len(words), start + _PHRASE_WORDS) + 1):
+                if end - start > 1:
+                    found.append(" ".join(words[start:end]))
+    return found
+
+
+@lru_cache(maxsize=8192)
+def _alternates(text: str, word: str, equivalents: TermEquivalents | None) -> tuple[str, ...]:
+    """Other words for `word` as the question `text` uses it: its own equivalents, and those of the
+    phrases of the question it is part of (`hotel` in "hotel limit" is also `住宿标准`)."""
+    if equivalents is None:
+        return ()
+    found = [*equivalents(word)]
+    for phrase in _phrases(text, word):
+        found += equivalents(phrase)
+    return tuple(dict.fromkeys(f for f in found if f.lower() != word.lower()))
+
+
+def _within(equivalents: TermEquivalents | None, text: str) -> TermEquivalents | None:
+    """`equivalents` widened to the phrases of the question `text` (see `_alternates`)."""
+    if equivalents is None:
+        return None
+    return lambda word: _alternates(text, word, equivalents)
+
+
+_SEGMENT = re.compile(r"[A-Za-z]+|\d+|[\u4e00-\u9fff]+")
+
+
+@lru_cache(maxsize=4096)
+def _rival_pattern(anchor: str) -> re.Pattern[str] | None:
+    """A pattern for the names that differ from `anchor` in one part only: another number (`P1` for
+    `P2`), another letter (`Team A` for `Team B`), another word of an identifier (`payment-events`
+    for `order-events`) — another case of the same kind of thing."""
+    segments = list(_SEGMENT.finditer(anchor))
+    if len(segments) < 2:
+        return None
+    joined = bool(re.search(r"[_\-]", anchor))
+    alternatives = []
+    for n, m in enumerate(segments):
+        part = m.group()
+        if part.isdigit():
+            other = r"\d+"
+        elif part.isascii() and len(part) == 1:
+            other = "[A-Z]" if part.isupper() else "[a-z]"
+        elif part.isascii() and joined and n < len(segments) - 1:
+            # The last word of an identifier says what kind of thing it is (`order-events` is a
+            # topic, `order-settlement` a consumer group): only the words before it name cases.
+            other = "[A-Za-z]+"
+        else:
+            continue
+        prefix, suffix = re.escape(anchor[: m.start()]), re.escape(anchor[m.end() :])
+        alternatives.append(f"{prefix}{other}{suffix}")  # the name itself is dropped by `_rivals`
+    if not alternatives:
+        return None
+    return re.compile(r"(?<![A-Za-z0-9_\-])(?:" + "|".join(alternatives) + r")(?![A-Za-z0-9_])")
+
+
+def _rivals(s: Statement, anchors: Sequence[str]) -> list[str]:
+    """Names in the statement's own text that are other cases of an asked name (`_rival_pattern`)."""
+    found: list[str] = []
+    for anchor in anchors:
+        pattern = _rival_pattern(anchor)
+        if pattern is not None:
+            found += [m.group() for m in pattern.finditer(s.text) if m.group().lower() != anchor.lower()]
+    return found
+
+
+#: Word classes that name a case (`一线`, `临时`, `默认`, `省会`); not `根据`, `其他`, `每个`.
+_QUALIFIER_TAGS: Final = ("n", "b", "a", "m", "v", "j", "l")
+
+
+@lru_cache(maxsize=4096)
+def _qualifies(chars: str) -> bool:
+    """Whether two characters before a word are one word that could name a case of it."""
+    if set(chars) & _ZH_FUNCTION or chars in _ZH_GENERIC:
+        return False
+    tags = rjieba.tag(chars)
+    return len(tags) == 1 and tags[0][1].startswith(_QUALIFIER_TAGS)
+
+
+def _qualifier_conflicts(need: Need, s: Statement) -> list[str]:
+    """Words of the question that qualify the next one (`省会` in `省会城市`, `credit` in `credit
+    card`) where the statement, without the qualifier, says that next word with another one
+    (`一线城市`, `debit card`): it states another case. Compared within one script only."""
+    conflicts: list[str] = []
+    own = {w.lower() for w in [*need.terms, *need.soft_terms, *need.anchors]}
+    for first, second in itertools.pairwise(need.terms):
+        cjk = _is_cjk_word(first)
+        if cjk != _is_cjk_word(second) or cjk != s.text_has_cjk or _has_word(s, first):
+            continue
+        if cjk:
+            if first + second not in need.text:
+                continue
+            # The two characters before the word: a qualifier, unless a particle or a figure sits there.
+            before = (
+                s.text[max(0, m.start() - 2) : m.start()] for m in re.finditer(re.escape(second), s.text)
+            )
+            others = [b for b in before if re.fullmatch("[\u4e00-\u9fff]{2}", b) and _qualifies(b)]
+        else:
+            if not re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", need.text, re.IGNORECASE):
+                continue
+            found = re.findall(rf"\b([a-z]+)[\s\-]+{re.escape(second)}\b", s.text, re.IGNORECASE)
+            others = [o for o in found if o.lower() not in _EN_STOP and term_weight(o.lower()) > 0]
+        rival = [o for o in others if not any(o.lower() in w or w in o.lower() for w in own)]
+        if rival:
+            conflicts.append(f"{rival[0]}{'' if cjk else ' '}{second}")
+    return conflicts
 
 
 # --------------------------------------------------------------------------- conditions
@@ -330,23 +498,44 @@ def match_need(
     score += 3 * (len(need.anchors) - len(anchors_missing))
     codes += [f"need:anchor_missing:{a}" for a in anchors_missing]
 
-    checkable = [t for t in need.terms if _checkable(s, t, equivalents) and term_weight(t) > 0]
-    present = {t for t in checkable if _present(s, t, equivalents, surround=True)}
+    # A word of the question may stand for a phrase of it (`hotel` in "hotel limit" is `住宿标准`).
+    words = _within(equivalents, need.text)
+    checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0]
+    present = {t for t in checkable if _present(s, t, words, surround=True)}
+    said = {t for t in present if _said(s, t, words)}
     # What tells this need from the question's other parts must be said, not only be a heading
     # (a section "产假与婚假" is not an answer about 婚假 for a sentence about 产假).
-    unsaid = [t for t in need.distinct if t in present and not _said(s, t, equivalents)]
+    unsaid = [t for t in need.distinct if t in present and t not in said]
     present -= set(unsaid)
     terms_missing = [t for t in checkable if t not in present]
     found = sum(term_weight(t) for t in present)
-    score += found + 0.5 * sum(1 for t in need.soft_terms if _present(s, t, equivalents, surround=True))
+    # Words the statement says itself count more than words of its headings: of two sentences under
+    # the same heading, the one that names the asked thing is about it.
+    score += found + 0.5 * sum(term_weight(t) for t in said if t in present)
+    score += 0.5 * sum(1 for t in need.soft_terms if _present(s, t, words, surround=True))
     # The subject is its nouns: most of them must be there (its verbs and adjectives, when it has no
     # noun), and every word that tells this need from the question's other parts.
+    nouns = [t for t in need.terms if term_weight(t) == 2]
     weighed = [t for t in checkable if term_weight(t) == 2] or checkable
     carried = sum(term_weight(t) for t in weighed if t in present)
     share = carried / max(1, sum(term_weight(t) for t in weighed))
     terms_ok = (not weighed or share >= _TERM_SHARE) and not any(t in terms_missing for t in need.distinct)
     if not terms_ok:
         codes.append("need:terms_missing:" + ",".join(terms_missing))
+    elif (
+        weighed
+        and not any(t in said for t in weighed)
+        and not any(_said(s, a, equivalents) for a in need.anchors)
+    ):
+        # Every word found is a heading's and no asked name is said: the statement itself says
+        # something else under that heading ("Normal values are below 100" under "… and alert").
+        codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
+    qualifiers = _qualifier_conflicts(need, s)
+    codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
+    rivals = _rivals(s, need.anchors)
+    if rivals and need.kind in _ONE_FACT_KINDS:
+        # It also states another case (`P1 … P2 … P3`): a clause of it answers, not the whole.
+        codes.append(f"need:other_case:{rivals[0]}")
 
     outcomes = [(c, _condition(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
@@ -363,6 +552,15 @@ def match_need(
     blind = bool(need.terms) and not checkable and not neutral
     if blind:
         codes.append("need:language_mismatch")
+    elif (
+        terms_ok
+        and checkable
+        and not neutral
+        and 2 * sum(1 for t in nouns if t in checkable) <= len(nouns) > 1
+    ):
+        # Across languages only the words the lexicon knows can be compared: when it knows half of
+        # the subject's nouns or fewer, one shared word does not make it the same subject.
+        codes.append("need:terms_uncheckable:" + ",".join(t for t in nouns if t not in checkable))
 
     # A record of the asked moment (a log line, a metric in the window) is evidence for a "why".
     kind_ok = _gives_kind(s, need) or (
@@ -378,15 +576,19 @@ def match_need(
         not anchors_missing
         and not blind
         and not conflict
+        and not qualifiers
         # About the asked thing: one of its nouns is there (a name alone is not: a sentence that
         # mentions Lanting Pay is not about its CEO).
         and (
             carried > 0 or not weighed or (found > 0 and weighed is checkable) or (not checkable and neutral)
         )
     )
-    mixed = any(o == _SATISFIED for _, o in outcomes) and any(
-        c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
-        for c in need.conditions
+    mixed = bool(rivals) or (
+        any(o == _SATISFIED for _, o in outcomes)
+        and any(
+            c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
+            for c in need.conditions
+        )
     )
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
 

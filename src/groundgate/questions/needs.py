@@ -152,13 +152,17 @@ def _wordset(words: str) -> frozenset[str]:
 
 #: Phrases that say what kind of answer is wanted, removed before the subject's words are taken.
 _ZH_KIND_WORDS = re.compile(
+    # A figure's unit after the interrogative says what kind of figure, not what it is about
+    # (`多长时间` is `多久`, `几个工作日` is `多少天`): it goes with the interrogative.
+    r"(?:多长|多少|多久|几个?)(?:的)?(?:时间|时长|天|个?(?:工作日|自然日|小时|钟头|分钟|秒钟?|星期|周|月|年))"
+    r"(?:以内|之内|内)?|"
     r"什么时候|什么时间|什么地方|什么原因|为什么|为何|怎么办|怎么样|怎么|怎样|如何|多少钱|多少|多久|多长|"
     r"多大|多高|多快|多重|几点|几号|几天|几年|几个|几|哪一天|哪天|哪一个|哪个|哪些|哪一|哪类|哪种|哪里|"
     r"哪儿|在哪|哪位|何时|何人|谁|是否|能否|能不能|可不可以|有没有|可否|吗|呢|吧|什么|含义|意思|定义|是啥|"
     r"根因|原因|请问|一般|通常|大概|大约|现在|目前|当前|分别|具体|需要|应该|可以|要求"
 )
 _EN_KIND_WORDS = re.compile(
-    r"\bhow\s+many\s+(?:days|hours|minutes|seconds|weeks|months|years|times)\b|"
+    r"\bhow\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|seconds|weeks|months|years|times)\b|"
     r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old|soon|quickly)\b|\bwhat\s+time\b|"
     r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+do\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
     re.IGNORECASE,
@@ -361,8 +365,9 @@ def _value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
         return []
     lowered = part.lower()
     if re.search(
-        r"多少天|几天|多少年|几年|多久|多长时间|多少小时|多少分钟|how\s+long|how\s+many\s+"
-        r"(?:days|hours|minutes|weeks|months|years)",
+        r"多少天|几天|多少年|几年|多久|多长|多少时间|(?:多少|几)个?(?:工作日|自然日|小时|分钟|星期|周|月)|"
+        r"how\s+long|how\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|weeks|months|years)|"
+        r"\bwithin\s+how\s+many\b|\bhow\s+(?:soon|quickly)\b",
         lowered,
     ):
         return ["duration", "range", "period"]
@@ -564,6 +569,7 @@ _ZH_UNIT_NOUNS: Final = (
     ("几年", "年数"),
     ("多少钱", "金额"),
     ("多少元", "金额"),
+    ("个工作日", "工作日数"),
     ("多久", "时长"),
     ("多长", "时长"),
     ("多少小时", "时长"),

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
@@ -75,6 +75,11 @@ class Unit:
     """A clause cut from a longer sentence."""
     text_raw: str = ""
     """A whole sentence as it stands in the passage (what its clauses name as `surround`)."""
+    case: bool = False
+    """One comma-separated case of a Chinese sentence that states several (`_cases`); its
+    `surround` is the sentence's lead-in only, never the other cases."""
+    sentence: str = ""
+    """For a case: the whole sentence it was cut from."""
     view: Statement = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
@@ -181,7 +186,54 @@ def units_of(item: EvidenceItem, order: int) -> list[Unit]:
                     units.append(
                         Unit(said, ((item, quote),), order + len(units), surround=whole, clause=True)
                     )
+        cases = _cases(item.text, start, end)
+        lead_in = item.text[start : cases[0][0]] if cases else ""
+        for c_start, c_end in cases:
+            if _quotable(item, c_start, c_end):
+                said = clean(item.text[c_start:c_end])
+                units.append(
+                    Unit(
+                        said,
+                        ((item, item.quote_text[c_start:c_end]),),
+                        order + len(units),
+                        surround=lead_in,
+                        clause=True,
+                        case=True,
+                        sentence=whole,
+                    )
+                )
     return units
+
+
+#: A comma-separated piece of a Chinese sentence that states one case with its own figure (English
+#: commas also separate list items and asides, so English sentences are not cut this way).
+_CASE_SPLIT = re.compile(r"[，；：]\s*")
+_CASE_FIGURE = re.compile(r"\d")
+_CASE_WORDS = re.compile(r"[A-Za-z\u4e00-\u9fff]{2}")
+
+
+def _cases(text: str, start: int, end: int) -> list[tuple[int, int]]:
+    """The comma-separated pieces of `text[start:end]` when two or more of them state a figure
+    (`借记卡一般 1 到 3 个工作日到账，信用卡一般 3 到 7 个工作日…`): each piece with a figure is one
+    case, stated on its own so that the asked case is said without the others."""
+    pieces: list[tuple[int, int]] = []
+    at = start
+    for sep in _CASE_SPLIT.finditer(text, start, end):
+        pieces.append((at, sep.start()))
+        at = sep.end()
+    pieces.append((at, end))
+    cases = [
+        (a, b)
+        for a, b in pieces
+        if b - a >= 6
+        and _CASE_FIGURE.search(text, a, b)
+        and _CASE_WORDS.search(text[a:b])
+        and text.count("（", a, b) == text.count("）", a, b)
+        and text.count("(", a, b) == text.count(")", a, b)
+    ]
+    if len(cases) < 2 or len(pieces) < 3 or not re.search("[\u4e00-\u9fff]", text[start:end]):
+        return []  # one case (or two halves of one clause): the sentence and its clauses say it
+    return cases
 
 
 def _cells(line: str) -> list[str]:
@@ -284,29 +336,63 @@ def choose_units(
     scored = [
         _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
         for u in units
-        if keep(u)
     ]
+    _prefer_cases(scored)
+    verdicts: dict[int, bool] = {}
+
+    def allowed(s: _Scored) -> bool:
+        # `keep` may be costly (an authority comparison): asked only of what would be stated.
+        if id(s) not in verdicts:
+            verdicts[id(s)] = keep(s.unit)
+        return verdicts[id(s)]
+
     chosen: list[_Scored] = []
     unmet = {n.id for n in needs.needs}
     while unmet and len(chosen) < max_claims:
-        best = max(
-            (s for s in scored if s not in chosen),
-            key=lambda s: _rank(s, unmet),
-            default=None,
+        ranked = sorted((s for s in scored if s not in chosen), key=lambda s: _rank(s, unmet), reverse=True)
+        best = next(
+            (s for s in ranked if any(s.matches[n].met for n in unmet) and allowed(s)),
+            None,
         )
-        if best is None or not any(best.matches[n].met for n in unmet):
+        if best is None:
             break
         served = {n for n in unmet if best.matches[n].met}
-        best = _narrowest(best, served, needs, scored)
+        best = _narrowest(best, served, needs, scored, allowed)
         chosen.append(best)
         unmet -= served
     for need in needs.needs:
-        chosen += _extras(need, scored, chosen, max_claims - len(chosen))
+        chosen += [s for s in _extras(need, scored, chosen, max_claims - len(chosen)) if allowed(s)]
     if not chosen:
         on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
         on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
-        chosen = on_topic[:2]
+        chosen = [s for s in on_topic if allowed(s)][:2]
     return [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
+
+
+def _prefer_cases(scored: Sequence[_Scored]) -> None:
+    """Cases cut from one sentence (`借记卡…，信用卡…`) against each need: when some meet it and
+    others do not, the sentence states other cases too, so it and its clauses that hold an unmet
+    case no longer meet the need and the meeting case is stated alone; otherwise (every case
+    meets, or none) the sentence says it better and the cases are not stated."""
+    by_sentence: dict[str, list[_Scored]] = {}
+    for s in scored:
+        if s.unit.case:
+            by_sentence.setdefault(s.unit.sentence, []).append(s)
+    for sentence, cases in by_sentence.items():
+        wholes = [
+            s
+            for s in scored
+            if not s.unit.case and sentence in (s.unit.text_raw if s.unit.seq >= 0 else s.unit.surround)
+        ]
+        for need_id in cases[0].matches:
+            failing = [c.unit.text for c in cases if not c.matches[need_id].met]
+            if len(failing) == len(cases) or not failing:
+                for c in cases:
+                    c.matches[need_id] = replace(c.matches[need_id], met=False)
+                continue
+            for w in wholes:
+                if any(f in w.unit.text for f in failing) and w.matches[need_id].met:
+                    w.matches[need_id] = replace(w.matches[need_id], met=False, mixed=True)
 
 
 #: Needs answered by one fact: a clause that states it is better than the sentence around it
@@ -324,27 +410,48 @@ _FACT_KINDS = frozenset(
 )
 
 
-def _narrowest(best: _Scored, served: set[str], needs: QuestionNeeds, scored: Sequence[_Scored]) -> _Scored:
+def _narrowest(
+    best: _Scored,
+    served: set[str],
+    needs: QuestionNeeds,
+    scored: Sequence[_Scored],
+    allowed: Callable[[_Scored], bool],
+) -> _Scored:
     """A clause of `best` that meets every need `best` was chosen for, when those ask for facts."""
     kinds = {n.kind for n in needs.needs if n.id in served}
-    if best.unit.seq < 0 or not kinds <= _FACT_KINDS:
+    if not kinds <= _FACT_KINDS:
+        return best
+    # A whole sentence narrows to any of its parts; a clause to the cases inside it.
+    sentence = best.unit.text_raw if best.unit.seq >= 0 else best.unit.surround
+    if not sentence:
         return best
     clauses = [
         s
         for s in scored
-        if s.unit.clause and s.unit.surround == best.unit.text_raw and all(s.matches[n].met for n in served)
+        if s.unit.clause
+        and s is not best
+        and s.unit.surround == sentence
+        and len(s.unit.text) < len(best.unit.text)
+        and s.unit.text.rstrip("。.") in best.unit.text
+        and all(s.matches[n].met for n in served)
+        and allowed(s)
     ]
-    return max(clauses, key=lambda s: (sum(s.matches[n].score for n in served), -s.unit.order), default=best)
+    return max(
+        clauses, key=lambda s: (sum(s.matches[n].score for n in served), -len(s.unit.text)), default=best
+    )
 
 
-def _rank(s: _Scored, unmet: Iterable[str]) -> tuple[int, float, int, int]:
-    """Most needs met, then closest, then stating one case only, then first (a whole sentence comes
-    before its clauses, so a clause is taken only when the sentence also states other cases)."""
+def _rank(s: _Scored, unmet: Iterable[str]) -> tuple[int, float, int, float, int]:
+    """Most needs met, then closest to them, then stating one case only, then closest to the
+    question's words (which count only within one language, so they only break ties), then first
+    (a whole sentence comes before its clauses, so a clause is taken only when the sentence also
+    states other cases)."""
     met = [s.matches[n] for n in unmet if s.matches[n].met]
     return (
         len(met),
-        sum(m.score for m in met) + s.bonus,
+        sum(m.score for m in met),
         -sum(m.mixed for m in met),
+        s.bonus,
         -s.unit.order,
     )
 

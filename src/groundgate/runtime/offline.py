@@ -37,6 +37,7 @@ from groundgate.contracts import (
 )
 from groundgate.questions import TermEquivalents, derive_needs, round_two_query
 from groundgate.runtime.answers import Unit, choose_units
+from groundgate.runtime.equivalents import bundled_equivalents
 from groundgate.runtime.evidence import outranking_conflicts
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
 from groundgate.verify import fidelity
@@ -288,9 +289,9 @@ class ExtractiveExecutor:
 
     def __init__(self, *, max_claims: int = 5, equivalents: TermEquivalents | None = None) -> None:
         self.max_claims = max_claims
-        self.equivalents = equivalents
-        """Other words for a need's words (a bilingual term layer): a Chinese passage then answers an
-        English question."""
+        self.equivalents = equivalents if equivalents is not None else bundled_equivalents()
+        """Other words for a need's words (default: the bundled zh↔en lexicon): a Chinese passage
+        then answers an English question."""
 
     def execute(self, request: ExecuteRequest) -> RoleOutcome[ExecutorOutput]:
         needs = request.needs or derive_needs(request.question)

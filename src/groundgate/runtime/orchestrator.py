@@ -572,9 +572,16 @@ class Orchestrator:
     ) -> RunResult:
         """No verified answer to show: DEGRADED (invariant 8 when there is no qualified evidence, also a
         plan that never validated or a budget spent before verification). The executor is not called.
-        The gaps are the question's needs."""
+        The gaps are the names the question is about that no evidence mentions, else its needs."""
         zh = language == "zh-CN"
-        gaps = [n.label for n in state.needs.needs] or [
+        found = qualified_evidence(state.results, limit=self.budgets.max_candidates)
+        # The question names something nothing found mentions (`etcd`, an order id): say exactly that.
+        gaps = [
+            (f"没有任何证据提到 {a}" if zh else f"no evidence mentions {a}")
+            for a in question_anchors(state.resolved)
+            if not any(mentions_any(item.text, [a]) for item in found)
+        ] or [n.label for n in state.needs.needs]
+        gaps = gaps or [
             "没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found"
         ]
         composed = compose_degraded([], gaps, language, failed_tools=self._failed_tools(state))

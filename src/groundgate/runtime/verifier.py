@@ -65,6 +65,7 @@ from groundgate.contracts import (
 from groundgate.models._parsing import estimate_tokens
 from groundgate.questions import NeedMatch, Statement, TermEquivalents, derive_needs, match_need, statement
 from groundgate.runtime.absence import is_absence_claim, judge_absence
+from groundgate.runtime.equivalents import bundled_equivalents
 from groundgate.runtime.evidence import EvidenceItem, evidence_by_ref, outranking_conflicts
 from groundgate.runtime.series import confirms_recovery
 from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification
@@ -193,8 +194,9 @@ class Verifier:
 
     def __init__(self, classifier: ClaimClassifier, *, equivalents: TermEquivalents | None = None) -> None:
         self.classifier = classifier
-        self.equivalents = equivalents
-        """Other words for a need's words (a bilingual term layer), used when checking coverage."""
+        self.equivalents = equivalents if equivalents is not None else bundled_equivalents()
+        """Other words for a need's words (default: the bundled zh↔en lexicon), used when checking
+        coverage; `lambda term: ()` turns them off."""
 
     def verify(
         self,

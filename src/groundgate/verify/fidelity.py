@@ -2624,6 +2624,7 @@ class EvidenceIndex:
     __slots__ = (
         "_dates",
         "_folded",
+        "_members",
         "_memo",
         "_polarity",
         "_sorted",
@@ -2631,7 +2632,6 @@ class EvidenceIndex:
         "by_kind",
         "by_value",
         "identifiers",
-        "members",
         "mentions",
         "squashed_identifiers",
     )
@@ -2660,7 +2660,7 @@ class EvidenceIndex:
                     by_value.setdefault(key, []).append(m)
         ids = [str(m.value) for m in by_kind.get("identifier", [])]
         self.mentions = mentions
-        self.members = frozenset(mentions.items)
+        self._members: frozenset[Mention] | None = None
         self.by_value = {k: tuple(v) for k, v in by_value.items()}
         self.by_kind = {k: tuple(v) for k, v in by_kind.items()}
         self.identifiers = frozenset(_folded(i) for i in ids)
@@ -2675,6 +2675,13 @@ class EvidenceIndex:
     @property
     def text(self) -> str:
         return self.mentions.text
+
+    @property
+    def members(self) -> frozenset[Mention]:
+        """The mentions as a set (asked of aligned windows only, so made when first asked)."""
+        if self._members is None:
+            self._members = frozenset(self.mentions.items)
+        return self._members
 
     def folded(self) -> str:
         if self._folded is None:
