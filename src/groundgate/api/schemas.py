@@ -22,8 +22,8 @@ from pydantic.alias_generators import to_camel
 
 from groundgate.apps.feedback import FEEDBACK_VALUES
 from groundgate.contracts import NeedCoverage, QuestionNeeds, RunResult
-from groundgate.contracts.context import AUTHORIZATION_FIELDS
 from groundgate.text_safety import control_character_problem
+from groundgate.tools.registry import is_authorization_field
 
 NON_BLANK = r"\S"
 """JSON Schema `pattern` (a search, not anchored): the string has a non-whitespace character."""
@@ -89,7 +89,8 @@ class _Body(BaseModel):
     @classmethod
     def _no_authorization_fields(cls, data: Any) -> Any:
         if isinstance(data, dict):
-            named = sorted(k for k in data if isinstance(k, str) and k in AUTHORIZATION_FIELDS)
+            # Any spelling (`tenantId`, `TENANT_ID`, `tenant-id`), as for a model's plan.
+            named = sorted(k for k in data if isinstance(k, str) and is_authorization_field(k))
             if named:
                 raise ValueError(
                     f"{', '.join(named)} cannot be set in a request: tenant and user come from the API key"
