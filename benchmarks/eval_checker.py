@@ -1,79 +1,127 @@
-"""check-eval figures of the offline checker on the hand-written dev set, into docs/benchmarks.md.
+"""check-eval figures of the offline checker on the `test` splits, into docs/benchmarks.md.
 
-    python benchmarks/eval_checker.py [--input tests/data/check_dev.jsonl] [--no-write]
+    python benchmarks/eval_checker.py [--split test|tune] [--no-write]
 
-The same figures as `groundgate check-eval --input tests/data/check_dev.jsonl`, plus recall per
-hallucination type and per domain.
+Sets: the hand-written bilingual dev set (tests/data/check_dev.jsonl, its own `split` field) and the
+public HaluQA / HaluSum sets in ../shared/data/checker-en/ (split by a hash of the pair id,
+`groundgate.evaluation.check_eval.split_of`). Tune on `tune`, report `test`: the same figures as
+`groundgate check-eval --input FILE --split test`, plus the reliability table, the per-kind
+breakdown of the dev set, and the learned support model's standalone balanced accuracy and load time.
 """
 
 from __future__ import annotations
 
 import argparse
-import io
-import json
-from collections import Counter, defaultdict
+import platform
+import subprocess
+import sys
 from pathlib import Path
 
 from _report import write_section
 from groundgate.apps.check import run_eval
-from groundgate.evaluation.check_eval import EvalFigures
+from groundgate.evaluation.check_eval import EvalFigures, EvalReport, Split
 
 ROOT = Path(__file__).resolve().parent.parent
+DEV = ROOT / "tests" / "data" / "check_dev.jsonl"
+SHARED = ROOT.parent / "shared" / "data" / "checker-en"
+if not SHARED.is_dir():
+    SHARED = Path("/work/shared/data/checker-en")
+PUBLIC = {"HaluQA": SHARED / "haluqa.jsonl", "HaluSum": SHARED / "halusum.jsonl"}
 
 
-def _row(name: str, f: EvalFigures) -> str:
-    return f"| {name} | {f.count} | {f.precision:.3f} | {f.recall:.3f} | {f.f1:.3f} | {f.balanced_accuracy:.3f} |"
+def _row(name: str, f: EvalFigures, reject: EvalFigures) -> str:
+    return (
+        f"| {name} | {f.count} | {f.precision:.3f} | {f.recall:.3f} | {f.f1:.3f} | "
+        f"{f.balanced_accuracy:.3f} | {reject.precision:.3f} ({reject.confusion.true_positive + reject.confusion.false_positive}) |"
+    )
+
+
+def _reliability(name: str, report: EvalReport) -> list[str]:
+    return [
+        f"| {name} | "
+        + " | ".join(
+            f"{b.hallucination_rate:.2f} ({b.count})" if b.hallucination_rate is not None else "— (0)"
+            for b in report.reliability
+        )
+        + f" | {report.score_source} |"
+    ]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--input", type=Path, default=ROOT / "tests" / "data" / "check_dev.jsonl")
+    parser.add_argument("--split", choices=("test", "tune"), default="test")
     parser.add_argument("--no-write", action="store_true")
     args = parser.parse_args()
+    split: Split = args.split
 
-    predictions = io.StringIO()
-    report, summary = run_eval(args.input, predictions=predictions)
-    domain_report, _ = run_eval(args.input, group_by="domain")
-    items = {
-        str(json.loads(line)["id"]): json.loads(line)
-        for line in args.input.read_text("utf-8").splitlines()
-        if line
-    }
-    caught: dict[str, Counter[str]] = defaultdict(Counter)
-    for line in predictions.getvalue().splitlines():
-        pred = json.loads(line)
-        item = items[str(pred["id"])]
-        if item["label"] == "hallucinated":
-            caught[item["hallucination_type"]][pred["verdict"]] += 1
+    reports: dict[str, EvalReport] = {}
+    for name, path in PUBLIC.items():
+        if path.is_file():
+            reports[name], _ = run_eval(path, split=split, group_by=None)
+    reports["dev"], _ = run_eval(DEV, split=split, group_by=None)
+    dev = reports["dev"]
 
+    head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
+    rule = "|---|---|---|---|---|---|---|"
+    rows = [
+        _row(f"{name}, flagged = LOW_CONFID + REJECT", r.flagged, r.reject_only)
+        for name, r in reports.items()
+    ]
+    rows += [
+        _row(f"dev lang = {lang}", g.flagged, g.reject_only)
+        for lang, g in dev.breakdowns.get("lang", {}).items()
+    ]
+    kinds = [
+        _row(f"kind = {kind}", g.flagged, g.reject_only) for kind, g in dev.breakdowns.get("kind", {}).items()
+    ]
+    bins = " | ".join(f"{b.low:.1f}–{b.high:.1f}" for b in dev.reliability)
+    reliability = [f"| set | {bins} | score |", "|---|" + "---|" * (len(dev.reliability) + 1)]
+    for name, r in reports.items():
+        reliability += _reliability(name, r)
+    addresses = [
+        f"- {name}: {sum(r.addresses_question.not_addressing.values())} of {r.addresses_question.checked} answers "
+        f"found not to address the question ({r.addresses_question.not_addressing})"
+        for name, r in reports.items()
+        if r.addresses_question is not None
+    ] or ["- not reported by the checker yet (no `addresses_question` on the result)."]
+    model = subprocess.run(
+        [sys.executable, str(ROOT / "benchmarks" / "train_support_model.py"), "--no-write"],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=ROOT,
+    ).stdout.strip()
     lines = [
-        f"Data: `{args.input.relative_to(ROOT)}` ({summary.checked} labelled pairs, {summary.bad_count} bad lines).",
+        f"Split: `{split}` (dev set: its `split` field; HaluQA/HaluSum: `split_of`, a salted sha256 of the pair id).",
+        f"Machine: {platform.machine()}, {platform.system()}, Python {platform.python_version()}; offline checker.",
+        "Commands: `groundgate check-eval --input FILE --split test` for each set; "
+        "`python benchmarks/eval_checker.py` writes this section.",
         "Flagged = `LOW_CONFID` or `REJECT`; figures are for the hallucinated class.",
         "",
-        "| set | n | precision | recall | F1 | balanced accuracy |",
-        "|---|---|---|---|---|---|",
-        _row("all, LOW_CONFID + REJECT", report.flagged),
-        _row("all, REJECT only", report.reject_only),
-        *(_row(f"lang = {name}", f) for name, f in report.by_group.items()),
-        *(_row(f"domain = {name}", f) for name, f in domain_report.by_group.items()),
+        head,
+        rule,
+        *rows,
         "",
-        "Confusion (label × verdict):",
+        "Dev set by kind:",
         "",
-        "| label | PASS | LOW_CONFID | REJECT |",
-        "|---|---|---|---|",
-        *(
-            f"| {label} | {row.get('PASS', 0)} | {row.get('LOW_CONFID', 0)} | {row.get('REJECT', 0)} |"
-            for label, row in report.confusion_table.items()
-        ),
+        head,
+        rule,
+        *kinds,
         "",
-        "Hallucinated answers caught, by kind of hallucination:",
+        "Reliability (observed hallucination rate, and count, per answer support-score bin):",
         "",
-        "| kind | n | caught (LOW_CONFID + REJECT) | REJECT |",
-        "|---|---|---|---|",
-        *(
-            f"| {kind} | {sum(c.values())} | {c['LOW_CONFID'] + c['REJECT']} | {c['REJECT']} |"
-            for kind, c in sorted(caught.items())
-        ),
+        *reliability,
+        "",
+        "`addresses_question` findings:",
+        "",
+        *addresses,
+        "",
+        "Learned support model (`groundgate.verify.support_model`, standalone, answer = its weakest sentence,"
+        " threshold chosen on `tune`; `python benchmarks/train_support_model.py --no-write`):",
+        "",
+        "```",
+        model,
+        "```",
     ]
     body = "\n".join(lines)
     print(body)

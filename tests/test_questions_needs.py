@@ -129,3 +129,21 @@ def test_a_resolved_follow_up_is_recorded_with_the_question_as_typed() -> None:
         "zh-CN",
     )
     assert needs.needs[0].anchors == ["P2"]
+
+
+@pytest.mark.parametrize(
+    ("question", "same_as"),
+    [
+        ("P1 告警要求多长时间内确认？", "P1 告警要求多久内确认？"),
+        ("P1 告警要求多少时间内确认？", "P1 告警要求多久内确认？"),
+        ("退款多少天内到账？", "退款多久到账？"),
+        ("事故复盘需要在几个工作日内完成？", "事故复盘需要多久完成？"),
+        ("How many business days does a refund take?", "How long does a refund take?"),
+    ],
+)
+def test_paraphrases_of_the_interrogative_ask_for_the_same_kind_of_answer_about_the_same_words(
+    question: str, same_as: str
+) -> None:
+    (need,) = derive_needs(question).needs
+    (other,) = derive_needs(same_as).needs
+    assert (need.kind, need.terms, need.value_kinds) == (other.kind, other.terms, other.value_kinds)

@@ -268,6 +268,13 @@ def check_eval_command(
     group_by: Annotated[
         str, typer.Option("--group-by", help="Field to break figures down by: lang, domain or none.")
     ] = "lang",
+    split: Annotated[
+        str,
+        typer.Option(
+            "--split",
+            help="Score only the tune or test split (a line's split field, else a hash of its id), or all.",
+        ),
+    ] = "all",
     as_json: JsonOption = False,
     use_model: ModelOption = False,
 ) -> None:
@@ -276,6 +283,8 @@ def check_eval_command(
         raise UsageError(f"input file not found: {input_path}")
     if group_by not in ("lang", "domain", "none"):
         raise UsageError("--group-by must be lang, domain or none")
+    if split not in ("tune", "test", "all"):
+        raise UsageError("--split must be tune, test or all")
     settings = load_settings()
     classifier = _classifier(settings, use_model)
     group: Literal["lang", "domain"] | None = None if group_by == "none" else group_by  # type: ignore[assignment]
@@ -292,7 +301,12 @@ def check_eval_command(
                 progress.advance(task, size)
 
         report, summary = run_eval(
-            input_path, classifier=classifier, group_by=group, predictions=predictions, on_progress=advance
+            input_path,
+            classifier=classifier,
+            group_by=group,
+            predictions=predictions,
+            on_progress=advance,
+            split=None if split == "all" else split,  # type: ignore[arg-type]
         )
     for bad in summary.bad_lines:
         err_console.print(f"[red]line {bad.line}:[/red] {escape(bad.error)}")
@@ -306,7 +320,7 @@ def check_eval_command(
         _print_eval(report, summary)
 
 
-def _figures_row(table: Table, name: str, f: EvalFigures) -> None:
+def _figures_row(table: Table, name: str, f: EvalFigures, reject: EvalFigures | None = None) -> None:
     table.add_row(
         name,
         str(f.count),
@@ -314,17 +328,24 @@ def _figures_row(table: Table, name: str, f: EvalFigures) -> None:
         f"{f.recall:.3f}",
         f"{f.f1:.3f}",
         f"{f.balanced_accuracy:.3f}",
+        f"{reject.precision:.3f}" if reject is not None else "",
     )
 
 
 def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
     table = Table(title="hallucinated class (flagged = LOW_CONFID or REJECT)")
-    for column in ("set", "n", "precision", "recall", "F1", "balanced acc."):
-        table.add_column(column, justify="right" if column != "set" else "left")
-    _figures_row(table, "all (LOW_CONFID+REJECT)", report.flagged)
-    _figures_row(table, "all (REJECT only)", report.reject_only)
-    for name, f in report.by_group.items():
-        _figures_row(table, name, f)
+    for column in ("set", "n", "precision", "recall", "F1", "balanced acc.", "REJECT prec."):
+        # Figures never wrap (a narrow terminal wraps the set names instead).
+        table.add_column(column, justify="right" if column != "set" else "left", no_wrap=column != "set")
+    _figures_row(table, "all (LOW_CONFID+REJECT)", report.flagged, report.reject_only)
+    _figures_row(table, "all (REJECT only)", report.reject_only, report.reject_only)
+    # The default grouping (lang) is also a breakdown: print it once, with its REJECT precision.
+    if set(report.by_group) != set(report.breakdowns.get("lang", {})):
+        for name, f in report.by_group.items():
+            _figures_row(table, name, f)
+    for field_name, values in report.breakdowns.items():
+        for value, g in values.items():
+            _figures_row(table, f"{field_name} = {value}", g.flagged, g.reject_only)
     console.print(table)
     confusion = Table(title="confusion: label × verdict")
     confusion.add_column("label")
@@ -333,6 +354,26 @@ def _print_eval(report: EvalReport, summary: BatchSummary) -> None:
     for label, row in report.confusion_table.items():
         confusion.add_row(label, *(str(row.get(v.value, 0)) for v in Verdict))
     console.print(confusion)
+    reliability = Table(
+        title=f"reliability: support score ({report.score_source or 'none'}) vs. hallucination rate"
+    )
+    for column in ("score", "n", "hallucinated", "rate", "mean score"):
+        reliability.add_column(column, justify="right" if column != "score" else "left")
+    for b in report.reliability:
+        reliability.add_row(
+            f"{b.low:.1f}–{b.high:.1f}",
+            str(b.count),
+            str(b.hallucinated),
+            f"{b.hallucination_rate:.3f}" if b.hallucination_rate is not None else "—",
+            f"{b.mean_score:.3f}" if b.mean_score is not None else "—",
+        )
+    console.print(reliability)
+    if report.addresses_question is not None:
+        found = report.addresses_question
+        console.print(
+            f"not addressing the question: {sum(found.not_addressing.values())} of {found.checked} answers "
+            f"({', '.join(f'{label} {n}' for label, n in found.not_addressing.items())})"
+        )
     if summary.bad_count:
         console.print(f"[red]{summary.bad_count} bad lines skipped[/red]")
 

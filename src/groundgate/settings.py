@@ -75,7 +75,7 @@ class RoleModels(BaseModel):
 
 
 class BudgetSettings(BaseModel):
-    """Run limits (DESIGN invariant 7); see `groundgate.runtime.budgets.Budgets`."""
+    """Run limits (docs/design.md §1 invariant 7); see `groundgate.runtime.budgets.Budgets`."""
 
     model_config = ConfigDict(extra="forbid")
 

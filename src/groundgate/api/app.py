@@ -10,7 +10,7 @@ Endpoints (JSON, camelCase; all under OpenAPI at `/docs` and `/openapi.json`):
   `llm`), verified in code; when the model call fails the offline checker answers (`checker`
   `offline`, `judge_status` says why) — still 200. Without a model, the offline checker.
 - `POST /api/feedback` `{runId?, sessionId, feedback}` → `{success, message, runId,
-  fallbackToLatestRun, caseId}` (seed 004 §7; other feedback values → 400).
+  fallbackToLatestRun, caseId}` (docs/design.md §6; other feedback values → 400).
 - `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs?feedback=&sessionId=`,
   `GET /api/cases`: the caller's tenant only; another tenant's run or session is 404.
 

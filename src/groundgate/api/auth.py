@@ -1,4 +1,4 @@
-"""API keys → principal → `ExecutionContext` (DESIGN invariant 1).
+"""API keys → principal → `ExecutionContext` (docs/design.md §1 invariant 1).
 
 - Keys are configured hashed: `[api.keys."<sha256 hex of the key>"]` with `tenant`, `user`, `roles`,
   `allowed_projects`. A request sends the key as `Authorization: Bearer <key>` or `X-API-Key: <key>`

@@ -210,7 +210,7 @@ class FeedbackRequest(_Body):
     """Seed 004 §7. `feedback` other than `useful` / `not_useful` is answered with HTTP 400."""
 
     run_id: Identifier | None = None
-    """Omitted: the session's latest run (seed 004 §7). An empty string is a 422, not "latest"."""
+    """Omitted: the session's latest run (docs/design.md §6). An empty string is a 422, not "latest"."""
     session_id: Identifier
     feedback: str = Field(json_schema_extra={"enum": list(FEEDBACK_VALUES)})
     """Documented as the enum it is; still a plain string, so another value is the specified 400."""

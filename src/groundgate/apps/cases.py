@@ -1,4 +1,4 @@
-"""Case library (seed 004 §8, `CaseLibraryService.createFromRun`).
+"""Case library (docs/design.md §6, `CaseLibraryService.createFromRun`).
 
 A `useful` run becomes a case once (unique on `diagnosisId`), and only a run that `SUCCEEDED`: a
 `RUNNING` or `FAILED` run has no verified answer to keep, so its case would be empty. `faultCategory`, `errorCodes` and
@@ -46,7 +46,7 @@ CATEGORY_KEYWORDS: tuple[tuple[str, tuple[str, ...]], ...] = (
 
 
 class CaseRecord(BaseModel):
-    """A case as the API shows it (seed 004 §8 field names, plus `errorCodes` and `service`)."""
+    """A case as the API shows it (docs/design.md §6 field names, plus `errorCodes` and `service`)."""
 
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
 

@@ -22,7 +22,7 @@ from pydantic import ValidationError
 
 from groundgate.contracts import CheckRequest, CheckResult
 from groundgate.errors import CheckBudgetError
-from groundgate.evaluation.check_eval import EvalAccumulator, EvalReport, Label
+from groundgate.evaluation.check_eval import EvalAccumulator, EvalReport, Label, Split, split_of
 from groundgate.settings import CheckSettings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.budget import Deadline
@@ -210,6 +210,25 @@ def _result_line(result: CheckResult) -> str:
 _LABELS: frozenset[str] = frozenset({"supported", "hallucinated"})
 
 
+#: Line fields broken down in every eval report when the lines carry them.
+BREAKDOWN_FIELDS: tuple[str, ...] = ("lang", "kind")
+
+
+def answer_support_score(result: CheckResult) -> tuple[float, str]:
+    """The answer's support score in [0, 1] and where it came from.
+
+    The weakest key claim decides (one unsupported key claim makes the answer hallucinated), so it
+    is the lowest per-claim `support_score` of the key claims (of all claims when none is key).
+    Read defensively: until the checker reports per-claim scores, the groundedness score stands in.
+    """
+    claims = [c for c in result.claims if c.key] or list(result.claims)
+    scores = [getattr(c, "support_score", None) for c in claims]
+    numeric = [float(s) for s in scores if isinstance(s, int | float)]
+    if numeric:
+        return min(max(min(numeric), 0.0), 1.0), "support_score"
+    return min(max(float(result.groundedness_score), 0.0), 1.0), "groundedness_score"
+
+
 def run_eval(
     input_path: Path,
     *,
@@ -217,8 +236,13 @@ def run_eval(
     group_by: Literal["lang", "domain"] | None = "lang",
     predictions: IO[str] | None = None,
     on_progress: Callable[[int], None] | None = None,
+    split: Split | None = None,
 ) -> tuple[EvalReport, BatchSummary]:
-    """Score the checker on a labelled file (`label`: supported | hallucinated)."""
+    """Score the checker on a labelled file (`label`: supported | hallucinated).
+
+    With `split`, only the lines of that split are scored (`split_of`: a line's own `split` field,
+    else a hash of its id); the others are skipped, not counted as bad.
+    """
     acc = EvalAccumulator()
     summary = BatchSummary()
     with input_path.open("rb") as stream:
@@ -227,6 +251,8 @@ def run_eval(
                 on_progress(size)
             if isinstance(item, BadLine):
                 summary.record_bad(item)
+                continue
+            if split is not None and split_of(item.get("id", number), item.get("split")) != split:
                 continue
             label = item.get("label")
             if label not in _LABELS:
@@ -242,9 +268,25 @@ def run_eval(
             summary.checked += 1
             summary.verdicts[result.verdict.value] += 1
             group = item.get(group_by) if group_by else None
-            acc.add(cast(Label, label), result.verdict, str(group) if group is not None else None)
+            score, source = answer_support_score(result)
+            addresses = getattr(result, "addresses_question", None)
+            acc.add(
+                cast(Label, label),
+                result.verdict,
+                str(group) if group is not None else None,
+                score=score,
+                score_source=source,
+                fields={name: str(item[name]) for name in BREAKDOWN_FIELDS if item.get(name) is not None},
+                addresses_question=addresses if isinstance(addresses, bool) else None,
+            )
             if predictions is not None:
                 line = json.loads(_result_line(result))
                 line["label"] = label
+                line["support_score"] = round(score, 4)
+                if isinstance(addresses, bool):
+                    line["addresses_question"] = addresses
+                for name in BREAKDOWN_FIELDS:
+                    if item.get(name) is not None:
+                        line[name] = item[name]
                 predictions.write(json.dumps(line, ensure_ascii=False) + "\n")
     return acc.report(), summary

@@ -1,4 +1,4 @@
-"""User feedback (seed 004 §7, `FeedbackService`): `useful` / `not_useful` on a run.
+"""User feedback (docs/design.md §6, `FeedbackService`): `useful` / `not_useful` on a run.
 
 - `runId` given: it must exist and belong to `sessionId`. An empty `runId` is refused (it is not
   "the latest run": the user would silently rate another run than the one they saw).

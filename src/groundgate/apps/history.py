@@ -2,7 +2,7 @@
 
 Only what the user asked is read — each earlier run's question and the question it was resolved to
 (recorded in its round-1 planner step, `model_output.question_needs.resolved_question`). Answers are
-never read: an earlier answer has no fact status (seed 003 invariant) and must not become evidence.
+never read: an earlier answer has no fact status (docs/design.md §1 invariant 11) and must not become evidence.
 Read-only use of the store.
 """
 

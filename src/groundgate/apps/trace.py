@@ -1,4 +1,4 @@
-"""Run trace (seed 004 §9, §10 item 1): one run with its session, steps, tool invocations, feedback
+"""Run trace (docs/design.md §7, §10 item 1): one run with its session, steps, tool invocations, feedback
 and its self-evaluation slots shown structured (`rule_evaluation`, `verifier_evaluation`).
 
 Three views of a run: did it execute (`status`), was the evidence sufficient (`rule_evaluation` /

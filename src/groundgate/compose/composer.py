@@ -1,10 +1,10 @@
-"""The composer: turns the verifier's decision into what the user sees (seed 000 "用户侧输出协议").
+"""The composer: turns the verifier's decision into what the user sees (docs/design.md §2 "用户侧输出协议").
 
 - `NORMAL`: only the claims the verifier allowed, each followed by its citation marker `[n]`;
 - `LOW_CONFID_WITH_DISCLAIMER`: the fixed disclaimer, then the verified claims the verifier allows
   (each with its citation markers), then the gaps — taken only from the verifier's gaps, never written
   freely. The executor's own answer text never reaches the user: advice or statements it did not
-  claim, or claimed without evidence, are not shown (seed 004: the composer writes only what the
+  claim, or claimed without evidence, are not shown (docs/design.md: the composer writes only what the
   verifier allows);
 - `DEGRADED`: the fixed degraded template with confirmed facts, gaps (listed once) and next steps.
   It never contains the executor's answer.

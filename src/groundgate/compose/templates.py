@@ -1,4 +1,4 @@
-"""Fixed user-facing texts (DESIGN invariant 5). zh-CN is seed 000 word for word; en follows it.
+"""Fixed user-facing texts (docs/design.md §1 invariant 5). zh-CN is docs/design.md §3.2 word for word; en follows it.
 
 Doubt is never phrased by a model: `LOW_CONFID_WITH_DISCLAIMER` and `DEGRADED` are rendered from
 these templates by code.
@@ -29,6 +29,8 @@ class Templates:
     next_step_fill_gap: str
     next_step_check_tools: str
     next_step_rephrase: str
+    cross_language_gap: str
+    """A need met only by evidence in another language ({need}: the need's label)."""
 
 
 ZH_CN = Templates(
@@ -45,6 +47,7 @@ ZH_CN = Templates(
     next_step_fill_gap="针对上述证据缺口补充证据后重新提问",
     next_step_check_tools="检查失败的数据源后重试：{tools}",
     next_step_rephrase="补充更具体的信息（时间范围、订单号、trace id 或错误码）后重新提问",
+    cross_language_gap="{need}：依据的是另一种语言的文档，跨语言只核对了数字、名称与术语，请对照原文确认",
 )
 
 EN = Templates(
@@ -64,6 +67,10 @@ EN = Templates(
     next_step_fill_gap="Gather evidence for the gaps above, then ask again",
     next_step_check_tools="Check the failing data sources, then retry: {tools}",
     next_step_rephrase="Ask again with more specifics (time range, order id, trace id or error code)",
+    cross_language_gap=(
+        "{need}: answered from a document in another language; across languages only numbers, names "
+        "and known terms were checked — confirm against the source"
+    ),
 )
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator
@@ -41,6 +42,32 @@ class EvidenceSpan(BaseModel):
     excerpt: str
 
 
+class QuestionCoverage(StrEnum):
+    """Whether an answer addresses what its question asks (`CheckResult.addresses_question`)."""
+
+    ADDRESSED = "addressed"
+    """Every part of the question is addressed."""
+    PARTLY_ADDRESSED = "partly_addressed"
+    """Some parts are, others (`unaddressed_parts`) are not."""
+    NOT_ADDRESSED = "not_addressed"
+    """Nothing the question asks is addressed: such an answer is never `PASS`."""
+
+
+class CheckedUnit(BaseModel):
+    """One independently checkable clause of a claim (a compound sentence has several)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    start: int
+    """Character offset of the unit inside the answer."""
+    end: int
+    category: FactCategory
+    support_score: float = 0.0
+    """How well the context supports the unit, in [0, 1]."""
+    reason_codes: list[str] = Field(default_factory=list)
+
+
 class CheckedClaim(BaseModel):
     """One claim of the answer with its classification."""
 
@@ -57,6 +84,11 @@ class CheckedClaim(BaseModel):
     reason_codes: list[str] = Field(default_factory=list)
     rationale: str = ""
     """One readable sentence when the claim is contradicted (which values disagree)."""
+    support_score: float = 0.0
+    """How well the context supports the claim, in [0, 1]: 0 when contradicted; higher means a
+    lower observed hallucination rate (see the reliability table of `check-eval`)."""
+    units: list[CheckedUnit] = Field(default_factory=list)
+    """The claim's clauses when it has more than one; a claim is supported only if each is."""
 
 
 class CheckResult(BaseModel):
@@ -74,3 +106,9 @@ class CheckResult(BaseModel):
     judge_status: ParseStatus = ParseStatus.NOT_CALLED
     """For `llm`: how the model call fared; on failure the offline checker stands in."""
     rationale: str = ""
+    support_score: float = 0.0
+    """The answer's support in [0, 1]: the lowest support score of its key claims (0 without any)."""
+    addresses_question: QuestionCoverage | None = None
+    """With a `question`: whether the answer addresses it; None when no question was given."""
+    unaddressed_parts: list[str] = Field(default_factory=list)
+    """The parts of the question the answer does not address, as written in the question."""

@@ -22,7 +22,7 @@ class Claim(BaseModel):
     text: str
     claim_type: ClaimType = ClaimType.GENERAL_FACT
     critical: bool = True
-    """A key fact (seed 000 "关键事实范围"); only key facts count for verdict and score."""
+    """A key fact (docs/design.md §2 "关键事实范围"); only key facts count for verdict and score."""
     evidence_refs: list[EvidenceRef] = Field(default_factory=list)
     """Tool results of this run that the claim cites, with quoted excerpts."""
 
@@ -35,4 +35,4 @@ class ExecutorOutput(BaseModel):
     schema_version: Literal["executor_evidence_v2"] = EXECUTOR_OUTPUT_SCHEMA
     claims: list[Claim] = Field(default_factory=list)
     final_answer: str = ""
-    """Debug/fallback context only; when claims parse, no extra fact is taken from it (seed 004 §5)."""
+    """Debug/fallback context only; when claims parse, no extra fact is taken from it (docs/design.md §4)."""

@@ -1,4 +1,4 @@
-"""The server-resolved authorization context (DESIGN invariant 1, seed 003 invariant 1)."""
+"""The server-resolved authorization context (docs/design.md §1, invariant 1)."""
 
 from __future__ import annotations
 

@@ -6,7 +6,7 @@ from enum import StrEnum
 
 
 class Verdict(StrEnum):
-    """The verifier's internal verdict (seed 000, "verdict 规则")."""
+    """The verifier's internal verdict (docs/design.md §2, "verdict 规则")."""
 
     PASS = "PASS"
     LOW_CONFID = "LOW_CONFID"
@@ -14,7 +14,7 @@ class Verdict(StrEnum):
 
 
 class FactCategory(StrEnum):
-    """The four categories a key fact may take (seed 000, "facts_checked 分类")."""
+    """The four categories a key fact may take (docs/design.md §2, "facts_checked 分类")."""
 
     DIRECT_EVIDENCE = "direct_evidence"
     INDIRECT_SUPPORT = "indirect_support"
@@ -23,7 +23,7 @@ class FactCategory(StrEnum):
 
 
 class OutputKind(StrEnum):
-    """What the user is shown (seed 000, "用户侧输出协议")."""
+    """What the user is shown (docs/design.md §2, "用户侧输出协议")."""
 
     NORMAL = "NORMAL"
     LOW_CONFID_WITH_DISCLAIMER = "LOW_CONFID_WITH_DISCLAIMER"
@@ -58,7 +58,7 @@ class ToolKind(StrEnum):
 
 
 class EvidenceLevel(StrEnum):
-    """`tool_trace_summary[*].evidence_level` (seed 000)."""
+    """`tool_trace_summary[*].evidence_level` (docs/design.md §2)."""
 
     DIRECT = "direct"
     INDIRECT = "indirect"
@@ -66,7 +66,7 @@ class EvidenceLevel(StrEnum):
 
 
 class EvidenceType(StrEnum):
-    """Evidence kinds that never turn into one another (seed 003 invariant 3, DESIGN invariant 11)."""
+    """Evidence kinds that never turn into one another (docs/design.md §1, invariant 11)."""
 
     DOCUMENT_EVIDENCE = "DOCUMENT_EVIDENCE"
     VERIFIED_FACT = "VERIFIED_FACT"

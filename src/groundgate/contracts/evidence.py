@@ -1,4 +1,4 @@
-"""Evidence kinds. They keep their type for life (DESIGN invariant 11).
+"""Evidence kinds. They keep their type for life (docs/design.md §1 invariant 11).
 
 A document passage carries its source's `Authority` level, an ordered scale: where passages of
 different authority disagree, the higher one wins (the verifier's rule, `groundgate.runtime.verifier`).
@@ -83,7 +83,7 @@ class DocumentEvidence(BaseModel):
     """L0 (exact identifier hit) or L1 (ranked relevance)."""
     score: float | None = None
     supported_need_codes: list[str] = Field(default_factory=list)
-    """Candidate need codes this passage may serve. A candidate only, never proof (seed 003 invariant 8)."""
+    """Candidate need codes this passage may serve. A candidate only, never proof (docs/design.md §1 invariant 11)."""
     claim_types: list[ClaimType] = Field(default_factory=list)
     """Candidate claim types this passage may support. A candidate only, never proof."""
     instruction_spans: list[tuple[int, int]] = Field(default_factory=list)
@@ -120,7 +120,7 @@ class VerifiedFact(BaseModel):
 
 
 class UserAssertion(BaseModel):
-    """Something the user said. Kept for understanding; never proof (DESIGN invariant 11)."""
+    """Something the user said. Kept for understanding; never proof (docs/design.md §1 invariant 11)."""
 
     model_config = ConfigDict(extra="forbid")
 

@@ -130,3 +130,7 @@ class NeedCoverage(BaseModel):
     reason_codes: list[str] = Field(default_factory=list)
     """Why not, for the closest claim: `need:anchor_missing:Team B`, `need:condition_not_met:满 12 年`,
     `need:terms_missing:…`, `need:kind_missing:time`, `need:no_supported_claim`."""
+    cross_language: bool = False
+    """Met only by claims in another language than the question (through the bilingual lexicon). Words
+    across languages are matched less surely than within one, so such a need never makes an answer
+    `NORMAL`: the answer is shown with the disclaimer and says so (docs/design.md §8)."""

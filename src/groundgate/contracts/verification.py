@@ -46,7 +46,7 @@ class ClaimGate(BaseModel):
 
 
 class GatekeeperResult(BaseModel):
-    """Citation reality check over all claims, computed in code (DESIGN invariant 3)."""
+    """Citation reality check over all claims, computed in code (docs/design.md §1 invariant 3)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -76,7 +76,7 @@ class FactCheck(BaseModel):
 
 
 class ClaimCheck(BaseModel):
-    """Per executor claim: can its verified excerpt derive the claim text? (seed 004 §5 `claim_checks`)."""
+    """Per executor claim: can its verified excerpt derive the claim text? (docs/design.md §4 `claim_checks`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -88,7 +88,7 @@ class ClaimCheck(BaseModel):
 
 
 class RetryContext(BaseModel):
-    """What round 2 must look for, and nothing else (seed 000 "retry_context 最小结构")."""
+    """What round 2 must look for, and nothing else (docs/design.md §2 "retry_context 最小结构")."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -102,7 +102,7 @@ class RetryContext(BaseModel):
 
 
 class ToolTraceSummaryEntry(BaseModel):
-    """A minimal evidence summary of one (or several folded) evidence-tool calls (seed 000)."""
+    """A minimal evidence summary of one (or several folded) evidence-tool calls (docs/design.md §2)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -132,7 +132,7 @@ class ToolTraceSummaryEntry(BaseModel):
 
 
 class ComposerOutput(BaseModel):
-    """What the composer produced and how (seed 004 §5 `composer_output`)."""
+    """What the composer produced and how (docs/design.md §4 `composer_output`)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -145,7 +145,7 @@ class ComposerOutput(BaseModel):
 
 
 class VerifierEvaluation(BaseModel):
-    """The `verifier_evaluation` slot of `self_evaluation` (seed 004 §5)."""
+    """The `verifier_evaluation` slot of `self_evaluation` (docs/design.md §4)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -163,18 +163,18 @@ class VerifierEvaluation(BaseModel):
     composer_output: ComposerOutput | None = None
     tool_trace_summary: list[ToolTraceSummaryEntry] = Field(default_factory=list)
     verifier_input_tokens: int | None = None
-    """Tokens sent to the verifier (seed 000 estimates < 500)."""
+    """Tokens sent to the verifier (the design budget is < 500)."""
     question_needs: QuestionNeeds | None = None
     """What the question asks, as derived for this run (issue 11)."""
     need_coverage: list[NeedCoverage] = Field(default_factory=list)
     """Per need: met by which supported claims, or why not. Next to the verdict: the verdict judges
     the claims (seed matrix), coverage whether they answer the question (`NORMAL` needs both)."""
     retry_context: RetryContext | None = None
-    """The retry context this round's verifier was given (seed 000: a conditional input)."""
+    """The retry context this round's verifier was given (docs/design.md §2: a conditional input)."""
 
 
 class RuleFactor(BaseModel):
-    """One applied row of the rule-evaluation table (seed 004 §4)."""
+    """One applied row of the rule-evaluation table (docs/design.md §5)."""
 
     model_config = ConfigDict(extra="forbid")
 
@@ -203,7 +203,7 @@ class AiOpsRuleEvaluation(BaseModel):
 
 
 class SelfEvaluation(BaseModel):
-    """The JSON container on `diagnosis_run.self_evaluation`: one slot per writer (DESIGN invariant 10)."""
+    """The JSON container on `diagnosis_run.self_evaluation`: one slot per writer (docs/design.md §1 invariant 10)."""
 
     model_config = ConfigDict(extra="allow")
 

@@ -1,4 +1,4 @@
-"""Rule evaluation (seed 004 §4, `EvaluationService`): evidence-collection sufficiency, 0-100.
+"""Rule evaluation (docs/design.md §5, `EvaluationService`): evidence-collection sufficiency, 0-100.
 
 Pure: it consumes invocation records (from `tool_invocation` rows or `ToolResult`s) and the run's
 execution status, and returns the `rule_evaluation` slot. It never calls a model.
@@ -77,7 +77,7 @@ class InvocationRecord:
 
 
 def evaluate_rules(invocations: Iterable[InvocationRecord], *, run_status: str) -> RuleEvaluation:
-    """Apply the seed 004 §4 table; the score is clipped to [0, 100]."""
+    """Apply the docs/design.md §5 table; the score is clipped to [0, 100]."""
     records: Sequence[InvocationRecord] = list(invocations)
     if run_status == "FAILED":
         return RuleEvaluation(

@@ -1,4 +1,4 @@
-"""Self-evaluation container merge (DESIGN invariant 10, seed 004 §3 `SelfEvaluationMergeService`).
+"""Self-evaluation container merge (docs/design.md §1 invariant 10, docs/design.md §4 `SelfEvaluationMergeService`).
 
 Pure functions: parse what is stored (legacy flat JSON included), put one writer's slot, and check
 sizes. The repository function `groundgate.store.repositories.merge_self_evaluation_slot` does the

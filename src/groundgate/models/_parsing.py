@@ -23,7 +23,7 @@ def estimate_tokens(text: str) -> int:
 def strip_reasoning(text: str) -> str:
     """Drop a leading `<think>...</think>` block (Qwen3, DeepSeek-R1 on vLLM/Ollama).
 
-    Hidden reasoning is never kept (DESIGN invariant 9), not even in the raw-output snapshot.
+    Hidden reasoning is never kept (docs/design.md §1 invariant 9), not even in the raw-output snapshot.
     """
     return _THINK.sub("", text, count=1)
 

@@ -26,20 +26,11 @@ from typing import TYPE_CHECKING, Any, cast
 import httpx
 import openai
 
-from groundgate.errors import ConfigurationError, ModelHTTPError, ModelOutputError, ModelTimeoutError
+from groundgate.errors import ConfigurationError, ModelOutputError
+from groundgate.models._openai_errors import translate_openai_error
 
 if TYPE_CHECKING:
     import httpx2
-
-_TIMEOUT_ERRORS: tuple[type[BaseException], ...]
-try:  # openai >= 3 uses httpx2; the legacy httpx client is still accepted as `http_client`.
-    import httpx2 as _httpx2
-
-    _TIMEOUT_ERRORS = (httpx.TimeoutException, _httpx2.TimeoutException, TimeoutError)
-except ImportError:  # pragma: no cover - openai < 3
-    _TIMEOUT_ERRORS = (httpx.TimeoutException, TimeoutError)
-
-_BODY_SNIPPET = 300
 
 
 class OpenAIEmbeddings:
@@ -146,22 +137,8 @@ class OpenAIEmbeddings:
             options["dimensions"] = self._dimension
         try:
             response = self._client.embeddings.create(model=self.model_name, input=inputs, **options)
-        except openai.APITimeoutError as exc:
-            raise ModelTimeoutError(f"{what} did not answer within {timeout:g} s") from exc
-        except openai.APIStatusError as exc:
-            raise ModelHTTPError(
-                f"{what} answered HTTP {exc.status_code}: {_body_snippet(exc)}", raw_output=_raw_body(exc)
-            ) from exc
-        except openai.APIConnectionError as exc:
-            cause = exc.__cause__ or exc.__context__
-            detail = f"{exc.message} ({type(cause).__name__}: {cause})" if cause else exc.message
-            raise ModelHTTPError(f"{what} unreachable: {detail}") from exc
-        except openai.OpenAIError as exc:
-            raise ModelHTTPError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
-        except _TIMEOUT_ERRORS as exc:
-            raise ModelTimeoutError(f"{what} did not answer within {timeout:g} s") from exc
         except Exception as exc:  # never let a third-party exception escape this boundary
-            raise ModelHTTPError(f"{what} failed: {type(exc).__name__}: {exc}") from exc
+            raise translate_openai_error(exc, what, timeout) from exc
         return self._vectors(response, len(inputs), what)
 
     def _vectors(self, response: Any, expected: int, what: str) -> list[list[float]]:
@@ -190,27 +167,6 @@ class OpenAIEmbeddings:
                 )
             vectors.append(values)
         return vectors
-
-
-def _raw_body(exc: openai.APIStatusError) -> str | None:
-    try:
-        return exc.response.text[:2000]
-    except Exception:
-        return None
-
-
-def _body_snippet(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        message = error.get("message") if isinstance(error, dict) else error
-        text = str(message if message is not None else body)
-    elif body is None:
-        text = _raw_body(exc) or exc.message
-    else:
-        text = str(body)
-    text = " ".join(text.split())
-    return text[:_BODY_SNIPPET] + ("…" if len(text) > _BODY_SNIPPET else "")
 
 
 __all__ = ["OpenAIEmbeddings"]

@@ -29,8 +29,8 @@ from groundgate.errors import (
     ModelHTTPError,
     ModelInvalidJSONError,
     ModelRefusalError,
-    ModelTimeoutError,
 )
+from groundgate.models._openai_errors import translate_openai_error
 from groundgate.models._parsing import estimate_tokens, parse_structured_output, strip_reasoning
 from groundgate.models.base import Message, ModelResponse, OutputT, Role, Usage
 
@@ -41,16 +41,8 @@ if TYPE_CHECKING:
 
 StructuredOutputMode = Literal["json_schema", "json_object"]
 
-_TIMEOUT_ERRORS: tuple[type[BaseException], ...]
-try:  # openai >= 3 uses httpx2; the legacy httpx client is still accepted as `http_client`.
-    import httpx2 as _httpx2
-
-    _TIMEOUT_ERRORS = (httpx.TimeoutException, _httpx2.TimeoutException, TimeoutError)
-except ImportError:  # pragma: no cover - openai < 3
-    _TIMEOUT_ERRORS = (httpx.TimeoutException, TimeoutError)
 
 _SCHEMA_NAME = re.compile(r"[^A-Za-z0-9_-]")
-_BODY_SNIPPET = 300
 
 
 class OpenAIModel:
@@ -223,23 +215,8 @@ class OpenAIModel:
                 **options,
             )
             return cast("ChatCompletion", completion)
-        except openai.APITimeoutError:
-            raise ModelTimeoutError(f"{what} did not answer within {self.timeout_seconds:g} s") from None
-        except openai.APIStatusError as exc:
-            raise ModelHTTPError(
-                f"{what} answered HTTP {exc.status_code}: {_body_snippet(exc)}",
-                raw_output=_raw_body(exc),
-            ) from None
-        except openai.APIConnectionError as exc:
-            cause = exc.__cause__ or exc.__context__
-            detail = f"{exc.message} ({type(cause).__name__}: {cause})" if cause else exc.message
-            raise ModelHTTPError(f"{what} unreachable: {detail}") from None
-        except openai.OpenAIError as exc:
-            raise ModelHTTPError(f"{what} failed: {type(exc).__name__}: {exc}") from None
-        except _TIMEOUT_ERRORS:
-            raise ModelTimeoutError(f"{what} did not answer within {self.timeout_seconds:g} s") from None
         except Exception as exc:  # never let a third-party exception escape this boundary
-            raise ModelHTTPError(f"{what} failed: {type(exc).__name__}: {exc}") from None
+            raise translate_openai_error(exc, what, self.timeout_seconds) from exc
 
     def _parse(
         self, completion: Any, output_type: type[OutputT], what: str, prompt_estimate: int
@@ -428,24 +405,3 @@ def _resolve(ref: str, defs: Mapping[str, Any]) -> dict[str, Any]:
 
 
 # --------------------------------------------------------------------------- error details
-
-
-def _raw_body(exc: openai.APIStatusError) -> str | None:
-    try:
-        return exc.response.text[:2000]
-    except Exception:
-        return None
-
-
-def _body_snippet(exc: openai.APIStatusError) -> str:
-    body = exc.body
-    if isinstance(body, dict):
-        error = body.get("error", body)
-        message = error.get("message") if isinstance(error, dict) else error
-        text = str(message if message is not None else body)
-    elif body is None:
-        text = _raw_body(exc) or exc.message
-    else:
-        text = str(body)
-    text = " ".join(text.split())
-    return text[:_BODY_SNIPPET] + ("…" if len(text) > _BODY_SNIPPET else "")

@@ -1,8 +1,7 @@
 """Follow-up questions: "那 P2 呢？" after "P1 告警要求多久内确认？" asks "P2 告警要求多久内确认？".
 
 A follow-up is completed from the session's previous question — for understanding only. Only earlier
-*questions* are read (the caller passes no answers): an earlier answer has no fact status (seed 003
-invariant) and is never evidence; the completed question is searched and verified from scratch.
+*questions* are read (the caller passes no answers): an earlier answer has no fact status (docs/design.md §1 invariant 11) and is never evidence; the completed question is searched and verified from scratch.
 
 A question is a follow-up when it is short and leans on the previous turn: it opens with `那`,
 `那么`, `还有`, `and`, `what about`, `how about`, or ends with `呢`, and asks nothing of its own

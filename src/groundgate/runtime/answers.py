@@ -29,6 +29,7 @@ from dataclasses import dataclass, field, replace
 from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
 from groundgate.questions.coverage import NeedMatch
+from groundgate.questions.needs import term_weight
 from groundgate.runtime.evidence import BULKY_FACT_TYPES, EvidenceItem
 from groundgate.runtime.series import RECOVERY_WORDS, find_recovery, plain, points_excerpt
 from groundgate.verify.instructions import is_instruction_like
@@ -369,6 +370,31 @@ def choose_units(
     return [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
 
 
+#: Why a piece that gives the asked kind of answer is about another case: another name, another
+#: qualifier, another range, or the asked noun missing.
+_OTHER_CASE_CODES = (
+    "need:anchor_missing:",
+    "need:other_case:",
+    "need:qualifier_conflict:",
+    "need:condition_not_met:",
+)
+
+
+def _other_case(match: NeedMatch) -> bool:
+    """Whether a case that does not meet a need answers the same question for something else."""
+    if match.met or any(code.startswith("need:kind_missing") for code in match.codes):
+        return False
+    missing = [
+        term
+        for code in match.codes
+        if code.startswith("need:terms_missing:")
+        for term in code.split(":", 2)[2].split(",")
+    ]
+    return any(code.startswith(_OTHER_CASE_CODES) for code in match.codes) or any(
+        term_weight(term) == 2 for term in missing if term
+    )
+
+
 def _prefer_cases(scored: Sequence[_Scored]) -> None:
     """Cases cut from one sentence (`借记卡…，信用卡…`) against each need: when some meet it and
     others do not, the sentence states other cases too, so it and its clauses that hold an unmet
@@ -385,8 +411,11 @@ def _prefer_cases(scored: Sequence[_Scored]) -> None:
             if not s.unit.case and sentence in (s.unit.text_raw if s.unit.seq >= 0 else s.unit.surround)
         ]
         for need_id in cases[0].matches:
-            failing = [c.unit.text for c in cases if not c.matches[need_id].met]
-            if len(failing) == len(cases) or not failing:
+            # Another case gives the asked kind of answer for something else (`借记卡…1 到 3 个
+            # 工作日` for a credit-card question); a piece without it (`P3 告警在下一个工作日处理`
+            # for "how long") is no competing case.
+            failing = [c.unit.text for c in cases if _other_case(c.matches[need_id])]
+            if not failing or not any(c.matches[need_id].met for c in cases):
                 for c in cases:
                     c.matches[need_id] = replace(c.matches[need_id], met=False)
                 continue

@@ -1,4 +1,4 @@
-"""Run limits as one value object (DESIGN invariant 7), built from configuration by the entry points."""
+"""Run limits as one value object (docs/design.md §1 invariant 7), built from configuration by the entry points."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ class Budgets:
     """Every limit of one run."""
 
     max_rounds: int = 2
-    """Evidence rounds; the second only with a retry context naming missing evidence (seed 000)."""
+    """Evidence rounds; the second only with a retry context naming missing evidence (docs/design.md §2)."""
     max_tool_calls: int = 8
     """Tool calls over the whole run."""
     max_calls_per_round: int = 5

@@ -6,7 +6,7 @@ derived (`groundgate.questions`). Both are recorded on the round-1 planner step,
 `verifier_evaluation` and on the `RunResult`. The planner searches for the needs; the verifier
 reports which needs the verified claims meet.
 
-Routing (seed 000, with need coverage next to the verdict):
+Routing (docs/design.md §2, with need coverage next to the verdict):
 - `REJECT` → `DEGRADED` at once (no second round);
 - `PASS` with every need met → `NORMAL`;
 - a need still unmet, or `LOW_CONFID` below the threshold → one more round (if any) whose
@@ -40,6 +40,7 @@ from groundgate.compose import (
     compose_normal,
     language_of,
 )
+from groundgate.compose.templates import templates
 from groundgate.contracts import (
     AgentStep,
     AnswerCitation,
@@ -554,7 +555,7 @@ class Orchestrator:
         if evaluation.verdict is Verdict.REJECT:
             composed = compose_degraded(claims, gaps, language, failed_tools=failed)
             decision = DecisionStatus.CONFLICT
-        elif evaluation.verdict is Verdict.PASS and verification.needs_met and stated:
+        elif evaluation.verdict is Verdict.PASS and verification.needs_confirmed and stated:
             composed = compose_normal(claims, language)
             decision = DecisionStatus.ANSWERED
         elif not stated:
@@ -562,7 +563,9 @@ class Orchestrator:
             composed = compose_degraded(claims, gaps, language, failed_tools=failed)
             decision = DecisionStatus.NO_EVIDENCE
         else:
-            composed = compose_disclaimer(claims, gaps, language)
+            crossed = [c.label for c in verification.coverage if c.met and c.cross_language]
+            note = templates(language).cross_language_gap
+            composed = compose_disclaimer(claims, [*gaps, *(note.format(need=n) for n in crossed)], language)
             decision = DecisionStatus.PARTIAL
         evaluation.composer_output = composed.output
         return self._result(state, composed, evaluation.verdict, decision, rounds, stop_reason, emit)

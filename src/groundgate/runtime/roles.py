@@ -2,7 +2,7 @@
 
 A role never raises on a model's failure: it returns a `RoleOutcome` with `output=None` and the
 parse status, and the orchestrator follows the defined fallback. Prompts carry only business
-content — never the `ExecutionContext` (DESIGN invariant 1).
+content — never the `ExecutionContext` (docs/design.md §1 invariant 1).
 """
 
 from __future__ import annotations

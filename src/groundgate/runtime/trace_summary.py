@@ -1,4 +1,4 @@
-"""`tool_trace_summary` exactly as seed 000 asks ("tool_trace_summary 最小结构", "摘要压缩规则").
+"""`tool_trace_summary` exactly as docs/design.md §2.4 states ("tool_trace_summary 最小结构", "摘要压缩规则").
 
 - evidence tools only (auxiliary tools such as the clock never appear);
 - one minimal evidence summary per call, 1-3 sentences on what it proved or failed to prove;
@@ -111,7 +111,7 @@ def build_tool_trace_summary(
     retry_context: RetryContext | None = None,
     max_entries: int = 8,
 ) -> list[ToolTraceSummaryEntry]:
-    """Summarise the evidence-tool calls of a run, folded and prioritised as seed 000 says."""
+    """Summarise the evidence-tool calls of a run, folded and prioritised as docs/design.md §2.4 says."""
     groups: dict[tuple[str, str, int], _Group] = {}
     for result in results:
         if tool_kinds.get(result.tool, ToolKind.EVIDENCE) is ToolKind.AUXILIARY:

@@ -1,5 +1,5 @@
 """The verifier: classifies each key fact, then code computes verdict, score and need coverage
-(seed 000, 004 §5; issue 11).
+(docs/design.md §2, 004 §5; issue 11).
 
 Its input is explicit state — the original query and its needs, the executor's structured claims,
 the gatekeeper result, the tool trace summary and the retry context — never raw message history;
@@ -42,6 +42,7 @@ import time
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 
+from groundgate.compose.composer import language_of
 from groundgate.contracts import (
     AgentStep,
     AnswerKind,
@@ -100,6 +101,11 @@ class Verification:
     def needs_met(self) -> bool:
         """Every need met (vacuously true for a question without needs)."""
         return all(c.met for c in self.coverage)
+
+    @property
+    def needs_confirmed(self) -> bool:
+        """Every need met within the question's language: what a `NORMAL` answer requires."""
+        return all(c.met and not c.cross_language for c in self.coverage)
 
 
 @dataclass(slots=True)
@@ -462,9 +468,25 @@ class Verifier:
             shown.update(met)
             best = max((m for _, m in matches), key=lambda m: m.score, default=None)
             reasons = [] if met else (list(best.codes) if best else ["need:no_supported_claim"])
+            texts = {claim.id: claim.text for claim, _ in supported}
+            # Met only by document prose in another language than the question (an English question,
+            # Chinese passages, or the reverse)? Records (log lines, metrics, orders) are matched on
+            # names, codes and times, which cross languages unchanged.
+            crossed = bool(met) and all(
+                language_of(texts[cid]) != language_of(need.text)
+                and any(i.evidence_type is EvidenceType.DOCUMENT_EVIDENCE for i in owns[cid].items)
+                for cid in met
+            )
+            if crossed:
+                reasons.append("need:cross_language")
             coverage.append(
                 NeedCoverage(
-                    need_id=need.id, label=need.label, met=bool(met), claim_ids=met, reason_codes=reasons
+                    need_id=need.id,
+                    label=need.label,
+                    met=bool(met),
+                    claim_ids=met,
+                    reason_codes=reasons,
+                    cross_language=crossed,
                 )
             )
         return coverage, shown

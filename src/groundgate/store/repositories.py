@@ -103,7 +103,7 @@ def list_invocations(run_id: str, *, session: Session) -> list[ToolInvocation]:
 
 
 def find_bad_cases(*, session: Session, limit: int = 100) -> list[DiagnosisRun]:
-    """Runs the user marked `not_useful` (seed 004 §10.3), newest first."""
+    """Runs the user marked `not_useful` (docs/design.md §6), newest first."""
     stmt = (
         select(DiagnosisRun)
         .where(DiagnosisRun.feedback == "not_useful")

@@ -123,7 +123,7 @@ class ToolInvocation(Base):
 
 
 class CaseLibrary(Base):
-    """A case distilled from a `useful` run (seed 004 §8); unique on `diagnosis_id`."""
+    """A case distilled from a `useful` run (docs/design.md §6); unique on `diagnosis_id`."""
 
     __tablename__ = "case_library"
 

@@ -1,4 +1,4 @@
-"""The tool registry: the one boundary between a plan and the stores (DESIGN invariants 1, 2, 7).
+"""The tool registry: the one boundary between a plan and the stores (docs/design.md §1, invariants 1, 2, 7).
 
 A model proposes `ToolCall`s: a tool name and business arguments only. Everything that decides
 *who* is asking comes from the `ExecutionContext` the server resolved; the registry hands that

@@ -12,6 +12,16 @@ from groundgate.verify.text import Span
 
 
 @dataclass(frozen=True, slots=True)
+class UnitAssessment:
+    """One clause of a compound claim: its span in the answer, category and support."""
+
+    span: Span
+    category: FactCategory
+    support_score: float = 0.0
+    reason_codes: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True, slots=True)
 class ClaimAssessment:
     """One claim's category, whether it is a key fact, and the evidence spans behind it."""
 
@@ -23,6 +33,10 @@ class ClaimAssessment:
     deterministic_contradiction: bool = False
     """True when code (not a model) found the contradiction; no model may overrule it."""
     rationale: str = ""
+    support_score: float | None = None
+    """How well the context supports the claim, in [0, 1]; None when the classifier has no score."""
+    units: tuple[UnitAssessment, ...] = ()
+    """The claim's clauses when it has more than one (the offline checker's finding)."""
 
 
 @dataclass(slots=True)

@@ -14,7 +14,7 @@ Categories (seed 000):
 - `no_evidence`: the context does not cover what the claim says (or it names entities the context
   never mentions).
 
-Cost: near-linear in the input. The context is analysed once per check (`_ContextIndex`: sentences,
+Cost: near-linear in the input. The context is analysed once per check (`ContextIndex`: sentences,
 words and bigram postings; the fidelity index of the whole context) and each claim looks its
 candidate windows up instead of scoring every window, so a 200,000-character context with a
 20,000-character answer checks in about a second rather than minutes. A `Deadline` stops the check
@@ -24,22 +24,24 @@ between claims; what it did not reach is `no_evidence` with reason `budget:time_
 from __future__ import annotations
 
 import re
-from array import array
-from collections.abc import Collection, Sequence
-from dataclasses import dataclass
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
 
 from groundgate.contracts import EvidenceSpan, FactCategory
-from groundgate.verify import fidelity
-from groundgate.verify.assessment import ClaimAssessment, Classification
+from groundgate.verify import fidelity, records
+from groundgate.verify.alignment import anchor_coverage, entity_swaps
+from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
-from groundgate.verify.claims import key_decision
-from groundgate.verify.text import (
-    CACHE_MAX_CHARS,
-    Span,
-    is_cjk_text,
-    normalize,
-    split_sentences,
-    tokenize,
+from groundgate.verify.claims import key_decision, split_units
+from groundgate.verify.text import Span, is_cjk_text, normalize, tokenize
+from groundgate.verify.windows import (
+    MAX_EXCERPT_CHARS,
+    ContextIndex,
+    OutOfTimeError,
+    Support,
+    best_window,
+    char_bigrams,
+    weighted,
 )
 
 
@@ -60,8 +62,16 @@ class CheckerThresholds:
     """Best-window support at or above this (or scattered support at `scattered`) is `indirect_support`."""
     scattered: float = 0.85
     """Support over the whole context that still counts as indirect support."""
-    alignment_for_polarity: float = 0.5
+    alignment_for_polarity: float = 0.7
     """Negation/comparator flips count only against a window at least this well aligned."""
+    polarity_window_chars: int = 300
+    """Negation/comparator flips count only against a window at most this long."""
+    unit_scattered: float = 0.6
+    """A clause of a compound claim with less window support is still supported when this share of
+    its words occurs somewhere in the context (a clause is short; its words may sit in two sentences)."""
+    cross_direct: float = 0.75
+    """Across languages: the share of a claim's anchors (lexicon concepts, figures) one window must
+    have for `direct_evidence`."""
 
 
 # Mentions that name something (or state a literal figure) and must co-occur in the evidence.
@@ -69,345 +79,10 @@ class CheckerThresholds:
 _FIGURE_KINDS = frozenset({"amount", "percent", "duration", "size", "version", "date"})
 _DIGITS = re.compile(r"[0-9０-９]")
 
-#: How much more support a two-sentence window needs than a single sentence to be preferred.
-_PAIR_MARGIN = 0.1
-
 # Fidelity findings that compare the claim with the aligned window; meaningless when alignment is poor.
 _ALIGNMENT_DEPENDENT = frozenset({"negation_flip", "comparator_changed"})
 
 _PROPER_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
-
-
-def _bigrams(normalized: str) -> set[str]:
-    return {normalized[i : i + 2] for i in range(len(normalized) - 1)}
-
-
-def _weight(token: str) -> float:
-    if any(c.isdigit() for c in token) or "_" in token or "/" in token:
-        return 2.0  # numbers and identifiers carry the facts that matter most
-    if len(token) == 1:
-        return 0.5  # single characters (Chinese particles the stop list missed, units)
-    return 1.0
-
-
-def _weighted(tokens: list[str]) -> list[tuple[str, float]]:
-    return [(token, _weight(token)) for token in tokens]
-
-
-#: Posting entries one claim's evidence search may visit. A claim whose words are all common in a
-#: very large context stops there and keeps the best window found so far (support can only be
-#: under-estimated, which fails closed). Below about 300 distinct windows the search is always
-#: complete, so normal-size checks are exact.
-_MAX_POSTINGS_PER_CLAIM = 20_000
-
-#: The longest evidence excerpt a claim cites (a sentence pair is far shorter).
-_MAX_EXCERPT_CHARS = 2_000
-
-#: Contexts up to this size have their sentences cached between checks.
-_CACHED_CONTEXT_CHARS = 20_000
-
-#: Tolerance of rank comparisons (the same as the sequential scan this search replaces).
-_EPS = 1e-9
-
-
-#: An evidence window is one or two sentences; a "sentence" longer than this (a passage without
-#: sentence breaks) is cut into pieces of at most this length, at a space or a clause mark where one
-#: is near. No sentence a person writes is this long, so normal text keeps its sentences; the cap
-#: keeps every window small enough that comparing a claim with it costs the same as with a sentence.
-_MAX_SENTENCE_CHARS = 1_000
-_SOFT_BREAK = re.compile(r"[\s,，;；、:：]")
-
-
-def _evidence_sentences(passage: str) -> list[Span]:
-    """`split_sentences`, with sentences over `_MAX_SENTENCE_CHARS` cut into pieces."""
-    spans: list[Span] = []
-    for span in split_sentences(passage):
-        if len(span.text) <= _MAX_SENTENCE_CHARS:
-            spans.append(span)
-            continue
-        start = span.start
-        while start < span.end:
-            end = min(span.end, start + _MAX_SENTENCE_CHARS)
-            if end < span.end:
-                # The last soft break in the second half of the piece, if there is one.
-                half = start + _MAX_SENTENCE_CHARS // 2
-                breaks = [m.end() for m in _SOFT_BREAK.finditer(passage, half, end)]
-                if breaks:
-                    end = breaks[-1]
-            piece = passage[start:end]
-            stripped = piece.strip()
-            if stripped and any(c.isalnum() for c in stripped):
-                left = start + len(piece) - len(piece.lstrip())
-                spans.append(Span(stripped, left, left + len(stripped)))
-            start = end
-    return spans
-
-
-class _OutOfTimeError(Exception):
-    """The deadline passed while the context was being indexed."""
-
-
-@dataclass(frozen=True, slots=True)
-class _Text:
-    """What support scoring reads of one sentence; identical sentences share one."""
-
-    tokens: frozenset[str]
-    normalized: str
-
-
-@dataclass(slots=True)
-class _Window:
-    """An evidence window: one sentence of a passage, or it and the next one (`paired`)."""
-
-    passage: int
-    start: int
-    end: int
-    text: str
-    paired: bool
-
-
-class _ContextIndex:
-    """The context, analysed once per check: sentences, their words, and postings to find windows.
-
-    Windows are single sentences and adjacent pairs, numbered `2 * sentence + paired` (the order the
-    checker has always preferred them in). Only the first of identical windows is posted: a later
-    copy can never be preferred, so a context that repeats itself costs no more to search. Postings
-    map each word and each character bigram of the normalised text to the windows that have it, so a
-    claim's candidate windows are looked up instead of scoring every window for every claim.
-    """
-
-    __slots__ = (
-        "_in_lower",
-        "_in_normalized",
-        "_large",
-        "_lower",
-        "_normalized",
-        "all_text",
-        "bigram_postings",
-        "passages",
-        "sent_end",
-        "sent_passage",
-        "sent_start",
-        "sent_text",
-        "texts",
-        "token_postings",
-        "unique_windows",
-    )
-
-    def __init__(self, passages: Sequence[str]) -> None:
-        self.passages = passages
-        self.texts: list[_Text] = []
-        self.sent_passage = array("l")
-        self.sent_start = array("l")
-        self.sent_end = array("l")
-        self.sent_text = array("l")
-        """Index into `texts` of each sentence; -1 marks the end of a passage (no pair across it)."""
-        self.token_postings: dict[str, array[int]] = {}
-        self.bigram_postings: dict[str, array[int]] = {}
-        self.unique_windows = array("l")
-        self.all_text = "\n".join(passages)
-        self._normalized: str | None = None
-        self._lower: str | None = None
-        self._in_normalized: dict[str, bool] = {}
-        self._in_lower: dict[str, bool] = {}
-        self._large: dict[int, tuple[_Window, fidelity.EvidenceIndex]] = {}
-
-    @classmethod
-    def build(cls, passages: Sequence[str], deadline: Deadline | None = None) -> _ContextIndex:
-        """Each sentence is analysed once; raises `_OutOfTimeError` when `deadline` passes meanwhile."""
-        index = cls(passages)
-        # A large context's sentences are analysed once and not cached (see `normalize`); a small
-        # one's are, since the same documents come back check after check.
-        cache = len(index.all_text) <= _CACHED_CONTEXT_CHARS
-        text_ids: dict[tuple[str, frozenset[str]], int] = {}
-        words: dict[str, str] = {}  # one string object per distinct word, however often it occurs
-        seen_single: set[int] = set()
-        seen_pair: set[tuple[int, int]] = set()
-        for p, passage in enumerate(passages):
-            if deadline is not None and deadline.expired():
-                raise _OutOfTimeError
-            previous: tuple[int, int, frozenset[str], set[str], str] | None = None
-            for span in _evidence_sentences(passage):
-                tokens = frozenset(words.setdefault(t, t) for t in tokenize(span.text, cache=cache))
-                normalized = normalize(span.text, cache=cache)
-                key = (normalized, tokens)
-                text_id = text_ids.get(key)
-                if text_id is None:
-                    text_id = text_ids[key] = len(index.texts)
-                    index.texts.append(_Text(tokens, normalized))
-                i = len(index.sent_text)
-                index.sent_passage.append(p)
-                index.sent_start.append(span.start)
-                index.sent_end.append(span.end)
-                index.sent_text.append(text_id)
-                bigrams = _bigrams(normalized)
-                if previous is not None:  # the pair ending here comes before this single window
-                    j, prev_id, prev_tokens, prev_bigrams, prev_normalized = previous
-                    if (prev_id, text_id) not in seen_pair:
-                        seen_pair.add((prev_id, text_id))
-                        pair_bigrams = prev_bigrams | bigrams
-                        if prev_normalized and normalized:
-                            pair_bigrams.add(prev_normalized[-1] + normalized[0])
-                        index._post(2 * j + 1, prev_tokens | tokens, pair_bigrams)
-                if text_id not in seen_single:
-                    seen_single.add(text_id)
-                    index._post(2 * i, tokens, bigrams)
-                previous = (i, text_id, tokens, bigrams, normalized)
-            index.sent_passage.append(p)  # a sentinel, so that `2 * last + 1` is never a window
-            index.sent_start.append(0)
-            index.sent_end.append(0)
-            index.sent_text.append(-1)
-        return index
-
-    def _post(self, window: int, tokens: frozenset[str] | set[str], bigrams: set[str]) -> None:
-        self.unique_windows.append(window)
-        for postings, keys in ((self.token_postings, tokens), (self.bigram_postings, bigrams)):
-            for key in keys:
-                found = postings.get(key)
-                if found is None:
-                    found = postings[key] = array("l")
-                found.append(window)
-
-    # ------------------------------------------------------------------ windows
-
-    def window(self, w: int) -> _Window:
-        large = self._large.get(w)
-        if large is not None:
-            return large[0]
-        i = w >> 1
-        last = i + (w & 1)
-        passage = self.sent_passage[i]
-        start, end = self.sent_start[i], self.sent_end[last]
-        return _Window(passage, start, end, self.passages[passage][start:end], bool(w & 1))
-
-    def aligned_evidence(self, window: _Window, w: int) -> str | fidelity.EvidenceIndex:
-        """The window's text for the fidelity checks; a long one is analysed once per check.
-
-        (Short texts are cached by `fidelity` itself; a window as long as a whole passage without a
-        sentence break is not, and would otherwise be re-analysed for every claim it supports.)
-        """
-        if len(window.text) <= CACHE_MAX_CHARS:
-            return window.text
-        large = self._large.get(w)
-        if large is None:
-            large = self._large[w] = (window, fidelity.index_evidence(window.text))
-        return large[1]
-
-    def has_word(self, w: int, token: str) -> bool:
-        """`token` is one of the window's words."""
-        i = w >> 1
-        if token in self.texts[self.sent_text[i]].tokens:
-            return True
-        return bool(w & 1) and token in self.texts[self.sent_text[i + 1]].tokens
-
-    def contains(self, w: int, needle: str) -> bool:
-        """`needle` occurs in the window's normalised text (a pair's text is both sentences' joined)."""
-        i = w >> 1
-        first = self.texts[self.sent_text[i]].normalized
-        if needle in first:
-            return True
-        if not w & 1:
-            return False
-        second = self.texts[self.sent_text[i + 1]].normalized
-        if needle in second:
-            return True
-        k = len(needle) - 1
-        return k > 0 and needle in first[-k:] + second[:k]
-
-    def covers(self, w: int, token: str) -> bool:
-        """The window counts `token` as covered: one of its words, or (longer tokens) in its text."""
-        return self.has_word(w, token) or (len(token) > 1 and self.contains(w, token))
-
-    def rarest_bigram(self, needle: str) -> array[int] | None:
-        """The shortest posting list of `needle`'s bigrams: every window containing `needle` is in it.
-
-        Empty when some bigram of `needle` occurs nowhere; None when `needle` is shorter than two.
-        """
-        best: array[int] | None = None
-        for i in range(len(needle) - 1):
-            found = self.bigram_postings.get(needle[i : i + 2])
-            if found is None:
-                return _NO_WINDOWS
-            if best is None or len(found) < len(best):
-                best = found
-        return best
-
-    def any_window_with_all(self, needles: Sequence[str]) -> bool:
-        """Some window's normalised text contains every needle."""
-        candidates: array[int] | None = None
-        for needle in needles:
-            found = self.rarest_bigram(needle)
-            if found is not None and (candidates is None or len(found) < len(candidates)):
-                candidates = found
-        pool = self.unique_windows if candidates is None else candidates
-        return any(all(self.contains(w, needle) for needle in needles) for w in pool)
-
-    # ------------------------------------------------------------------ the whole context
-
-    @property
-    def all_tokens(self) -> Collection[str]:
-        return self.token_postings.keys()
-
-    @property
-    def all_normalized(self) -> str:
-        if self._normalized is None:
-            cache = len(self.all_text) <= _CACHED_CONTEXT_CHARS
-            self._normalized = "\n".join(normalize(p, cache=cache) for p in self.passages)
-        return self._normalized
-
-    @property
-    def all_lower(self) -> str:
-        if self._lower is None:
-            self._lower = self.all_text.lower()
-        return self._lower
-
-    def in_normalized(self, needle: str) -> bool:
-        """`needle in all_normalized`, remembered: every claim asks about the same context."""
-        found = self._in_normalized.get(needle)
-        if found is None:
-            found = self._in_normalized[needle] = needle in self.all_normalized
-        return found
-
-    def in_lower(self, needle: str) -> bool:
-        """`needle in all_lower`, remembered."""
-        found = self._in_lower.get(needle)
-        if found is None:
-            found = self._in_lower[needle] = needle in self.all_lower
-        return found
-
-    def anywhere(self, token: str) -> bool:
-        """The context uses `token`: as a word somewhere, or (longer tokens) inside its text."""
-        return token in self.token_postings or (len(token) > 1 and self.in_normalized(token))
-
-
-_NO_WINDOWS: array[int] = array("l")
-
-
-@dataclass(frozen=True, slots=True)
-class _Support:
-    score: float
-    window: _Window | None
-    number: int = -1
-    """The window's number in the index."""
-
-
-@dataclass(slots=True)
-class _Term:
-    """A claim word or bigram in the evidence search, with its share of the claim's score."""
-
-    token: str | None
-    bigram: str | None
-    weight: float
-    """The word's total weight in the claim (words), 0 for bigrams."""
-    value: float
-    """Most this term adds to any window's score."""
-    postings: array[int]
-    substring: array[int] | None
-    """Windows that may contain the word inside their text (words of two or more characters)."""
-
-    @property
-    def size(self) -> int:
-        return len(self.postings) + (len(self.substring) if self.substring is not None else 0)
 
 
 class OfflineChecker:
@@ -428,24 +103,30 @@ class OfflineChecker:
         deadline: Deadline | None = None,
     ) -> Classification:
         """Assess each claim; past `deadline` the claims not yet assessed are `no_evidence`."""
+        # Claims and context in different languages: fold English lexicon terms too, and judge only
+        # what survives translation (see `_cross_language`).
+        context_cjk = is_cjk_text("".join(p[:2_000] for p in passages[:20]))
+        cross = bool(passages) and any(is_cjk_text(c.text) != context_cjk for c in claims)
         try:
-            index = _ContextIndex.build(passages, deadline)
-        except _OutOfTimeError:
+            index = ContextIndex.build(passages, deadline, cross_language=cross)
+        except OutOfTimeError:
             return _out_of_time([], claims)
+        index.context_cjk = context_cjk
         # The fidelity checks compare every claim with the whole context: index it once per check
         # (a long context is deliberately not cached across checks, see `fidelity.index_evidence`).
-        evidence = fidelity.index_evidence(index.all_text)
+        evidence = fidelity.index_evidence(index.fidelity_text)
         question_tokens = set(tokenize(question)) if question else set()
         assessments: list[ClaimAssessment] = []
-        seen: dict[str, ClaimAssessment] = {}  # a repeated sentence is assessed once
+        seen: dict[str, tuple[ClaimAssessment, int]] = {}  # a repeated sentence is assessed once
         for n, claim in enumerate(claims):
             if deadline is not None and deadline.expired():
                 return _out_of_time(assessments, claims[n:])
-            assessment = seen.get(claim.text)
-            if assessment is None:
-                assessment = seen[claim.text] = self._assess(
-                    claim.text, index, evidence, question, question_tokens
-                )
+            found = seen.get(claim.text)
+            if found is None:
+                assessment = self._assess(claim, index, evidence, question, question_tokens)
+                seen[claim.text] = (assessment, claim.start)
+            else:  # the same sentence elsewhere in the answer: its clauses move with it
+                assessment = _shifted(found[0], claim.start - found[1])
             assessments.append(assessment)
         return Classification(assessments)
 
@@ -453,23 +134,21 @@ class OfflineChecker:
 
     def _assess(
         self,
-        claim: str,
-        index: _ContextIndex,
+        span: Span,
+        index: ContextIndex,
         evidence: fidelity.EvidenceIndex,
         question: str | None,
         question_tokens: set[str],
     ) -> ClaimAssessment:
         t = self.thresholds
+        claim = span.text
         decision = key_decision(claim)
         reasons: list[str] = [decision.reason]
-        tokens = tokenize(claim)
+        measure = _measure(claim, index)
+        best, tokens = measure.best, measure.tokens
         cjk = is_cjk_text(claim)
-        claim_bigrams = _bigrams(normalize(claim)) if cjk else set()
-
-        best = self._best_window(tokens, claim_bigrams, index)
-        scattered = self._scattered(tokens, index)
         novel = self._novel_terms(tokens, index)
-        novel_entities = [] if cjk else self._novel_entities(claim, index)
+        novel_entities = [] if cjk or index.cross_language else self._novel_entities(claim, index)
         apart = self._names_apart(claim, cjk, index)
 
         key = decision.key
@@ -486,202 +165,185 @@ class OfflineChecker:
 
         evidence_spans: tuple[EvidenceSpan, ...] = ()
         aligned: str | fidelity.EvidenceIndex = ""
+        fields: tuple[records.Field, ...] = ()
         if best.window is not None:
             w = best.window
             aligned = index.aligned_evidence(w, best.number)
+            fields = index.window_fields(best.number)
             if best.score > 0:
                 # A window as long as a passage without sentence breaks is cited by its beginning: the
                 # result must not repeat a whole context once per claim (output size is cost too).
-                end = min(w.end, w.start + _MAX_EXCERPT_CHARS)
-                excerpt = w.text[: end - w.start]
+                end = min(w.end, w.start + MAX_EXCERPT_CHARS)
+                excerpt = w.raw[: end - w.start]
                 evidence_spans = (EvidenceSpan(passage=w.passage, start=w.start, end=end, excerpt=excerpt),)
 
         issues = fidelity.check_claim(claim, aligned, evidence, question=question)
-        contradictions = [
-            issue
-            for issue in issues
-            if issue.severity == "contradiction"
-            and (issue.code not in _ALIGNMENT_DEPENDENT or best.score >= t.alignment_for_polarity)
-        ]
+        cross = index.cross_language and is_cjk_text(claim) != index.context_cjk
+        # A negation or comparator flip is read off the aligned window: only a well aligned, short
+        # one (a rule, not a news paragraph with several clauses) places the cue reliably.
+        polarity_ok = best.score >= t.alignment_for_polarity and (
+            best.window is None or len(best.window.text) <= t.polarity_window_chars
+        )
+        contradictions, unjudged = _contradictions(claim, issues, polarity_ok, cross)
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
             reasons.append("novel_terms:" + ",".join(novel[:5]))
         if novel_entities:
             reasons.append("unsupported_entity:" + ",".join(novel_entities[:3]))
+        units = self._units(span, index, fields, contradictions)
+        field_conflicts = [code for u in units for code in u.reason_codes if code.startswith("record:")]
+        reasons.extend(dict.fromkeys(field_conflicts))
 
-        if contradictions:
+        if contradictions or field_conflicts:
+            # A contradiction is always a key fact, whatever its form (advice, hedge, imperative).
+            details = [issue.detail for issue in contradictions]
+            details += [
+                f"The record states the field '{c.split(':', 2)[2]}' the other way." for c in field_conflicts
+            ]
             return ClaimAssessment(
                 FactCategory.CONTRADICTED,
-                key,
+                True,
                 evidence_spans,
                 tuple(reasons),
                 deterministic_contradiction=True,
-                rationale="; ".join(issue.detail for issue in contradictions),
+                rationale="; ".join(dict.fromkeys(details)),
+                support_score=0.0,
+                units=units,
             )
+        category, score, more = self._category(claim, measure, index, novel_entities, apart, units)
+        if unjudged and category is not FactCategory.NO_EVIDENCE:
+            # A figure the evidence does not state: not a contradiction (a paraphrase may compute or
+            # round it), but the claim is not shown either.
+            category, score = FactCategory.NO_EVIDENCE, min(score, 0.3)
+            more.append("figure_not_in_evidence")
+        reasons.extend(more)
+        return ClaimAssessment(
+            category, key, evidence_spans, tuple(reasons), support_score=score, units=units
+        )
+
+    def _category(
+        self,
+        claim: str,
+        measure: _Measure,
+        index: ContextIndex,
+        novel_entities: list[str],
+        apart: list[str],
+        units: tuple[UnitAssessment, ...],
+    ) -> tuple[FactCategory, float, list[str]]:
+        """The category of a claim without contradiction, its support score, and why."""
+        t = self.thresholds
+        best = measure.best
+        score = best.score
+        if index.cross_language and is_cjk_text(claim) != index.context_cjk:
+            return _cross_language(measure, index, t)
         if len(fidelity.extract(claim)) > fidelity.MAX_CLAIM_MENTIONS:
             # More figures and names than the fidelity checks compare: the rest went unchecked, so
             # the claim is not called supported (fail closed).
-            category = FactCategory.NO_EVIDENCE
-            reasons.append(BUDGET_TOO_MANY_MENTIONS)
-        elif apart:
+            return FactCategory.NO_EVIDENCE, min(score, 0.3), [BUDGET_TOO_MANY_MENTIONS]
+        if apart:
             # Every name is in the context, but never together: the claim pairs facts the context keeps
             # apart (an error code attributed to another service, one product's figure given to another).
-            category = FactCategory.NO_EVIDENCE
-            reasons.append("names_never_together:" + ",".join(apart[:4]))
-        elif best.score >= t.direct and not novel_entities:
-            category = FactCategory.DIRECT_EVIDENCE
-            reasons.append("support_high")
-        elif best.score >= t.indirect or scattered >= t.scattered:
+            return FactCategory.NO_EVIDENCE, min(score, 0.3), ["names_never_together:" + ",".join(apart[:4])]
+        unsupported = [u for u in units if u.category is FactCategory.NO_EVIDENCE]
+        if unsupported:
+            # A compound claim is supported only if each of its clauses is.
+            return (
+                FactCategory.NO_EVIDENCE,
+                min(score, *(u.support_score for u in unsupported)),
+                ["unit_unsupported:" + unsupported[0].span.text[:60]],
+            )
+        if best.window is not None and score >= t.direct:
+            swaps = [
+                swap
+                for swap in entity_swaps(measure.ordered, tokenize(index.canonical(best.window.text)))
+                if _modifier(claim, swap[0])
+            ]
+            if swaps:
+                # One word of the claim stands where the evidence has another: a swapped entity.
+                return (
+                    FactCategory.NO_EVIDENCE,
+                    min(score, 0.3),
+                    ["entity_swap:" + ",".join(f"{a}->{b}" for a, b in swaps[:3])],
+                )
+        if best.window is not None:
+            fields = index.window_fields(best.number)
+            misplaced = records.misattributed(measure.ordered, fields, index.canonical) if fields else []
+            if misplaced:
+                # A record's value given to an attribute the record does not have (`free parking`
+                # from `WiFi: free`): the attribute is not in evidence.
+                return (
+                    FactCategory.NO_EVIDENCE,
+                    min(score, 0.3),
+                    ["record:attribute_missing:" + ",".join(misplaced)],
+                )
+        if score >= t.direct and not novel_entities:
+            return FactCategory.DIRECT_EVIDENCE, score, ["support_high"]
+        if score >= t.indirect or measure.scattered >= t.scattered:
             # A name the context never mentions keeps an otherwise well-covered claim from being direct.
-            category = FactCategory.INDIRECT_SUPPORT
-            reasons.append("support_partial" if best.score >= t.indirect else "support_scattered")
-        else:
-            category = FactCategory.NO_EVIDENCE
-            reasons.append("support_low")
-        return ClaimAssessment(category, key, evidence_spans, tuple(reasons))
+            reason = "support_partial" if score >= t.indirect else "support_scattered"
+            return FactCategory.INDIRECT_SUPPORT, max(score, 0.3), [reason]
+        return FactCategory.NO_EVIDENCE, score, ["support_low"]
+
+    def _units(
+        self,
+        span: Span,
+        index: ContextIndex,
+        fields: tuple[records.Field, ...],
+        contradictions: list[fidelity.FidelityIssue],
+    ) -> tuple[UnitAssessment, ...]:
+        """Each clause of a compound claim, assessed on its own (none for a one-clause claim
+        without record fields)."""
+        t = self.thresholds
+        parts = split_units(span)
+        if len(parts) == 1 and not fields:
+            return ()
+        found: list[UnitAssessment] = []
+        for part in parts:
+            measure = _measure(part.text, index) if len(parts) > 1 else None
+            score = _unit_score(part.text, measure, index) if measure is not None else 1.0
+            conflicts = records.field_conflicts(part.text, fields) if fields else []
+            mentioned = [i for i in contradictions if i.claim_mention and i.claim_mention in part.text]
+            if conflicts or mentioned:
+                codes = tuple(f"record:field_mismatch:{c}" for c in conflicts) + tuple(
+                    f"fidelity:{i.code}" for i in mentioned
+                )
+                found.append(UnitAssessment(part, FactCategory.CONTRADICTED, 0.0, codes))
+            elif measure is None:
+                continue
+            elif score >= t.direct:
+                found.append(UnitAssessment(part, FactCategory.DIRECT_EVIDENCE, score, ("support_high",)))
+            elif score >= t.indirect or measure.scattered >= t.unit_scattered:
+                found.append(
+                    UnitAssessment(part, FactCategory.INDIRECT_SUPPORT, max(score, 0.3), ("support_partial",))
+                )
+            else:
+                found.append(UnitAssessment(part, FactCategory.NO_EVIDENCE, score, ("support_low",)))
+        return (
+            tuple(found)
+            if len(parts) > 1 or any(u.category is FactCategory.CONTRADICTED for u in found)
+            else ()
+        )
 
     # ------------------------------------------------------------------ measures
 
     @staticmethod
-    def _best_window(tokens: list[str], claim_bigrams: set[str], index: _ContextIndex) -> _Support:
-        """The window with the highest support (a pair must beat a single sentence by `_PAIR_MARGIN`).
-
-        Support of a window is the weighted share of the claim's words it covers (averaged, for
-        Chinese, with the share of the claim's character bigrams it has). Instead of scoring every
-        window, the search walks the claim's words and bigrams from the rarest to the most common,
-        adding each one's share to the windows in its postings, and stops as soon as what the
-        remaining terms could add to a window not yet seen cannot beat the best window scored so far
-        (the max-score bound of search engines). The candidates left are scored exactly, in window
-        order, so the result is the one a full scan gives: the first window of the highest rank.
-        """
-        weights: dict[str, float] = {}
-        total = 0.0
-        for token, w in _weighted(tokens):
-            total += w
-            weights[token] = weights.get(token, 0.0) + w
-        n_bigrams = len(claim_bigrams)
-        share = 0.5 if n_bigrams else 1.0  # words are half the score when bigrams are the other half
-
-        terms: list[_Term] = []
-        for token, weight in weights.items():
-            postings = index.token_postings.get(token, _NO_WINDOWS)
-            substring = index.rarest_bigram(token) if len(token) > 1 else None
-            term = _Term(token, None, weight, share * weight / total, postings, substring)
-            if term.size:
-                terms.append(term)
-        for bigram in sorted(claim_bigrams):
-            postings = index.bigram_postings.get(bigram, _NO_WINDOWS)
-            if postings:
-                terms.append(_Term(None, bigram, 0.0, 0.5 / n_bigrams, postings, None))
-        if not terms:
-            return _Support(0.0, None)
-        terms.sort(key=lambda term: term.size)
-        remaining = [0.0] * (len(terms) + 1)  # remaining[k]: the most terms k.. can add to a window
-        for k in range(len(terms) - 1, -1, -1):
-            remaining[k] = remaining[k + 1] + terms[k].value
-
-        covered: dict[int, float] = {}  # window -> weight of the processed words it covers
-        hits: dict[int, int] = {}  # window -> processed bigrams it has
-        scored: dict[int, float] = {}  # window -> its exact support
-        extra: list[int] = []  # windows of a term cut short by the postings budget
-        threshold = 0.0  # the best exact rank so far: a window must beat it
-
-        def partial(w: int) -> float:
-            words = covered.get(w, 0.0) / total if total else 0.0
-            return share * words + (0.5 * hits.get(w, 0) / n_bigrams if n_bigrams else 0.0)
-
-        def exact(w: int, todo: Sequence[_Term]) -> float:
-            weight, found = covered.get(w, 0.0), hits.get(w, 0)
-            for term in todo:
-                if term.token is not None:
-                    if index.covers(w, term.token):
-                        weight += term.weight
-                elif term.bigram is not None and index.contains(w, term.bigram):
-                    found += 1
-            # The same arithmetic as scoring a window on its own: weights are multiples of 0.5, so
-            # the sum is exact in any order and the score is bit-for-bit the full scan's.
-            score = weight / total if total else 0.0
-            if n_bigrams:
-                score = (score + found / n_bigrams) / 2
-            return score
-
-        def rank(w: int, score: float) -> float:
-            return score - _PAIR_MARGIN if w & 1 else score
-
-        visited = 0
-        done = 0
-        for k, term in enumerate(terms):
-            if remaining[k] < threshold - _EPS:
-                break  # no window outside the postings seen so far can beat the best one
-            if visited + term.size > _MAX_POSTINGS_PER_CLAIM and k > 0:
-                break
-            if visited + term.size > _MAX_POSTINGS_PER_CLAIM:
-                # Even the rarest term is common everywhere: take its first windows as candidates.
-                pool = term.postings if term.postings else (term.substring or _NO_WINDOWS)
-                extra.extend(pool[:_MAX_POSTINGS_PER_CLAIM])
-                break
-            visited += term.size
-            top, top_value = -1, -1.0
-            if term.token is not None:
-                token = term.token
-                for w in term.postings:
-                    covered[w] = covered.get(w, 0.0) + term.weight
-                    value = partial(w)
-                    if value > top_value:
-                        top, top_value = w, value
-                for w in term.substring or ():
-                    if not index.has_word(w, token) and index.contains(w, token):
-                        covered[w] = covered.get(w, 0.0) + term.weight
-                        value = partial(w)
-                        if value > top_value:
-                            top, top_value = w, value
-            else:
-                for w in term.postings:
-                    hits[w] = hits.get(w, 0) + 1
-                    value = partial(w)
-                    if value > top_value:
-                        top, top_value = w, value
-            done = k + 1
-            if top >= 0:
-                score = exact(top, terms[done:])
-                scored[top] = score
-                threshold = max(threshold, rank(top, score))
-
-        todo = terms[done:]
-        bound = remaining[done]
-        best = _Support(0.0, None)
-        best_rank = 0.0
-        for w in sorted({*covered, *hits, *extra}):
-            penalty = _PAIR_MARGIN if w & 1 else 0.0
-            if partial(w) + bound - penalty < threshold - _EPS:
-                continue  # cannot reach the best rank already found
-            known = scored.get(w)
-            support = known if known is not None else exact(w, todo)
-            # A sentence pair must earn its extra length: cite the single sentence unless the pair
-            # covers clearly more of the claim.
-            r = rank(w, support)
-            if r > best_rank + _EPS:
-                best, best_rank = _Support(support, index.window(w), w), r
-        return best
-
-    @staticmethod
-    def _scattered(tokens: list[str], index: _ContextIndex) -> float:
+    def _scattered(tokens: list[str], index: ContextIndex) -> float:
         """Weighted share of the claim's words found anywhere in the context."""
         total = covered = 0.0
-        for token, w in _weighted(tokens):
+        for token, w in weighted(tokens):
             total += w
             if index.anywhere(token):
                 covered += w
         return covered / total if total else 0.0
 
     @staticmethod
-    def _novel_terms(tokens: list[str], index: _ContextIndex) -> list[str]:
+    def _novel_terms(tokens: list[str], index: ContextIndex) -> list[str]:
         """Claim words the context never uses (reported for the reader; paraphrase makes many)."""
         return [t for t in tokens if not index.anywhere(t)]
 
     @staticmethod
-    def _names_apart(claim: str, cjk: bool, index: _ContextIndex) -> list[str]:
+    def _names_apart(claim: str, cjk: bool, index: ContextIndex) -> list[str]:
         """The claim's names and literal figures when the context has each but no window has them all."""
         names = {
             m.text
@@ -703,7 +365,7 @@ class OfflineChecker:
         return sorted(names)
 
     @staticmethod
-    def _novel_entities(claim: str, index: _ContextIndex) -> list[str]:
+    def _novel_entities(claim: str, index: ContextIndex) -> list[str]:
         """Capitalised names in an English claim that the context never mentions."""
         found: list[str] = []
         for match in _PROPER_NOUN.finditer(claim):
@@ -726,3 +388,144 @@ def _out_of_time(done: list[ClaimAssessment], rest: Sequence[Span]) -> Classific
             )
         )
     return Classification([*done, *cut], notes=[BUDGET_TIME_EXCEEDED])
+
+
+@dataclass(frozen=True, slots=True)
+class _Measure:
+    """What support scoring found for one text (a claim or one of its clauses)."""
+
+    best: Support
+    tokens: list[str]
+    """Content words of the text after synonym folding, in order."""
+    scattered: float
+
+    @property
+    def ordered(self) -> list[str]:
+        return self.tokens
+
+
+_EN_STOP_AFTER = frozenset(
+    ["a", "an", "the", "of", "to", "in", "on", "at", "for", "with", "by", "from", "and", "or", "but", "is", "are", "was", "were", "be", "been", "as", "that", "this", "it", "its"]
+)
+
+
+def _modifier(claim: str, word: str) -> bool:
+    """`word` stands right before another content word, as an attribute does (`memory quota`,
+    `内存配额`); verbs (`answered with`, `moving`) are paraphrased far more often than swapped."""
+    if word.startswith("qz"):
+        return True  # a lexicon concept: `entity_swaps` already required a Latin name opposite
+    if not word.isascii():
+        at = claim.find(word)
+        return at >= 0 and at + len(word) < len(claim) and is_cjk_text(claim[at + len(word)])
+    found = re.search(rf"(?i)\b({re.escape(word)}[a-z]*)\s+([A-Za-z][\w-]*)", claim)
+    if found is None:
+        return False
+    surface, following = found.group(1).lower(), found.group(2).lower()
+    return not surface.endswith(("ed", "ing")) and following not in _EN_STOP_AFTER
+
+
+def _unit_score(text: str, measure: _Measure, index: ContextIndex) -> float:
+    """A clause's support: for English, its words must be the window's words, not parts of them
+    (`call` is not in `on-call`); a clause is short, and one loose match would carry it."""
+    window = measure.best.window
+    if window is None or is_cjk_text(text) or not measure.tokens:
+        return measure.best.score
+    words = set(tokenize(index.canonical(window.text)))
+    total = covered = 0.0
+    for token, weight in weighted(measure.tokens):
+        total += weight
+        if token in words:
+            covered += weight
+    return min(measure.best.score, covered / total)
+
+
+def _measure(text: str, index: ContextIndex) -> _Measure:
+    folded = index.canonical(text)
+    tokens = tokenize(folded)
+    claim_bigrams = char_bigrams(normalize(folded)) if is_cjk_text(text) else set()
+    best = best_window(tokens, claim_bigrams, index)
+    return _Measure(best, tokens, OfflineChecker._scattered(tokens, index))
+
+
+#: Fidelity findings that mean "the evidence states another value" (a contradiction); the others
+#: ("appears nowhere") mean the evidence does not state it — `no_evidence`, never a contradiction,
+#: since a paraphrase may round, sum or convert a figure.
+_NOT_STATED = frozenset({"number_not_in_evidence", "version_not_in_evidence"})
+#: Identifier sorts whose absence from the evidence is an invented identifier (seed 000); a
+#: hyphenated English word (`buzzed-about`) read as a service name is not one.
+_INVENTED_IDENTIFIERS = frozenset(
+    {"error_code", "http_status", "path", "url", "ip", "trace_id", "config_key"}
+)
+#: Across languages only values are compared; word-level findings (polarity, comparator wording,
+#: an identifier spelt in the other script) cannot be judged.
+_CROSS_LANGUAGE_CODES = frozenset(
+    {"number_mismatch", "date_mismatch", "currency_mismatch", "unit_mismatch", "version_mismatch"}
+)
+
+
+_WORDED_VALUES = frozenset({"number_mismatch", "date_mismatch"})
+
+
+def _contradictions(
+    claim: str,
+    issues: Sequence[fidelity.FidelityIssue],
+    polarity_ok: bool,
+    cross_language: bool,
+) -> tuple[list[fidelity.FidelityIssue], bool]:
+    """The issues that make the claim `contradicted`, and whether some figure was left unjudged."""
+    contradictions: list[fidelity.FidelityIssue] = []
+    unjudged = False
+    sorts: dict[str, str | None] | None = None
+    for issue in issues:
+        if issue.severity != "contradiction":
+            continue
+        if issue.code in _ALIGNMENT_DEPENDENT and not polarity_ok:
+            continue
+        if cross_language and issue.code not in _CROSS_LANGUAGE_CODES:
+            unjudged = True
+            continue
+        if issue.code in _NOT_STATED:
+            unjudged = True
+            continue
+        if issue.code in _WORDED_VALUES and not _DIGITS.search(issue.claim_mention or ""):
+            # `five survivors`, `next week`, `on Friday` against a figure or date of a long window:
+            # a spelled or relative value is too often a paraphrase of another mention to reject on.
+            unjudged = True
+            continue
+        if issue.code == "identifier_not_in_evidence":
+            if sorts is None:
+                sorts = {m.text: m.qualifier for m in fidelity.extract(claim) if m.kind == "identifier"}
+            if sorts.get(issue.claim_mention or "") not in _INVENTED_IDENTIFIERS:
+                unjudged = True
+                continue
+        contradictions.append(issue)
+    return contradictions, unjudged
+
+
+def _cross_language(
+    measure: _Measure, index: ContextIndex, t: CheckerThresholds
+) -> tuple[FactCategory, float, list[str]]:
+    """A claim in the other language than its context: judged on its anchors only."""
+    window = measure.best.window
+    tokens = set(tokenize(index.canonical(window.text))) if window is not None else set()
+    coverage, count = anchor_coverage(measure.tokens, tokens)
+    if count >= 2 and coverage >= t.cross_direct:
+        return FactCategory.DIRECT_EVIDENCE, coverage, ["cross_language:anchors_found"]
+    if count >= 1 and coverage >= 0.5:
+        return FactCategory.INDIRECT_SUPPORT, 0.5 * coverage, ["cross_language:anchors_partly_found"]
+    return FactCategory.NO_EVIDENCE, 0.3 * coverage, ["cross_language:unjudged"]
+
+
+def _shifted(assessment: ClaimAssessment, shift: int) -> ClaimAssessment:
+    if not assessment.units or not shift:
+        return assessment
+    units = tuple(
+        UnitAssessment(
+            Span(u.span.text, u.span.start + shift, u.span.end + shift),
+            u.category,
+            u.support_score,
+            u.reason_codes,
+        )
+        for u in assessment.units
+    )
+    return replace(assessment, units=units)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from groundgate.verify.text import Span, split_sentences, tokenize
+from groundgate.verify.text import Span, is_cjk_text, split_sentences, tokenize
 
 _DIGIT = re.compile(
     r"[0-9０-９]|[零一二两三四五六七八九十百千万亿]+(?:元|块|天|日|次|个|人|小时|分钟|秒|年|月|%|倍|级|周)"
@@ -85,3 +85,66 @@ def key_decision(claim: str) -> KeyDecision:
     if len(tokenize(claim)) < 2:
         return KeyDecision(False, "not_key:no_content")
     return KeyDecision(True, "key:factual_statement")
+
+
+# Clause boundaries of a compound sentence (issue 10 item 2). Chinese: a `，` or `；` between two
+# predications; English: a comma or semicolon before a connective that starts a new assertion, or
+# such a connective on its own (`but`, `because`). A boundary splits only when both sides keep
+# enough words to be checked on their own (a list `A、B、C` or `X, Y and Z` stays whole).
+_ZH_BOUNDARY = re.compile(
+    r"[；;](?=\s*\S)"
+    r"|[，,](?=\s*(?:否则|不然|但|但是|可是|然而|不过|因此|所以|因而|从而|而且|并且|此外|另外|同时|根因|原因|导致|由于|因为|逾期|超期|之后|然后))"
+)
+_EN_BOUNDARY = re.compile(
+    r"(?:[,;]\s+|\s+)(?=(?:otherwise|but|because|which|so that|so|whereas|while|although|though|and then|and)\b\s+\S)"
+    r"|;\s+",
+    re.IGNORECASE,
+)
+#: English connectives that split only after a comma or semicolon (`and`, `so`, `which`, `while` also
+#: join words inside one predication: `salt and pepper`, `so far`, `which one`).
+_EN_COMMA_ONLY = re.compile(r"^(?:and|so|which|while|and then)\b", re.IGNORECASE)
+_MIN_UNIT_TOKENS = 2
+
+
+def split_units(claim: Span) -> list[Span]:
+    """The independently checkable clauses of one claim, with offsets into the answer.
+
+    A claim with one clause is returned as is. Each unit's `start`/`end` point into the same text as
+    the claim's, so a reader sees exactly which part is unsupported.
+    """
+    text = claim.text
+    cuts: list[int] = []
+    if is_cjk_text(text):
+        cuts = [m.end() for m in _ZH_BOUNDARY.finditer(text)]
+    else:
+        for m in _EN_BOUNDARY.finditer(text):
+            after = text[m.end() :]
+            if _EN_COMMA_ONLY.match(after) and not m.group(0).lstrip().startswith((",", ";")):
+                continue
+            cuts.append(m.end())
+    if not cuts:
+        return [claim]
+    pieces: list[tuple[int, int]] = []
+    start = 0
+    for cut in [*cuts, len(text)]:
+        if cut > start:
+            pieces.append((start, cut))
+            start = cut
+    # Merge pieces too short to stand alone into their left neighbour (or the right, for the first).
+    merged: list[tuple[int, int]] = []
+    for begin, end in pieces:
+        if (merged and len(tokenize(text[begin:end])) < _MIN_UNIT_TOKENS) or (
+            merged and len(tokenize(text[merged[-1][0] : merged[-1][1]])) < _MIN_UNIT_TOKENS
+        ):
+            merged[-1] = (merged[-1][0], end)
+        else:
+            merged.append((begin, end))
+    units: list[Span] = []
+    for begin, end in merged:
+        piece = text[begin:end]
+        stripped = piece.strip().rstrip("，,；;")
+        if not stripped:
+            continue
+        left = begin + (len(piece) - len(piece.lstrip()))
+        units.append(Span(stripped, claim.start + left, claim.start + left + len(stripped)))
+    return units if len(units) > 1 else [claim]

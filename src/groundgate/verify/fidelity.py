@@ -3097,6 +3097,8 @@ _HEDGE_RX = re.compile(
     r"|adds?[ \t]+up|added[ \t]+up|which[ \t]+means|that[ \t]+is|i\.e|equivalent|works[ \t]+out|or[ \t]+so|circa)(?![A-Za-z])"
     r"|~|\d[ \t]*(?:多|余)"
 )
+#: Characters around a date or time a hedge word may sit in to make it an estimate.
+_HEDGE_REACH = 10
 _HEDGE_CLAUSE_RX = re.compile(r"[，,；;。！？!?\n（）()]")
 #: `没有超过10天`: applying a rule to a case ("did not exceed"), not restating the rule's comparator.
 _FACTUAL_CMP_RX = re.compile(
@@ -3150,6 +3152,13 @@ class _Ctx:
         if hedged is None:
             hedged = self._hedges[(start, end)] = _HEDGE_RX.search(source, start, end) is not None
         return hedged
+
+    def hedged_near(self, m: Mention) -> bool:
+        """A hedge word right before or after `m` (`about 20:00`, `20:00 左右`)."""
+        if self.plan:
+            return False
+        window = self.source[max(0, m.start - _HEDGE_REACH) : m.end + _HEDGE_REACH]
+        return _HEDGE_RX.search(window) is not None
 
     def severity(self, m: Mention) -> Severity:
         return "warning" if self.hedged(m) else "contradiction"
@@ -3401,6 +3410,8 @@ def _check_range(m: Mention, x: _Ctx) -> None:
         and any(_range_match(m, g) for g in x.given.by_kind.get("range", ()))
     ):
         return
+    if not x.plan and _endpoints_stated(m, x):
+        return  # `1 to 10 years` where the evidence states `满1年` and `不满10年` apart
     same = [e for e in x.aligned.by_kind.get("range", ()) if e.qualifier == m.qualifier]
     raw = _range_raw(m.text)
     for e in same:
@@ -3435,6 +3446,19 @@ def _check_range(m: Mention, x: _Ctx) -> None:
 
 
 _RANGE_NUMBERS_RX = re.compile(rf"{_NUM}|{_CNUM}")
+
+
+def _endpoints_stated(m: Mention, x: _Ctx) -> bool:
+    """Both ends of the claim's range are figures of the same kind the evidence states."""
+    if not isinstance(m.value, tuple) or m.qualifier is None:
+        return False
+    stated = [
+        e.value
+        for index in (x.aligned, x.everything)
+        for e in index.by_kind.get(m.qualifier, ())
+        if isinstance(e.value, float) and e.unit == m.unit
+    ]
+    return all(any(_close(end, value) for value in stated) for end in m.value)
 
 
 def _range_raw(text: str) -> tuple[float, ...] | None:
@@ -3492,7 +3516,9 @@ def _check_date(m: Mention, x: _Ctx) -> None:
         e = conflicts[0]
         r.add(
             "date_mismatch",
-            x.severity(m),
+            # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
+            # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
+            "warning" if x.hedged_near(m) else "contradiction",
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
             m.text,
             e.text,

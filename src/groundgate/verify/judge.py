@@ -229,11 +229,15 @@ class LLMJudge:
             assessments.append(
                 ClaimAssessment(
                     category=category,
-                    key=key,
+                    # A contradiction is always a key fact, whoever found it (design §2.1).
+                    key=key or category is FactCategory.CONTRADICTED,
                     evidence=evidence,
                     reason_codes=tuple(dict.fromkeys(reasons)),
                     deterministic_contradiction=off.deterministic_contradiction,
                     rationale=rationale,
+                    # The offline score stands only where the model agrees with its category.
+                    support_score=off.support_score if category is off.category else None,
+                    units=off.units,
                 )
             )
         return Classification(assessments, checker="llm", judge_status=ParseStatus.OK, notes=notes)

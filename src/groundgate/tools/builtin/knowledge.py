@@ -1,7 +1,7 @@
 """The `lookup_knowledge` tool: governed documents from the knowledge index, as `DocumentEvidence`.
 
 Arguments are the business question only: `query`, an optional `domain` (matched against the
-documents' `scope`) and `top_k`. There is deliberately no date range (seed 003 invariant 9: date
+documents' `scope`) and `top_k`. There is deliberately no date range (docs/design.md §1 invariant 2: date
 ranges belong to task tools, never to knowledge search) and no tenant: the tenant comes from the
 `ExecutionContext`, and the day the documents must be in effect on is the server's (`as_of`).
 

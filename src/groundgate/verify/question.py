@@ -1,0 +1,119 @@
+"""Does the answer address the question? (issue 10 item 6) — a finding next to the verdict.
+
+An answer can be fully grounded and still answer something else: "Deployments must finish within 2
+hours" is true, and useless for "Who approves emergency changes?". The question is cut into its
+parts (`What time …, and who approves …?` has two; Chinese `？`, `；`, `以及` and `，` before a new
+question word likewise); a part is addressed when the answer takes up enough of its topic words (after
+synonym folding, so `年休假` takes up `年假`), or — a short answer such as "Delhi" or "3 天" — when it
+is short and gives the kind of value the part asks for. An answer that addresses no part is never
+`PASS` (`check.py`). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from groundgate.contracts.check import QuestionCoverage
+from groundgate.verify.synonyms import canonical
+from groundgate.verify.text import is_cjk_text, normalize, split_sentences, tokenize
+
+_EN_PART = re.compile(
+    r"(?:,\s*|\s+)(?:and|or|also)\s+(?=(?:what|when|where|who|whom|whose|which|why|how|is|are|was|were|does|do|did|can|could|should|will|would)\b)"
+    r"|(?<=\?)\s+(?=\S)|;\s*",
+    re.IGNORECASE,
+)
+_ZH_PART = re.compile(
+    r"(?<=[？?；;])\s*(?=\S)|(?:以及|另外|还有|并且|，)(?=[^，。？?]*(?:什么|多少|几|哪|谁|怎么|如何|是否|能否|吗|呢))"
+)
+_NUMBER_QUESTION = re.compile(
+    r"\bhow (?:many|much|long|often|old|far|big|large)\b|\bwhat (?:percentage|number|amount)\b|多少|几",
+    re.IGNORECASE,
+)
+_DATE_QUESTION = re.compile(
+    r"\bwhen\b|\bwhat (?:year|time|date|day)\b|什么时候|哪一?年|几点|何时|哪天", re.IGNORECASE
+)
+_YES_NO = re.compile(
+    r"^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b|吗[？?]?$|是否|能否|要不要|可不可以",
+    re.IGNORECASE,
+)
+_DIGIT = re.compile(r"[0-9０-９]|[一二两三四五六七八九十]+(?:个|天|年|月|小时|分钟|次|人|元)")
+_QUESTION_WORDS = frozenset(
+    ["what", "when", "where", "who", "whom", "whose", "which", "why", "how", "many", "much", "long", "often", "time", "year", "date", "day", "kind", "type", "什么", "多少", "几", "哪", "哪个", "哪些", "谁", "怎么", "如何", "是否", "能否", "吗", "呢", "要不要", "何时", "几点", "哪天"]
+)
+#: Requests for an account rather than a fact: no part can be checked word by word.
+_OPEN_REQUEST = re.compile(
+    r"^\s*(?:summari[sz]e|describe|explain|tell me about|give an overview|总结|概括|介绍|说明一下|解释)"
+    r"|说明了什么|是怎么回事|what happened",
+    re.IGNORECASE,
+)
+_QUESTION_CHARS = re.compile(r"什么|多少|几|哪|谁|怎么|如何|是否|能否|吗|呢|要不要|何时|请问|[？?，,。]")
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1)}
+
+
+#: Share of a part's topic words an answer must take up to address it.
+_TOPIC_SHARE = 0.15
+#: An answer with at most this many content words is a direct reply ("Delhi", "3 天").
+_SHORT_ANSWER = 3
+
+
+def question_parts(question: str) -> list[str]:
+    """The parts of a (possibly multi-part) question, as written."""
+    splitter = _ZH_PART if is_cjk_text(question) else _EN_PART
+    parts = [p.strip() for p in splitter.split(question.strip())]
+    return [p for p in parts if p and len(_topic(p)) > 0] or [question.strip()]
+
+
+def _topic(part: str) -> list[str]:
+    return [t for t in tokenize(canonical(part, cross_language=True)) if t not in _QUESTION_WORDS]
+
+
+def _part_addressed(part: str, answer_tokens: set[str], answer: str, short: bool) -> bool:
+    topic = set(_topic(part))
+    shared = len(topic & answer_tokens) / len(topic) if topic else 0.0
+    if is_cjk_text(part):
+        # Chinese words segment differently in question and answer (`住宿标准` / `住宿`): take the
+        # share of the part's character bigrams the answer has, when it is higher.
+        wanted = _bigrams(_QUESTION_CHARS.sub("", normalize(part)))
+        if wanted:
+            have = _bigrams(normalize(answer))
+            shared = max(shared, len(wanted & have) / len(wanted))
+    if shared >= _TOPIC_SHARE:
+        return True
+    if _NUMBER_QUESTION.search(part) or _DATE_QUESTION.search(part):
+        value = _DIGIT.search(answer) is not None
+        return value and (short or shared > 0)
+    if _YES_NO.search(part):
+        return short or shared > 0
+    return short
+
+
+def question_coverage(
+    question: str, answer: str, evidence: Sequence[str] = ()
+) -> tuple[QuestionCoverage, list[str]]:
+    """Whether `answer` addresses `question`, and the parts it leaves unaddressed.
+
+    `evidence`: the context excerpts that support the answer's claims. An answer that does not repeat
+    the question's words (`需要先提 CHG 变更单` for `Redis 扩容要走什么流程？`) still addresses it when
+    the evidence it rests on is about what was asked.
+    """
+    if _OPEN_REQUEST.search(question):
+        return QuestionCoverage.ADDRESSED, []  # "Summarise …": any grounded answer takes it up
+    answer_tokens = tokenize(canonical(answer, cross_language=True))
+    first = split_sentences(answer)
+    # A direct reply first ("cart-api.", "No.", "90 天。") answers the question before explaining.
+    short = len(answer_tokens) <= _SHORT_ANSWER or (
+        bool(first) and len(tokenize(first[0].text)) <= _SHORT_ANSWER
+    )
+    grounded = "\n".join([answer, *evidence])
+    tokens = set(answer_tokens) | set(tokenize(canonical("\n".join(evidence), cross_language=True)))
+    parts = question_parts(question)
+    missing = [p for p in parts if not _part_addressed(p, tokens, grounded, short)]
+    if not missing:
+        return QuestionCoverage.ADDRESSED, []
+    if len(missing) == len(parts):
+        return QuestionCoverage.NOT_ADDRESSED, missing
+    return QuestionCoverage.PARTLY_ADDRESSED, missing

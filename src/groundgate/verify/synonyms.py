@@ -1,0 +1,185 @@
+"""Synonym and number-word normalisation for support scoring: `年休假` and `年假`, `三个` and `3个`,
+and — across languages — `annual leave` and `年假`, read as the same words.
+
+Lexical support counts the claim's words found in an evidence window, so a faithful paraphrase
+that says `年休假` where the source says `年假` loses support it deserves. `canonical(text, ...)`
+rewrites every term of the bundled zh↔en lexicon into one marker word per concept (`qzadahq`),
+and small number words next to a unit into digits, before the checker tokenises the claim and the
+context, so both sides meet on the same words.
+
+- Chinese terms are always folded (within Chinese, the lexicon's synonyms are real synonyms);
+- English terms only when `cross_language` is set (the claim and its context are in different
+  languages): within English the stemmer already joins word forms, and the lexicon's broader
+  English groupings (`upgrade`/`escalate`) would hide real word swaps.
+
+The lexicon's data is `knowledge/data/lexicon_zh_en.tsv` (built by `benchmarks/build_lexicon.py`);
+it is read lazily, once per process, by path, on the first check that needs it — importing this
+module does no I/O, and `verify` imports nothing from `knowledge` (whose package pulls in the
+index clients). Only the pure parsing and lookup live here.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+import unicodedata
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+
+#: The bundled lexicon, relative to the `groundgate` package.
+_LEXICON = Path(__file__).resolve().parent.parent / "knowledge" / "data" / "lexicon_zh_en.tsv"
+
+_CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
+_EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:'[a-z]+)?")
+_MAX_EN_WORDS = 4
+
+# Small number words next to a unit or classifier: `三个工作日` → `3个工作日`, `three times` → `3 times`.
+_ZH_DIGITS = {
+    "零": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
+_ZH_NUMBER = re.compile(
+    r"(?<![零一二两三四五六七八九十百千万第])([一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])(?=[个天年月周次小时分钟秒人台倍项条名位家])"
+)
+_EN_NUMBERS = {
+    "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+    "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+}  # fmt: skip
+_EN_NUMBER = re.compile(r"\b(" + "|".join(_EN_NUMBERS) + r")\b(?=[ -][a-z])")
+
+
+@dataclass(frozen=True, slots=True)
+class SynonymTable:
+    """Term → concept marker, for Chinese terms (by substring) and English phrases (by words)."""
+
+    zh: dict[str, str]
+    en: dict[str, str]
+    zh_longest: int
+
+    @classmethod
+    def from_tsv(cls, text: str) -> SynonymTable:
+        """Parse the lexicon's `id<TAB>zh terms<TAB>en terms` lines (`|` between synonyms)."""
+        zh: dict[str, str] = {}
+        en: dict[str, str] = {}
+        for line in text.splitlines():
+            if not line or line.startswith(("#", "id\t")):
+                continue
+            parts = line.split("\t")
+            if len(parts) < 3:
+                continue
+            marker = _marker(parts[0])
+            for term in parts[1].split("|"):
+                term = _fold(term.strip())
+                if len(term) >= 2:
+                    zh.setdefault(term, marker)
+            for term in parts[2].split("|"):
+                key = _en_key(_EN_WORD.findall(_fold(term).replace("-", " ")))
+                if key:
+                    en.setdefault(key, marker)
+        return cls(zh, en, max((len(t) for t in zh), default=0))
+
+
+def _marker(concept_id: str) -> str:
+    """A word no text contains and the tokenizer keeps whole: `c0037` → `qzaadhq`."""
+    return "qz" + "".join(chr(ord("a") + int(c)) if c.isdigit() else c for c in concept_id.lower()) + "q"
+
+
+def _fold(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def _singular(word: str) -> str:
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith("ss"):
+        return word[:-1]
+    return word
+
+
+def _en_key(words: list[str]) -> str:
+    return " ".join(_singular(w) for w in words)
+
+
+@lru_cache(maxsize=1)
+def default_table() -> SynonymTable:
+    """The bundled lexicon, read on first use; an empty table when the data file is missing."""
+    try:
+        return SynonymTable.from_tsv(_LEXICON.read_text("utf-8"))
+    except OSError:
+        return SynonymTable({}, {}, 0)
+
+
+def _zh_number(match: re.Match[str]) -> str:
+    text = match.group(1)
+    if "十" not in text:
+        return str(_ZH_DIGITS[text])
+    tens, _, ones = text.partition("十")
+    return str((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
+
+
+def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
+    """`text` with lexicon terms replaced by their concept markers and number words by digits.
+
+    Lower-cased and NFKC-folded (what tokenisation does anyway). Cost: one pass over the text, a
+    few dictionary look-ups per character of Chinese and per English word.
+    """
+    table = table or default_table()
+    folded = _fold(text)
+    folded = _ZH_NUMBER.sub(_zh_number, folded)
+    folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
+    if table.zh:
+        folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)
+    if cross_language and table.en:
+        folded = _replace_en(folded, table)
+    return folded
+
+
+def _replace_zh(run: str, table: SynonymTable) -> str:
+    """Longest lexicon terms first, left to right, inside one run of Chinese characters."""
+    out: list[str] = []
+    i, n, longest = 0, len(run), table.zh_longest
+    while i < n:
+        for length in range(min(longest, n - i), 1, -1):
+            marker = table.zh.get(run[i : i + length])
+            if marker is not None:
+                out.append(f" {marker} ")
+                i += length
+                break
+        else:
+            out.append(run[i])
+            i += 1
+    return "".join(out)
+
+
+def _replace_en(text: str, table: SynonymTable) -> str:
+    words = list(_EN_WORD.finditer(text))
+    out: list[str] = []
+    last = 0
+    k = 0
+    while k < len(words):
+        for size in range(min(_MAX_EN_WORDS, len(words) - k), 0, -1):
+            group = words[k : k + size]
+            # A phrase is only its words when nothing but spaces or hyphens sits between them.
+            if any(text[a.end() : b.start()] not in {" ", "-"} for a, b in itertools.pairwise(group)):
+                continue
+            marker = table.en.get(_en_key([w.group(0) for w in group]))
+            if marker is not None:
+                out.append(text[last : group[0].start()])
+                out.append(marker)
+                last = group[-1].end()
+                k += size
+                break
+        else:
+            k += 1
+    out.append(text[last:])
+    return "".join(out)

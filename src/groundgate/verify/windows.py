@@ -1,0 +1,527 @@
+"""Evidence windows of a context and the search for a claim's best-supporting window.
+
+The context is analysed once per check (`ContextIndex`: sentences, words and bigram postings) and
+each claim looks its candidate windows up (`best_window`) instead of scoring every window, so the
+offline checker stays near-linear in the input (see `groundgate.verify.checker`). Words and bigrams
+are taken from the text after `synonyms.canonical` (lexicon synonyms and number words folded), and a
+structured passage (JSON, `key: value` lines) contributes one window per record, its fields read out
+(`verify.records`).
+"""
+
+from __future__ import annotations
+
+import re
+from array import array
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+
+from groundgate.verify import fidelity, records
+from groundgate.verify.budget import Deadline
+from groundgate.verify.synonyms import canonical
+from groundgate.verify.text import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
+
+#: How much more support a two-sentence window needs than a single sentence to be preferred.
+PAIR_MARGIN = 0.1
+
+
+def char_bigrams(normalized: str) -> set[str]:
+    return {normalized[i : i + 2] for i in range(len(normalized) - 1)}
+
+
+def _weight(token: str) -> float:
+    if any(c.isdigit() for c in token) or "_" in token or "/" in token:
+        return 2.0  # numbers and identifiers carry the facts that matter most
+    if len(token) == 1:
+        return 0.5  # single characters (Chinese particles the stop list missed, units)
+    return 1.0
+
+
+def weighted(tokens: list[str]) -> list[tuple[str, float]]:
+    return [(token, _weight(token)) for token in tokens]
+
+
+#: Posting entries one claim's evidence search may visit. A claim whose words are all common in a
+#: very large context stops there and keeps the best window found so far (support can only be
+#: under-estimated, which fails closed). Below about 300 distinct windows the search is always
+#: complete, so normal-size checks are exact.
+_MAX_POSTINGS_PER_CLAIM = 20_000
+
+#: The longest evidence excerpt a claim cites (a sentence pair is far shorter).
+MAX_EXCERPT_CHARS = 2_000
+
+#: Contexts up to this size have their sentences cached between checks.
+_CACHED_CONTEXT_CHARS = 20_000
+
+#: Tolerance of rank comparisons (the same as the sequential scan this search replaces).
+_EPS = 1e-9
+
+
+#: An evidence window is one or two sentences; a "sentence" longer than this (a passage without
+#: sentence breaks) is cut into pieces of at most this length, at a space or a clause mark where one
+#: is near. No sentence a person writes is this long, so normal text keeps its sentences; the cap
+#: keeps every window small enough that comparing a claim with it costs the same as with a sentence.
+_MAX_SENTENCE_CHARS = 1_000
+_SOFT_BREAK = re.compile(r"[\s,，;；、:：]")
+
+
+def _evidence_sentences(passage: str) -> list[Span]:
+    """`split_sentences`, with sentences over `_MAX_SENTENCE_CHARS` cut into pieces."""
+    spans: list[Span] = []
+    for span in split_sentences(passage):
+        if len(span.text) <= _MAX_SENTENCE_CHARS:
+            spans.append(span)
+            continue
+        start = span.start
+        while start < span.end:
+            end = min(span.end, start + _MAX_SENTENCE_CHARS)
+            if end < span.end:
+                # The last soft break in the second half of the piece, if there is one.
+                half = start + _MAX_SENTENCE_CHARS // 2
+                breaks = [m.end() for m in _SOFT_BREAK.finditer(passage, half, end)]
+                if breaks:
+                    end = breaks[-1]
+            piece = passage[start:end]
+            stripped = piece.strip()
+            if stripped and any(c.isalnum() for c in stripped):
+                left = start + len(piece) - len(piece.lstrip())
+                spans.append(Span(stripped, left, left + len(stripped)))
+            start = end
+    return spans
+
+
+class OutOfTimeError(Exception):
+    """The deadline passed while the context was being indexed."""
+
+
+@dataclass(frozen=True, slots=True)
+class _Text:
+    """What support scoring reads of one sentence; identical sentences share one."""
+
+    tokens: frozenset[str]
+    normalized: str
+
+
+@dataclass(slots=True)
+class Window:
+    """An evidence window: one sentence of a passage, or it and the next one (`paired`)."""
+
+    passage: int
+    start: int
+    end: int
+    text: str
+    """What the checks read: the passage's text, or a record's fields read out."""
+    paired: bool
+    raw: str = ""
+    """The passage's text of the window, as cited."""
+
+
+class ContextIndex:
+    """The context, analysed once per check: sentences, their words, and postings to find windows.
+
+    Windows are single sentences and adjacent pairs, numbered `2 * sentence + paired` (the order the
+    checker has always preferred them in). Only the first of identical windows is posted: a later
+    copy can never be preferred, so a context that repeats itself costs no more to search. Postings
+    map each word and each character bigram of the normalised text to the windows that have it, so a
+    claim's candidate windows are looked up instead of scoring every window for every claim.
+    """
+
+    __slots__ = (
+        "_in_lower",
+        "_in_normalized",
+        "_large",
+        "_lower",
+        "_normalized",
+        "all_text",
+        "bigram_postings",
+        "context_cjk",
+        "cross_language",
+        "fidelity_text",
+        "fields",
+        "passages",
+        "read_out",
+        "sent_end",
+        "sent_passage",
+        "sent_start",
+        "sent_text",
+        "texts",
+        "token_postings",
+        "unique_windows",
+    )
+
+    def __init__(self, passages: Sequence[str], *, cross_language: bool = False) -> None:
+        self.passages = passages
+        self.cross_language = cross_language
+        self.context_cjk = False
+        """The context is mostly Chinese (set by the checker)."""
+        """Claims and context are in different languages: English lexicon terms are folded too."""
+        self.read_out: dict[int, str] = {}
+        """Sentence number -> the record's fields read out, for the windows that are records."""
+        self.fields: dict[int, tuple[records.Field, ...]] = {}
+        """Sentence number -> the record's fields."""
+        self.fidelity_text = ""
+        """The whole context as the fidelity checks read it (records read out after their text)."""
+        self.texts: list[_Text] = []
+        self.sent_passage = array("l")
+        self.sent_start = array("l")
+        self.sent_end = array("l")
+        self.sent_text = array("l")
+        """Index into `texts` of each sentence; -1 marks the end of a passage (no pair across it)."""
+        self.token_postings: dict[str, array[int]] = {}
+        self.bigram_postings: dict[str, array[int]] = {}
+        self.unique_windows = array("l")
+        self.all_text = "\n".join(passages)
+        self._normalized: str | None = None
+        self._lower: str | None = None
+        self._in_normalized: dict[str, bool] = {}
+        self._in_lower: dict[str, bool] = {}
+        self._large: dict[int, tuple[Window, fidelity.EvidenceIndex]] = {}
+
+    def canonical(self, text: str) -> str:
+        """The text whose words and bigrams support is computed on (see `synonyms.canonical`)."""
+        return canonical(text, cross_language=self.cross_language)
+
+    @classmethod
+    def build(
+        cls, passages: Sequence[str], deadline: Deadline | None = None, *, cross_language: bool = False
+    ) -> ContextIndex:
+        """Each sentence is analysed once; raises `OutOfTimeError` when `deadline` passes meanwhile."""
+        index = cls(passages, cross_language=cross_language)
+        read_outs: list[str] = []
+        # A large context's sentences are analysed once and not cached (see `normalize`); a small
+        # one's are, since the same documents come back check after check.
+        cache = len(index.all_text) <= _CACHED_CONTEXT_CHARS
+        text_ids: dict[tuple[str, frozenset[str]], int] = {}
+        words: dict[str, str] = {}  # one string object per distinct word, however often it occurs
+        seen_single: set[int] = set()
+        seen_pair: set[tuple[int, int]] = set()
+        for p, passage in enumerate(passages):
+            if deadline is not None and deadline.expired():
+                raise OutOfTimeError
+            previous: tuple[int, int, frozenset[str], set[str], str] | None = None
+            found = records.parse(passage)
+            spans = [Span(r.text, r.start, r.end) for r in found] or _evidence_sentences(passage)
+            for n, span in enumerate(spans):
+                if found:
+                    # A record is one window: its fields read out, cited by its span in the passage.
+                    index.read_out[len(index.sent_text)] = span.text
+                    index.fields[len(index.sent_text)] = found[n].fields
+                    read_outs.append(span.text)
+                folded = index.canonical(span.text)
+                tokens = frozenset(words.setdefault(t, t) for t in tokenize(folded, cache=cache))
+                normalized = normalize(folded, cache=cache)
+                key = (normalized, tokens)
+                text_id = text_ids.get(key)
+                if text_id is None:
+                    text_id = text_ids[key] = len(index.texts)
+                    index.texts.append(_Text(tokens, normalized))
+                i = len(index.sent_text)
+                index.sent_passage.append(p)
+                index.sent_start.append(span.start)
+                index.sent_end.append(span.end)
+                index.sent_text.append(text_id)
+                bigrams = char_bigrams(normalized)
+                if previous is not None:  # the pair ending here comes before this single window
+                    j, prev_id, prev_tokens, prev_bigrams, prev_normalized = previous
+                    if (prev_id, text_id) not in seen_pair:
+                        seen_pair.add((prev_id, text_id))
+                        pair_bigrams = prev_bigrams | bigrams
+                        if prev_normalized and normalized:
+                            pair_bigrams.add(prev_normalized[-1] + normalized[0])
+                        index._post(2 * j + 1, prev_tokens | tokens, pair_bigrams)
+                if text_id not in seen_single:
+                    seen_single.add(text_id)
+                    index._post(2 * i, tokens, bigrams)
+                previous = (i, text_id, tokens, bigrams, normalized)
+            index.sent_passage.append(p)  # a sentinel, so that `2 * last + 1` is never a window
+            index.sent_start.append(0)
+            index.sent_end.append(0)
+            index.sent_text.append(-1)
+        index.fidelity_text = "\n".join([index.all_text, *read_outs])
+        return index
+
+    def _post(self, window: int, tokens: frozenset[str] | set[str], bigrams: set[str]) -> None:
+        self.unique_windows.append(window)
+        for postings, keys in ((self.token_postings, tokens), (self.bigram_postings, bigrams)):
+            for key in keys:
+                found = postings.get(key)
+                if found is None:
+                    found = postings[key] = array("l")
+                found.append(window)
+
+    # ------------------------------------------------------------------ windows
+
+    def window(self, w: int) -> Window:
+        large = self._large.get(w)
+        if large is not None:
+            return large[0]
+        i = w >> 1
+        last = i + (w & 1)
+        passage = self.sent_passage[i]
+        start, end = self.sent_start[i], self.sent_end[last]
+        raw = self.passages[passage][start:end]
+        if i in self.read_out or last in self.read_out:
+            text = " ".join(
+                self.read_out.get(k, self.passages[passage][self.sent_start[k] : self.sent_end[k]])
+                for k in dict.fromkeys((i, last))
+            )
+            return Window(passage, start, end, text, bool(w & 1), raw)
+        return Window(passage, start, end, raw, bool(w & 1), raw)
+
+    def window_fields(self, w: int) -> tuple[records.Field, ...]:
+        """The record fields of window `w` (none for prose)."""
+        i = w >> 1
+        own = self.fields.get(i, ())
+        return (*own, *self.fields.get(i + 1, ())) if w & 1 else own
+
+    def aligned_evidence(self, window: Window, w: int) -> str | fidelity.EvidenceIndex:
+        """The window's text for the fidelity checks; a long one is analysed once per check.
+
+        (Short texts are cached by `fidelity` itself; a window as long as a whole passage without a
+        sentence break is not, and would otherwise be re-analysed for every claim it supports.)
+        """
+        if len(window.text) <= CACHE_MAX_CHARS:
+            return window.text
+        large = self._large.get(w)
+        if large is None:
+            large = self._large[w] = (window, fidelity.index_evidence(window.text))
+        return large[1]
+
+    def has_word(self, w: int, token: str) -> bool:
+        """`token` is one of the window's words."""
+        i = w >> 1
+        if token in self.texts[self.sent_text[i]].tokens:
+            return True
+        return bool(w & 1) and token in self.texts[self.sent_text[i + 1]].tokens
+
+    def contains(self, w: int, needle: str) -> bool:
+        """`needle` occurs in the window's normalised text (a pair's text is both sentences' joined)."""
+        i = w >> 1
+        first = self.texts[self.sent_text[i]].normalized
+        if needle in first:
+            return True
+        if not w & 1:
+            return False
+        second = self.texts[self.sent_text[i + 1]].normalized
+        if needle in second:
+            return True
+        k = len(needle) - 1
+        return k > 0 and needle in first[-k:] + second[:k]
+
+    def covers(self, w: int, token: str) -> bool:
+        """The window counts `token` as covered: one of its words, or (longer tokens) in its text."""
+        return self.has_word(w, token) or (len(token) > 1 and self.contains(w, token))
+
+    def rarest_bigram(self, needle: str) -> array[int] | None:
+        """The shortest posting list of `needle`'s bigrams: every window containing `needle` is in it.
+
+        Empty when some bigram of `needle` occurs nowhere; None when `needle` is shorter than two.
+        """
+        best: array[int] | None = None
+        for i in range(len(needle) - 1):
+            found = self.bigram_postings.get(needle[i : i + 2])
+            if found is None:
+                return _NO_WINDOWS
+            if best is None or len(found) < len(best):
+                best = found
+        return best
+
+    def any_window_with_all(self, needles: Sequence[str]) -> bool:
+        """Some window's normalised text contains every needle."""
+        candidates: array[int] | None = None
+        for needle in needles:
+            found = self.rarest_bigram(needle)
+            if found is not None and (candidates is None or len(found) < len(candidates)):
+                candidates = found
+        pool = self.unique_windows if candidates is None else candidates
+        return any(all(self.contains(w, needle) for needle in needles) for w in pool)
+
+    # ------------------------------------------------------------------ the whole context
+
+    @property
+    def all_tokens(self) -> Collection[str]:
+        return self.token_postings.keys()
+
+    @property
+    def all_normalized(self) -> str:
+        if self._normalized is None:
+            cache = len(self.all_text) <= _CACHED_CONTEXT_CHARS
+            self._normalized = "\n".join(
+                normalize(self.canonical(p), cache=cache) for p in [*self.passages, *self.read_out.values()]
+            )
+        return self._normalized
+
+    @property
+    def all_lower(self) -> str:
+        if self._lower is None:
+            self._lower = self.all_text.lower()
+        return self._lower
+
+    def in_normalized(self, needle: str) -> bool:
+        """`needle in all_normalized`, remembered: every claim asks about the same context."""
+        found = self._in_normalized.get(needle)
+        if found is None:
+            found = self._in_normalized[needle] = needle in self.all_normalized
+        return found
+
+    def in_lower(self, needle: str) -> bool:
+        """`needle in all_lower`, remembered."""
+        found = self._in_lower.get(needle)
+        if found is None:
+            found = self._in_lower[needle] = needle in self.all_lower
+        return found
+
+    def anywhere(self, token: str) -> bool:
+        """The context uses `token`: as a word somewhere, or (longer tokens) inside its text."""
+        return token in self.token_postings or (len(token) > 1 and self.in_normalized(token))
+
+
+_NO_WINDOWS: array[int] = array("l")
+
+
+@dataclass(frozen=True, slots=True)
+class Support:
+    score: float
+    window: Window | None
+    number: int = -1
+    """The window's number in the index."""
+
+
+@dataclass(slots=True)
+class _Term:
+    """A claim word or bigram in the evidence search, with its share of the claim's score."""
+
+    token: str | None
+    bigram: str | None
+    weight: float
+    """The word's total weight in the claim (words), 0 for bigrams."""
+    value: float
+    """Most this term adds to any window's score."""
+    postings: array[int]
+    substring: array[int] | None
+    """Windows that may contain the word inside their text (words of two or more characters)."""
+
+    @property
+    def size(self) -> int:
+        return len(self.postings) + (len(self.substring) if self.substring is not None else 0)
+
+
+def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex) -> Support:
+    """The window with the highest support (a pair must beat a single sentence by `PAIR_MARGIN`).
+
+    Support of a window is the weighted share of the claim's words it covers (averaged, for
+    Chinese, with the share of the claim's character bigrams it has). Instead of scoring every
+    window, the search walks the claim's words and bigrams from the rarest to the most common,
+    adding each one's share to the windows in its postings, and stops as soon as what the
+    remaining terms could add to a window not yet seen cannot beat the best window scored so far
+    (the max-score bound of search engines). The candidates left are scored exactly, in window
+    order, so the result is the one a full scan gives: the first window of the highest rank.
+    """
+    weights: dict[str, float] = {}
+    total = 0.0
+    for token, w in weighted(tokens):
+        total += w
+        weights[token] = weights.get(token, 0.0) + w
+    n_bigrams = len(claim_bigrams)
+    share = 0.5 if n_bigrams else 1.0  # words are half the score when bigrams are the other half
+
+    terms: list[_Term] = []
+    for token, weight in weights.items():
+        postings = index.token_postings.get(token, _NO_WINDOWS)
+        substring = index.rarest_bigram(token) if len(token) > 1 else None
+        term = _Term(token, None, weight, share * weight / total, postings, substring)
+        if term.size:
+            terms.append(term)
+    for bigram in sorted(claim_bigrams):
+        postings = index.bigram_postings.get(bigram, _NO_WINDOWS)
+        if postings:
+            terms.append(_Term(None, bigram, 0.0, 0.5 / n_bigrams, postings, None))
+    if not terms:
+        return Support(0.0, None)
+    terms.sort(key=lambda term: term.size)
+    remaining = [0.0] * (len(terms) + 1)  # remaining[k]: the most terms k.. can add to a window
+    for k in range(len(terms) - 1, -1, -1):
+        remaining[k] = remaining[k + 1] + terms[k].value
+
+    covered: dict[int, float] = {}  # window -> weight of the processed words it covers
+    hits: dict[int, int] = {}  # window -> processed bigrams it has
+    scored: dict[int, float] = {}  # window -> its exact support
+    extra: list[int] = []  # windows of a term cut short by the postings budget
+    threshold = 0.0  # the best exact rank so far: a window must beat it
+
+    def partial(w: int) -> float:
+        words = covered.get(w, 0.0) / total if total else 0.0
+        return share * words + (0.5 * hits.get(w, 0) / n_bigrams if n_bigrams else 0.0)
+
+    def exact(w: int, todo: Sequence[_Term]) -> float:
+        weight, found = covered.get(w, 0.0), hits.get(w, 0)
+        for term in todo:
+            if term.token is not None:
+                if index.covers(w, term.token):
+                    weight += term.weight
+            elif term.bigram is not None and index.contains(w, term.bigram):
+                found += 1
+        # The same arithmetic as scoring a window on its own: weights are multiples of 0.5, so
+        # the sum is exact in any order and the score is bit-for-bit the full scan's.
+        score = weight / total if total else 0.0
+        if n_bigrams:
+            score = (score + found / n_bigrams) / 2
+        return score
+
+    def rank(w: int, score: float) -> float:
+        return score - PAIR_MARGIN if w & 1 else score
+
+    visited = 0
+    done = 0
+    for k, term in enumerate(terms):
+        if remaining[k] < threshold - _EPS:
+            break  # no window outside the postings seen so far can beat the best one
+        if visited + term.size > _MAX_POSTINGS_PER_CLAIM and k > 0:
+            break
+        if visited + term.size > _MAX_POSTINGS_PER_CLAIM:
+            # Even the rarest term is common everywhere: take its first windows as candidates.
+            pool = term.postings if term.postings else (term.substring or _NO_WINDOWS)
+            extra.extend(pool[:_MAX_POSTINGS_PER_CLAIM])
+            break
+        visited += term.size
+        top, top_value = -1, -1.0
+        if term.token is not None:
+            token = term.token
+            for w in term.postings:
+                covered[w] = covered.get(w, 0.0) + term.weight
+                value = partial(w)
+                if value > top_value:
+                    top, top_value = w, value
+            for w in term.substring or ():
+                if not index.has_word(w, token) and index.contains(w, token):
+                    covered[w] = covered.get(w, 0.0) + term.weight
+                    value = partial(w)
+                    if value > top_value:
+                        top, top_value = w, value
+        else:
+            for w in term.postings:
+                hits[w] = hits.get(w, 0) + 1
+                value = partial(w)
+                if value > top_value:
+                    top, top_value = w, value
+        done = k + 1
+        if top >= 0:
+            score = exact(top, terms[done:])
+            scored[top] = score
+            threshold = max(threshold, rank(top, score))
+
+    todo = terms[done:]
+    bound = remaining[done]
+    best = Support(0.0, None)
+    best_rank = 0.0
+    for w in sorted({*covered, *hits, *extra}):
+        penalty = PAIR_MARGIN if w & 1 else 0.0
+        if partial(w) + bound - penalty < threshold - _EPS:
+            continue  # cannot reach the best rank already found
+        known = scored.get(w)
+        support = known if known is not None else exact(w, todo)
+        # A sentence pair must earn its extra length: cite the single sentence unless the pair
+        # covers clearly more of the claim.
+        r = rank(w, support)
+        if r > best_rank + _EPS:
+            best, best_rank = Support(support, index.window(w), w), r
+    return best
