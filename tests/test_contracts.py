@@ -177,12 +177,13 @@ def test_json_round_trip(model: BaseModel) -> None:
     assert again == model
 
 
-def test_retry_context_default_instruction_is_the_seeds() -> None:
+def test_retry_context_default_instruction_is_the_designed_one() -> None:
     dumped = RetryContext(round=1, missing_evidence_facts=["x"]).model_dump()
     assert dumped == {
         "round": 1,
         "missing_evidence_facts": ["x"],
         "instruction": "仅补充以上断言相关证据，不要重复已完成检索",
+        "unmet_need_ids": [],  # round 2 targets only these needs (docs/design.md §8)
     }
 
 

@@ -507,7 +507,9 @@ def _run_recorded(
     """Run one question, writing the run, its steps and tool invocations as they happen."""
     from groundgate.apps.chat import ask_recorded
 
-    return ask_recorded(store, orchestrator, question, ctx, session_id=session_id, mode=mode, on_event=on_event)
+    return ask_recorded(
+        store, orchestrator, question, ctx, session_id=session_id, mode=mode, on_event=on_event
+    )
 
 
 @app.command("ask")

@@ -200,6 +200,9 @@ _OUTPUT_FIELDS = {
     "claims",
     "checker",
     "judge_status",
+    "support_score",
+    "addresses_question",
+    "unaddressed_parts",
 }
 
 
@@ -269,7 +272,10 @@ def run_eval(
             summary.verdicts[result.verdict.value] += 1
             group = item.get(group_by) if group_by else None
             score, source = answer_support_score(result)
-            addresses = getattr(result, "addresses_question", None)
+            # `addressed` / `partly_addressed` / `not_addressed` (None without a question): the finding
+            # counted is "does not address the question at all".
+            coverage = result.addresses_question
+            addresses = None if coverage is None else str(coverage) != "not_addressed"
             acc.add(
                 cast(Label, label),
                 result.verdict,
@@ -277,14 +283,14 @@ def run_eval(
                 score=score,
                 score_source=source,
                 fields={name: str(item[name]) for name in BREAKDOWN_FIELDS if item.get(name) is not None},
-                addresses_question=addresses if isinstance(addresses, bool) else None,
+                addresses_question=addresses,
             )
             if predictions is not None:
                 line = json.loads(_result_line(result))
                 line["label"] = label
                 line["support_score"] = round(score, 4)
-                if isinstance(addresses, bool):
-                    line["addresses_question"] = addresses
+                if coverage is not None:
+                    line["addresses_question"] = str(coverage)
                 for name in BREAKDOWN_FIELDS:
                     if item.get(name) is not None:
                         line[name] = item[name]

@@ -1,6 +1,13 @@
 """Pydantic contracts shared by every part of groundgate. Everything else imports from here."""
 
-from groundgate.contracts.check import CheckedClaim, CheckRequest, CheckResult, EvidenceSpan
+from groundgate.contracts.check import (
+    CheckedClaim,
+    CheckedUnit,
+    CheckRequest,
+    CheckResult,
+    EvidenceSpan,
+    QuestionCoverage,
+)
 from groundgate.contracts.claims import EXECUTOR_OUTPUT_SCHEMA, Claim, ExecutorOutput
 from groundgate.contracts.context import AUTHORIZATION_FIELDS, ExecutionContext
 from groundgate.contracts.enums import (
@@ -69,6 +76,8 @@ __all__ = [
     "CheckRequest",
     "CheckResult",
     "CheckedClaim",
+    "CheckedUnit",
+    "QuestionCoverage",
     "Claim",
     "ClaimCheck",
     "ClaimGate",

@@ -39,7 +39,44 @@ _YES_NO = re.compile(
 )
 _DIGIT = re.compile(r"[0-9０-９]|[一二两三四五六七八九十]+(?:个|天|年|月|小时|分钟|次|人|元)")
 _QUESTION_WORDS = frozenset(
-    ["what", "when", "where", "who", "whom", "whose", "which", "why", "how", "many", "much", "long", "often", "time", "year", "date", "day", "kind", "type", "什么", "多少", "几", "哪", "哪个", "哪些", "谁", "怎么", "如何", "是否", "能否", "吗", "呢", "要不要", "何时", "几点", "哪天"]
+    [
+        "what",
+        "when",
+        "where",
+        "who",
+        "whom",
+        "whose",
+        "which",
+        "why",
+        "how",
+        "many",
+        "much",
+        "long",
+        "often",
+        "time",
+        "year",
+        "date",
+        "day",
+        "kind",
+        "type",
+        "什么",
+        "多少",
+        "几",
+        "哪",
+        "哪个",
+        "哪些",
+        "谁",
+        "怎么",
+        "如何",
+        "是否",
+        "能否",
+        "吗",
+        "呢",
+        "要不要",
+        "何时",
+        "几点",
+        "哪天",
+    ]
 )
 #: Requests for an account rather than a fact: no part can be checked word by word.
 _OPEN_REQUEST = re.compile(
