@@ -64,6 +64,13 @@ class CheckerThresholds:
     """Support over the whole context that still counts as indirect support."""
     alignment_for_polarity: float = 0.7
     """Negation/comparator flips count only against a window at least this well aligned."""
+    alignment_for_polarity_long: float = 0.85
+    """The same bar for a window longer than `short_window_chars` (a news or narrative sentence with
+    several clauses). Tuned on the `tune` splits: a flip read off a loosely aligned long sentence is
+    more often a paraphrase ("no one has claimed" / "no group has claimed") than a lie; 0.85 raised
+    HaluSum's REJECT precision from 0.53 to 0.64 at the same balanced accuracy, while short rules
+    ("超标部分需部门总监审批" → "无需审批") keep the 0.7 bar."""
+    short_window_chars: int = 120
     polarity_window_chars: int = 300
     """Negation/comparator flips count only against a window at most this long."""
     unit_scattered: float = 0.6
@@ -181,9 +188,13 @@ class OfflineChecker:
         cross = index.cross_language and is_cjk_text(claim) != index.context_cjk
         # A negation or comparator flip is read off the aligned window: only a well aligned, short
         # one (a rule, not a news paragraph with several clauses) places the cue reliably.
-        polarity_ok = best.score >= t.alignment_for_polarity and (
-            best.window is None or len(best.window.text) <= t.polarity_window_chars
+        window_chars = len(best.window.text) if best.window is not None else 0
+        polarity_bar = (
+            t.alignment_for_polarity
+            if window_chars <= t.short_window_chars
+            else t.alignment_for_polarity_long
         )
+        polarity_ok = best.score >= polarity_bar and window_chars <= t.polarity_window_chars
         contradictions, unjudged = _contradictions(claim, issues, polarity_ok, cross)
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
