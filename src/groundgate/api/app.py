@@ -406,6 +406,7 @@ def create_app(
                 run_id=run_id,
                 # the id is minted here (not in `ask_recorded`) so a failed run can be answered with it
                 session_id=sid,
+                continues_session=session_id is not None,
                 mode="api",
                 on_event=on_event,
                 untenanted_sessions=not keyed,

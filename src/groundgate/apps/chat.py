@@ -68,6 +68,7 @@ def ask_recorded(
     mode: str = "chat",
     on_event: Callable[[RunEvent], None] | None = None,
     untenanted_sessions: bool = True,
+    continues_session: bool | None = None,
 ) -> RunResult:
     """Answer one question as a recorded run: the one entry point of the CLI (`ask`, `demo`) and the
     API (`POST /api/chat`).
@@ -77,7 +78,12 @@ def ask_recorded(
     session has earlier turns, their questions (never their answers: history has no fact status,
     docs/design.md §1 invariant 11) are given to the orchestrator so a follow-up ("那 P2 呢？") can be
     understood. On an exception the run is recorded `FAILED` and the exception re-raised.
+
+    `continues_session`: whether `session_id` names a session the caller continues (its history is
+    read); default: whenever a `session_id` is given. A caller that mints the id of a new session
+    passes False and saves the query.
     """
+    read_history = bool(session_id) if continues_session is None else continues_session
     from groundgate.apps.history import load_session_history
     from groundgate.store.recorder import RunRecorder, run_recorded
 
@@ -86,7 +92,7 @@ def ask_recorded(
         # another tenant's turns can never be read here.
         history = (
             load_session_history(store, recorder.session_id, exclude_run_id=recorder.run_id)
-            if session_id
+            if read_history
             else []
         )
         return orchestrator.run(
