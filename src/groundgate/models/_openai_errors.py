@@ -7,10 +7,13 @@ original exception, so the cause stays in the traceback while callers only ever 
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any, cast
+
 import httpx
 import openai
 
-from groundgate.errors import ModelError, ModelHTTPError, ModelTimeoutError
+from groundgate.errors import ConfigurationError, ModelError, ModelHTTPError, ModelTimeoutError
 
 TIMEOUT_ERRORS: tuple[type[BaseException], ...]
 try:  # openai >= 3 uses httpx2; the legacy httpx client is still accepted as `http_client`.
@@ -22,6 +25,30 @@ except ImportError:  # pragma: no cover - openai < 3
 
 BODY_SNIPPET = 300
 """Characters of an error body quoted in the message (the whole body, up to 2,000, is kept raw)."""
+
+
+def make_client(
+    *,
+    api_key: str | None,
+    base_url: str | None,
+    timeout_seconds: float,
+    max_retries: int,
+    default_headers: Mapping[str, str] | None,
+    http_client: Any,
+    what: str,
+) -> openai.OpenAI:
+    """The SDK client both front ends use; a bad configuration is a `ConfigurationError` naming `what`."""
+    try:
+        return openai.OpenAI(
+            api_key=api_key,
+            base_url=base_url,
+            timeout=timeout_seconds,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            http_client=cast(Any, http_client),
+        )
+    except (openai.OpenAIError, TypeError) as exc:  # no key at all, or a wrong `http_client` type
+        raise ConfigurationError(f"cannot configure the {what}: {exc}") from exc
 
 
 def raw_body(exc: openai.APIStatusError) -> str | None:
@@ -62,4 +89,11 @@ def translate_openai_error(exc: BaseException, what: str, timeout_seconds: float
     return ModelHTTPError(f"{what} failed: {type(exc).__name__}: {exc}")
 
 
-__all__ = ["BODY_SNIPPET", "TIMEOUT_ERRORS", "body_snippet", "raw_body", "translate_openai_error"]
+__all__ = [
+    "BODY_SNIPPET",
+    "TIMEOUT_ERRORS",
+    "body_snippet",
+    "make_client",
+    "raw_body",
+    "translate_openai_error",
+]

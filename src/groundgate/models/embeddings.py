@@ -21,13 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Mapping, Sequence
 from types import TracebackType
-from typing import TYPE_CHECKING, Any, cast
+from typing import TYPE_CHECKING, Any
 
 import httpx
-import openai
 
 from groundgate.errors import ConfigurationError, ModelOutputError
-from groundgate.models._openai_errors import translate_openai_error
+from groundgate.models._openai_errors import make_client, translate_openai_error
 
 if TYPE_CHECKING:
     import httpx2
@@ -76,17 +75,15 @@ class OpenAIEmbeddings:
         self.batch_size = batch_size
         self.send_dimensions = send_dimensions
         self._owns_http_client = http_client is None
-        try:
-            self._client = openai.OpenAI(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout_seconds,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                http_client=cast("httpx2.Client | None", http_client),
-            )
-        except (openai.OpenAIError, TypeError) as exc:  # no key at all, or a wrong `http_client` type
-            raise ConfigurationError(f"cannot configure the embeddings client: {exc}") from exc
+        self._client = make_client(
+            api_key=api_key,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            http_client=http_client,
+            what="embeddings client",
+        )
 
     # ------------------------------------------------------------------ DenseEncoder
 

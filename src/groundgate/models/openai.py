@@ -20,7 +20,6 @@ from types import TracebackType
 from typing import TYPE_CHECKING, Any, Literal, cast
 
 import httpx
-import openai
 from pydantic import BaseModel
 
 from groundgate.errors import (
@@ -30,7 +29,7 @@ from groundgate.errors import (
     ModelInvalidJSONError,
     ModelRefusalError,
 )
-from groundgate.models._openai_errors import translate_openai_error
+from groundgate.models._openai_errors import make_client, translate_openai_error
 from groundgate.models._parsing import estimate_tokens, parse_structured_output, strip_reasoning
 from groundgate.models.base import Message, ModelResponse, OutputT, Role, Usage
 
@@ -88,19 +87,15 @@ class OpenAIModel:
         self.structured_output: StructuredOutputMode = structured_output
         self.extra_body = dict(extra_body) if extra_body else None
         self._owns_http_client = http_client is None
-        try:
-            self._client = openai.OpenAI(
-                api_key=api_key,
-                base_url=base_url,
-                timeout=timeout_seconds,
-                max_retries=max_retries,
-                default_headers=default_headers,
-                http_client=cast("httpx2.Client | None", http_client),
-            )
-        except openai.OpenAIError as exc:
-            raise ConfigurationError(f"cannot configure the OpenAI client: {exc}") from None
-        except TypeError as exc:  # a wrong `http_client` type
-            raise ConfigurationError(f"cannot configure the OpenAI client: {exc}") from None
+        self._client = make_client(
+            api_key=api_key,
+            base_url=base_url,
+            timeout_seconds=timeout_seconds,
+            max_retries=max_retries,
+            default_headers=default_headers,
+            http_client=http_client,
+            what="OpenAI client",
+        )
 
     # ------------------------------------------------------------------ Model protocol
 
