@@ -226,7 +226,7 @@ def test_an_answer_that_addresses_nothing_of_a_chinese_question_is_not_passed() 
 def test_every_claim_and_unit_carries_a_support_score_that_serialises() -> None:
     result = check(
         context="P1 alerts must be acknowledged within 10 minutes.",
-        answer="P1 alerts must be acknowledged within 10 minutes, otherwise the CTO is called. It is 5 minutes.",
+        answer="P1 alerts must be acknowledged within 10 minutes, otherwise the CTO is called. P1 alerts are acknowledged within 5 minutes.",
     )
     payload = json.loads(result.model_dump_json())
     for claim in payload["claims"]:
@@ -260,3 +260,97 @@ def test_a_contradiction_the_llm_judge_finds_is_a_key_fact() -> None:
     result = check(context="Restarts happen at night.", answer="You can restart it at noon.", model=model)
     assert result.claims[0].key
     assert result.verdict is Verdict.REJECT
+
+
+# --------------------------------------------------------------------------- tuned on the tune splits
+
+
+def test_a_bare_name_given_in_reply_to_a_question_is_the_key_fact_and_passes() -> None:
+    context = "The Oberoi Group is a hotel company with its head office in Delhi."
+    result = check(context=context, answer="Delhi", question="In what city is the Oberoi head office?")
+    assert result.verdict is Verdict.PASS
+    assert result.claims[0].key
+    assert "key:answer_to_question" in result.claims[0].reason_codes
+
+
+def test_a_bare_name_the_context_never_states_is_flagged() -> None:
+    context = "The Oberoi Group is a hotel company with its head office in Delhi."
+    result = check(context=context, answer="Mumbai", question="In what city is the Oberoi head office?")
+    assert result.verdict is not Verdict.PASS
+
+
+def test_without_a_question_a_bare_word_is_still_not_a_key_fact() -> None:
+    result = check(context="The Oberoi Group has its head office in Delhi.", answer="Delhi")
+    assert not result.claims[0].key
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "name"),
+    [
+        (
+            "He was awarded the 2012 Nobel Prize in Physics, jointly with Serge Haroche, for methods "
+            "that enable measuring quantum systems. La Fontaine wrote fables.",
+            "He was awarded the 2012 Nobel Prize in Physics jointly with Jean De La Fontaine.",
+            "Jean De La Fontaine",
+        ),
+        (
+            "Balston was educated at Eton and New College, Oxford. The King visited the college.",
+            "Balston attended New College, which was founded by King Henry in Oxford.",
+            "King Henry",
+        ),
+    ],
+)
+def test_a_name_with_a_word_the_context_never_uses_is_not_direct_evidence(
+    context: str, answer: str, name: str
+) -> None:
+    result = check(context=context, answer=answer)
+    claim = result.claims[0]
+    assert claim.category is not FactCategory.DIRECT_EVIDENCE
+    assert any(code.startswith("unsupported_entity:") and name in code for code in claim.reason_codes)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # The claim's figure is in the context, only not in the sentence read as its source.
+        (
+            "Leeds sit 13th in the Championship table and play Blackburn on Saturday. "
+            "The club has collected 52 points so far this season.",
+            "Leeds are 13th in the Championship with 52 points.",
+        ),
+        # A figure set against a loosely aligned sentence of a long story.
+        (
+            "On Day Six of Nepal's tragedy, rescuers pulled a 15-year-old from the rubble of a building "
+            "in one of Kathmandu's hard-hit neighborhoods, officials told reporters on Thursday.",
+            "Death toll rises to more than 6,100.",
+        ),
+    ],
+)
+def test_a_figure_not_read_off_its_own_sentence_is_flagged_but_not_rejected(
+    context: str, answer: str
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+    assert all(c.category is not FactCategory.CONTRADICTED for c in result.claims)
+
+
+def test_a_negated_phrase_the_context_states_word_for_word_is_not_a_negation_flip() -> None:
+    context = (
+        "What we don't know: It's not known whether Gray's criminal past had anything to do with "
+        "his arrest, or his death. Gray was known to police."
+    )
+    answer = "Gray has a criminal history but it's not known if that had anything to do with his arrest."
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("新品电池容量 5200mAh，官方标称续航约 180 分钟。", "官方标称续航约 280 分钟。"),
+        ("传统工艺只有萎凋和干燥两道工序，不炒不揉。", "传统工艺包括萎凋、轻揉和干燥三道工序。"),
+    ],
+)
+def test_a_softened_figure_that_differs_from_its_sentence_is_never_shown(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS

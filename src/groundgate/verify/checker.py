@@ -70,6 +70,10 @@ class CheckerThresholds:
     more often a paraphrase ("no one has claimed" / "no group has claimed") than a lie; 0.85 raised
     HaluSum's REJECT precision from 0.53 to 0.64 at the same balanced accuracy, while short rules
     ("超标部分需部门总监审批" → "无需审批") keep the 0.7 bar."""
+    alignment_for_values: float = 0.5
+    """A changed number or currency is a contradiction only against a window at least this well
+    aligned; below it the figure is `no_evidence` (still flagged, never REJECT). Tuned on the
+    `tune` splits: REJECT precision rose on every set at the same balanced accuracy."""
     short_window_chars: int = 120
     polarity_window_chars: int = 300
     """Negation/comparator flips count only against a window at most this long."""
@@ -155,10 +159,15 @@ class OfflineChecker:
         best, tokens = measure.best, measure.tokens
         cjk = is_cjk_text(claim)
         novel = self._novel_terms(tokens, index)
-        novel_entities = [] if cjk or index.cross_language else self._novel_entities(claim, index)
+        novel_entities = [] if cjk or index.cross_language else self._novel_entities(claim, novel)
         apart = self._names_apart(claim, cjk, index)
 
         key = decision.key
+        if question_tokens and not key and decision.reason == "not_key:no_content" and tokens:
+            # A bare name or figure given in reply to a question ("Delhi") is the answer: the one
+            # fact the reader relies on, so it is key and must be shown.
+            key = True
+            reasons[0] = "key:answer_to_question"
         # A sentence that only restates the question ("About the travel policy:") asserts nothing.
         if (
             key
@@ -195,7 +204,12 @@ class OfflineChecker:
             else t.alignment_for_polarity_long
         )
         polarity_ok = best.score >= polarity_bar and window_chars <= t.polarity_window_chars
-        contradictions, unjudged = _contradictions(claim, issues, polarity_ok, cross)
+        # A changed figure is read off the window too: against a loosely aligned one (a different
+        # sentence of a news story) it is unshown, not contradicted; both are flagged, only REJECT
+        # must be certain.
+        # A record is aligned by its fields, not by its prose: its values are compared as they are.
+        value_ok = best.score >= t.alignment_for_values or bool(fields)
+        contradictions, unjudged = _contradictions(claim, issues, polarity_ok, cross, index, value_ok)
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
@@ -376,16 +390,20 @@ class OfflineChecker:
         return sorted(names)
 
     @staticmethod
-    def _novel_entities(claim: str, index: ContextIndex) -> list[str]:
-        """Capitalised names in an English claim that the context never mentions."""
-        found: list[str] = []
-        for match in _PROPER_NOUN.finditer(claim):
-            name = match.group(1)
-            if not index.in_lower(name.lower()) and not any(
-                index.in_lower(part.lower()) for part in name.split()
-            ):
-                found.append(name)
-        return found
+    def _novel_entities(claim: str, novel: list[str]) -> list[str]:
+        """Capitalised names in an English claim with a word the context never uses.
+
+        One novel word is enough: `Jean De La Fontaine` for `Serge Haroche` shares `De` and `La`
+        with any French text, and `King Henry VIII` shares `King` with many; a name is an identity,
+        so a part the context lacks makes it another name."""
+        if not novel:
+            return []
+        missing = set(novel)
+        return [
+            match.group(1)
+            for match in _PROPER_NOUN.finditer(claim)
+            if any(tok in missing for tok in tokenize(match.group(1)))
+        ]
 
 
 def _out_of_time(done: list[ClaimAssessment], rest: Sequence[Span]) -> Classification:
@@ -509,6 +527,8 @@ def _contradictions(
     issues: Sequence[fidelity.FidelityIssue],
     polarity_ok: bool,
     cross_language: bool,
+    index: ContextIndex,
+    value_ok: bool = True,
 ) -> tuple[list[fidelity.FidelityIssue], bool]:
     """The issues that make the claim `contradicted`, and whether some figure was left unjudged."""
     contradictions: list[fidelity.FidelityIssue] = []
@@ -516,8 +536,17 @@ def _contradictions(
     sorts: dict[str, str | None] | None = None
     for issue in issues:
         if issue.severity != "contradiction":
+            if issue.code in _VALUE_CHANGES and value_ok:
+                # A hedged figure (`约 280 分钟` over `约 180 分钟`) or a small spelled one (`三道` over
+                # `两道`) that differs from the aligned window: softened from a contradiction, but
+                # never shown (issue 10: a mismatch inside a claim must not pass).
+                unjudged = True
             continue
         if issue.code in _ALIGNMENT_DEPENDENT and not polarity_ok:
+            continue
+        if issue.code == "negation_flip" and _phrase_in_context(issue.claim_mention, index):
+            # The claim's own negated phrase (`not known`) is in the context word for word: the
+            # window read as its source was another sentence, not the negation's opposite.
             continue
         if cross_language and issue.code not in _CROSS_LANGUAGE_CODES:
             unjudged = True
@@ -530,6 +559,12 @@ def _contradictions(
             # a spelled or relative value is too often a paraphrase of another mention to reject on.
             unjudged = True
             continue
+        if issue.code in _VALUE_CHANGES and (not value_ok or _stated_elsewhere(issue.claim_mention, index)):
+            # The claim's figure is in the context, only not in the window read as its source
+            # (`Leeds are 13th with 52 points` against the sentence that has `13th`): a summary
+            # joins facts from several places, so this is not shown, but not a changed value.
+            unjudged = True
+            continue
         if issue.code == "identifier_not_in_evidence":
             if sorts is None:
                 sorts = {m.text: m.qualifier for m in fidelity.extract(claim) if m.kind == "identifier"}
@@ -538,6 +573,25 @@ def _contradictions(
                 continue
         contradictions.append(issue)
     return contradictions, unjudged
+
+
+_VALUE_CHANGES = frozenset({"number_mismatch", "currency_mismatch"})
+
+
+def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:
+    """The claim's literal figure (with its digits) occurs somewhere in the context."""
+    if not mention or not _DIGITS.search(mention):
+        return False
+    needle = normalize(mention)
+    return bool(needle) and index.in_normalized(needle)
+
+
+def _phrase_in_context(mention: str | None, index: ContextIndex) -> bool:
+    """A phrase of two or more words of the claim occurs in the context as written."""
+    if not mention or (not is_cjk_text(mention) and len(mention.split()) < 2):
+        return False
+    needle = normalize(mention)
+    return len(needle) >= 4 and index.in_normalized(needle)
 
 
 def _cross_language(
