@@ -1,0 +1,154 @@
+"""Per-kind checks of dates, periods and times, versions, and identifiers."""
+
+from __future__ import annotations
+
+from groundgate.verify.fidelity.check_numbers import _check_comparator
+from groundgate.verify.fidelity.evidence import _identifier_found
+from groundgate.verify.fidelity.matching import (
+    _NEAR_SPAN,
+    _approx_seconds,
+    _date_conflict,
+    _date_match,
+    _near,
+    _period_seconds,
+    _time_seconds,
+    _version_conflict,
+    _version_match,
+)
+from groundgate.verify.fidelity.model import _DATE_KINDS, Mention, Severity
+from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe
+
+# --------------------------------------------------------------------------- dates
+
+
+def _check_date(m: Mention, x: _Ctx) -> None:
+    r = x.r
+    value = str(m.value)
+    matches = [*x.aligned.date_matches(value), *x.everything.date_matches(value)]
+    if matches:
+        _check_comparator(m, matches, x)
+        return
+    if not x.plan:
+        if x.given is not None and any(
+            _date_match(value, str(g.value)) for g in x.given.mentions if g.kind in _DATE_KINDS
+        ):
+            return
+        if value.startswith("weekday:") and int(value[8:]) in (
+            x.aligned.weekdays() | x.everything.weekdays()
+        ):
+            return
+        if len(value) == 4 and value.isdigit() and x.everything.contains_token(value):
+            return  # a bare year the evidence writes in a range or a number (`1952—2019`)
+        seconds = _time_seconds(value) if m.kind == "time" else _period_seconds(value)
+        if seconds is not None:
+            near = _NEAR_SPAN * max(abs(seconds), 1e-9)
+            if any(
+                _near(seconds, _approx_seconds(e))
+                for e in x.everything.within("duration", seconds - near, seconds + near)
+            ):
+                return
+    conflicts = [
+        e
+        for kind in ("date", "period", "time")
+        for e in x.aligned.by_kind.get(kind, ())
+        if _date_conflict(value, str(e.value))
+    ]
+    if conflicts:
+        e = conflicts[0]
+        r.add(
+            "date_mismatch",
+            # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
+            # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
+            "warning" if x.hedged_near(m) else "contradiction",
+            f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
+            m.text,
+            e.text,
+        )
+        return
+    if x.plan:
+        r.add(
+            "constraint_lost",
+            "contradiction",
+            f"The question states the {_KIND_NAMES[m.kind]} {_describe(m)}, which the plan does not keep unchanged.",
+            m.text,
+            None,
+        )
+        return
+    severity: Severity
+    if m.kind == "period":
+        if "date" in x.aligned.by_kind or "date" in x.everything.by_kind:
+            return  # a relative period may be the absolute date the evidence gives; cannot tell
+        severity = "warning"
+    else:
+        severity = x.severity(m)
+    r.add(
+        "number_not_in_evidence",
+        severity,
+        f"The claim states the {_KIND_NAMES[m.kind]} {_describe(m)}, which appears nowhere in the evidence.",
+        m.text,
+        None,
+    )
+
+
+# --------------------------------------------------------------------------- versions and identifiers
+
+
+def _check_version(m: Mention, x: _Ctx) -> None:
+    r = x.r
+    versions = [*x.aligned.by_kind.get("version", ()), *x.everything.by_kind.get("version", ())]
+    if any(_version_match(m, e) for e in versions):
+        return
+    value = str(m.value)
+    if "." in value and x.everything.contains_token(value):
+        return
+    if (
+        not x.plan
+        and x.given is not None
+        and any(_version_match(m, g) for g in x.given.by_kind.get("version", ()))
+    ):
+        return
+    conflicts = [e for e in x.aligned.by_kind.get("version", ()) if _version_conflict(m, e)]
+    if not conflicts and m.qualifier:
+        conflicts = [e for e in versions if e.qualifier == m.qualifier and _version_conflict(m, e)]
+    if conflicts:
+        r.changed("version_mismatch", m, conflicts[0], "different version")
+        return
+    if x.plan:
+        r.add(
+            "constraint_lost",
+            "contradiction",
+            f"The question states {_describe(m)}, which the plan does not keep.",
+            m.text,
+            None,
+        )
+    else:
+        r.add(
+            "version_not_in_evidence",
+            "contradiction",
+            f"The claim states {_describe(m)}, which appears nowhere in the evidence.",
+            m.text,
+            None,
+        )
+
+
+def _check_identifier(m: Mention, x: _Ctx) -> None:
+    if _identifier_found(m, x.everything) or _identifier_found(m, x.aligned):
+        return
+    if not x.plan and x.given is not None and _identifier_found(m, x.given):
+        return  # named by the user in the question
+    if x.plan:
+        x.r.add(
+            "constraint_lost",
+            "contradiction",
+            f"The question names the identifier '{m.value}', which the plan does not keep.",
+            m.text,
+            None,
+        )
+    else:
+        x.r.add(
+            "identifier_not_in_evidence",
+            "contradiction",
+            f"The claim names the identifier '{m.value}', which appears nowhere in the evidence.",
+            m.text,
+            None,
+        )

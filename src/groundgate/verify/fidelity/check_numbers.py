@@ -1,0 +1,334 @@
+"""Per-kind checks of numeric mentions.
+
+Numbers and quantities (match, currency, unit and value mismatches, figures missing from the
+evidence), the comparators that govern them, the currency a plan states apart from its amount, ranges,
+and comparators with no value of their own (plan check only).
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
+from groundgate.verify.fidelity.matching import (
+    _CLOSE_SPAN,
+    _NEAR_SPAN,
+    _approx_seconds,
+    _dimensioned,
+    _near,
+    _num_match,
+    _period_seconds,
+    _range_match,
+    _same_kind,
+    _time_seconds,
+)
+from groundgate.verify.fidelity.model import Mention, Severity
+from groundgate.verify.fidelity.numbers import _close, _parse_number
+from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe, _fmt, _Report
+from groundgate.verify.fidelity.units import _CNUM, _CURRENCY_PREFIX, _NUM, _lookup_unit
+
+_UPPER = frozenset({"<", "<="})
+
+
+#: `没有超过10天`: applying a rule to a case ("did not exceed"), not restating the rule's comparator.
+_FACTUAL_CMP_RX = re.compile(
+    r"(?:未|没有?|并未)(?:超过|超出|达到|高于|低于|少于)"
+    r"|(?<![A-Za-z])(?i:did[ \t]+not|didn['’]t|has[ \t]+not|hasn['’]t|have[ \t]+not|haven['’]t|was[ \t]+not|wasn['’]t)"
+    r"[ \t]+(?i:exceed|reach|go[ \t]+over|surpass)"
+)
+
+
+# --------------------------------------------------------------------------- numbers
+
+
+def _equivalent_duration(m: Mention, x: _Ctx) -> bool:
+    """Durations stated another way: `半个月` ≈ `15天`, `2 hours 7 minutes 48 seconds` = `2:07:48`, `7天` ≈ `近7天`."""
+    seconds = _approx_seconds(m)
+    if seconds is None:
+        return False
+    near, close = _NEAR_SPAN * max(abs(seconds), 1e-9), _CLOSE_SPAN * max(abs(seconds), 1.0)
+    for index in (x.aligned, x.everything):
+        for e in index.within("duration", seconds - near, seconds + near):
+            if e.unit != m.unit and _near(seconds, _approx_seconds(e)):
+                return True
+        for e in index.within("time", seconds - close, seconds + close):
+            if _close(seconds, _time_seconds(str(e.value))):
+                return True
+        for e in index.within("period", seconds - near, seconds + near):
+            if _near(seconds, _period_seconds(str(e.value))):
+                return True
+    return False
+
+
+def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
+    """`不到7米` is borne out by `6.8米`: a concrete evidence value of the same kind meets the claimed bound."""
+    if m.comparator is None or not isinstance(m.value, float):
+        return False
+    bound = m.value
+    for e in aligned.mentions:
+        if e.comparator is not None or not isinstance(e.value, float) or not _same_kind(m, e):
+            continue
+        v = e.value
+        if (
+            (m.comparator == "<" and v < bound)
+            or (m.comparator == "<=" and v <= bound)
+            or (m.comparator == ">" and v > bound)
+            or (m.comparator == ">=" and v >= bound)
+        ):
+            return True
+    return False
+
+
+def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
+    return given is not None and any(_num_match(m, g) for g in _candidates(m, given))
+
+
+def _check_number(m: Mention, x: _Ctx) -> None:
+    r = x.r
+    matches = [e for e in _candidates(m, x.aligned, x.everything) if _num_match(m, e)]
+    if matches:
+        _check_comparator(m, [e for e in matches if e in x.aligned.members] or matches, x)
+        if (
+            x.plan
+            and m.kind == "amount"
+            and m.unit
+            and all(e.unit is None for e in matches if e.kind == "amount")
+        ):
+            _check_currency_stated(m, x.everything, r)
+        return
+    if m.kind == "number" and m.raw is not None and x.everything.contains_token(_fmt(m.raw)):
+        return
+    if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
+        return  # `2.3` names the version `v2.3.1`
+    if _equivalent_duration(m, x):
+        return
+    if not x.plan:
+        if _given_number(m, x.given):
+            return  # the user stated it in the question: a user assertion, not an invented figure
+        if m.spelled and m.kind == "duration" and m.raw == 1 and m.comparator is None:
+            return  # 一天 / one day: usually "per day", not a claimed duration
+        if _bound_satisfied(m, x.aligned):
+            return
+    aligned = x.aligned.mentions.items
+    if m.kind == "amount" and m.unit:
+        for e in aligned:
+            if e.kind == "amount" and e.unit and e.unit != m.unit and _close(m.raw, e.raw):
+                r.changed("currency_mismatch", m, e, f"currency {m.unit} vs {e.unit}")
+                return
+    if (
+        _dimensioned(m)
+        and m.kind not in {"count", "amount"}
+        and not any(e.kind == m.kind and e.surface_unit == m.surface_unit for e in aligned)
+    ):
+        for e in aligned:
+            if (
+                _dimensioned(e)
+                and e.kind not in {"count", "amount"}
+                and _close(m.raw, e.raw)
+                and (m.kind != e.kind or m.surface_unit != e.surface_unit)
+            ):
+                r.changed("unit_mismatch", m, e, f"unit {m.surface_unit} vs {e.surface_unit}")
+                return
+    small_word = m.spelled and m.kind in {"count", "number"} and isinstance(m.value, float) and m.value <= 3
+    differing = [e for e in aligned if _same_kind(m, e)]
+    if differing:
+        e = next((d for d in differing if d.comparator == m.comparator), differing[0])
+        r.add(
+            "number_mismatch",
+            "warning" if small_word else x.severity(m),
+            f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different value).",
+            m.text,
+            e.text,
+        )
+        return
+    if x.plan:
+        severity: Severity = "warning" if m.kind in {"count", "number"} else "contradiction"
+        r.add(
+            "constraint_lost",
+            severity,
+            f"The question states the {_KIND_NAMES[m.kind]} {_describe(m)}, which the plan does not keep.",
+            m.text,
+            None,
+        )
+        return
+    r.add(
+        "number_not_in_evidence",
+        "warning" if small_word else x.severity(m),
+        f"The claim states the {_KIND_NAMES[m.kind]} {_describe(m)}, which appears nowhere in the evidence.",
+        m.text,
+        None,
+    )
+
+
+def _is_version_prefix(number: str, x: _Ctx) -> bool:
+    versions = [*x.aligned.by_kind.get("version", ()), *x.everything.by_kind.get("version", ())]
+    return any(str(v.value) == number or str(v.value).startswith(number + ".") for v in versions)
+
+
+# --------------------------------------------------------------------------- comparators and currencies
+
+
+def _check_comparator(m: Mention, matches: list[Mention], x: _Ctx) -> None:
+    if m.comparator is None:
+        return
+    r = x.r
+    if x.plan:
+        if any(e.comparator == m.comparator for e in matches):
+            return
+        other = next((e for e in matches if e.comparator), None)
+        if other is not None:
+            r.changed("comparator_changed", m, other, f"comparator {m.comparator} became {other.comparator}")
+        else:
+            e = matches[0]
+            r.add(
+                "comparator_changed",
+                "contradiction",
+                f"The question states {_describe(m)} but the plan keeps only {_describe(e)} "
+                f"(comparator {m.comparator} dropped).",
+                m.text,
+                e.text,
+            )
+        return
+    direction = m.comparator in _UPPER
+    if any(e.comparator is None or (e.comparator in _UPPER) == direction for e in matches):
+        return
+    if _FACTUAL_CMP_RX.search(x.source, max(0, m.start - 16), m.start):
+        return  # "没有超过10天" applies the evidence's "超过10天" rule to a case
+    e = matches[0]
+    r.changed("comparator_changed", m, e, f"comparator {m.comparator} vs {e.comparator}")
+
+
+def _check_unattached_comparator(m: Mention, x: _Ctx) -> None:
+    other = x.everything
+    ops = [e.value for e in other.by_kind.get("comparator", ())]
+    ops += [e.comparator for e in other.mentions if e.comparator]
+    if m.value in ops:
+        return
+    flipped = next((op for op in ops if op is not None and (op in _UPPER) != (m.value in _UPPER)), None)
+    if flipped is not None:
+        x.r.add(
+            "comparator_changed",
+            "contradiction",
+            f"The question constrains with {_describe(m)} but the plan uses the comparator {flipped}.",
+            m.text,
+            None,
+        )
+    else:
+        x.r.add(
+            "constraint_lost",
+            "contradiction",
+            f"The question constrains with {_describe(m)}, which the plan does not keep.",
+            m.text,
+            None,
+        )
+
+
+_CURRENCY_WORDS_RX = re.compile(
+    r"(?<![A-Za-z])(?:USD|RMB|CNY|EUR|GBP|JPY|HKD)(?![A-Za-z])|US\$|HK\$|[¥$€£]|人民币|美元|欧元|英镑|日元|港元|港币|元",
+    re.IGNORECASE,
+)
+
+
+def _check_currency_stated(m: Mention, plan: EvidenceIndex, r: _Report) -> None:
+    """The plan kept the amount but not next to its currency: is the currency stated elsewhere in the plan?"""
+    found: set[str] = set()
+    for cm in _CURRENCY_WORDS_RX.finditer(unicodedata.normalize("NFKC", plan.mentions.text)):
+        token = cm.group()
+        found.add(
+            _CURRENCY_PREFIX.get(token.upper()) or _CURRENCY_PREFIX.get(token) or _lookup_currency(token)
+        )
+    if m.unit in found:
+        return
+    if found:
+        r.add(
+            "currency_mismatch",
+            "contradiction",
+            f"The question states {_describe(m)} but the plan names the currency {', '.join(sorted(found))}.",
+            m.text,
+            None,
+        )
+    else:
+        r.add(
+            "constraint_lost",
+            "warning",
+            f"The question states {_describe(m)}; the plan keeps the amount but never states the currency {m.unit}.",
+            m.text,
+            None,
+        )
+
+
+def _lookup_currency(token: str) -> str:
+    unit = _lookup_unit(token)
+    return unit.base if unit is not None and unit.kind == "amount" and unit.base else token.upper()
+
+
+# --------------------------------------------------------------------------- ranges
+
+
+def _check_range(m: Mention, x: _Ctx) -> None:
+    r = x.r
+    pool = [*x.aligned.by_kind.get("range", ()), *x.everything.by_kind.get("range", ())]
+    if any(_range_match(m, e) for e in pool):
+        return
+    if (
+        not x.plan
+        and x.given is not None
+        and any(_range_match(m, g) for g in x.given.by_kind.get("range", ()))
+    ):
+        return
+    if not x.plan and _endpoints_stated(m, x):
+        return  # `1 to 10 years` where the evidence states `满1年` and `不满10年` apart
+    same = [e for e in x.aligned.by_kind.get("range", ()) if e.qualifier == m.qualifier]
+    raw = _range_raw(m.text)
+    for e in same:
+        if raw is not None and raw == _range_raw(e.text) and e.surface_unit != m.surface_unit:
+            r.changed("unit_mismatch", m, e, f"unit {m.surface_unit} vs {e.surface_unit}")
+            return
+    if same:
+        r.add(
+            "number_mismatch",
+            x.severity(m),
+            f"The {r.side} states the range {_describe(m)} but the {r.other} states {_describe(same[0])}.",
+            m.text,
+            same[0].text,
+        )
+        return
+    if x.plan:
+        r.add(
+            "constraint_lost",
+            "contradiction",
+            f"The question states the range {_describe(m)}, which the plan does not keep.",
+            m.text,
+            None,
+        )
+    else:
+        r.add(
+            "number_not_in_evidence",
+            x.severity(m),
+            f"The claim states the range {_describe(m)}, which appears nowhere in the evidence.",
+            m.text,
+            None,
+        )
+
+
+_RANGE_NUMBERS_RX = re.compile(rf"{_NUM}|{_CNUM}")
+
+
+def _endpoints_stated(m: Mention, x: _Ctx) -> bool:
+    """Both ends of the claim's range are figures of the same kind the evidence states."""
+    if not isinstance(m.value, tuple) or m.qualifier is None:
+        return False
+    stated = [
+        e.value
+        for index in (x.aligned, x.everything)
+        for e in index.by_kind.get(m.qualifier, ())
+        if isinstance(e.value, float) and e.unit == m.unit
+    ]
+    return all(any(_close(end, value) for value in stated) for end in m.value)
+
+
+def _range_raw(text: str) -> tuple[float, ...] | None:
+    numbers = [_parse_number(n) for n in _RANGE_NUMBERS_RX.findall(unicodedata.normalize("NFKC", text))]
+    values = tuple(n[0] for n in numbers if n is not None)
+    return values[:2] if len(values) >= 2 else None

@@ -1,0 +1,145 @@
+"""The public checks: question → plan and claim → evidence.
+
+`compare_constraints` (use a) and `check_claim` (use b) run the per-kind checks over every mention of
+the question or claim, then the negation-flip check between the two texts.
+"""
+
+from __future__ import annotations
+
+from groundgate.verify.fidelity.check_facts import _check_date, _check_identifier, _check_version
+from groundgate.verify.fidelity.check_numbers import _check_number, _check_range, _check_unattached_comparator
+from groundgate.verify.fidelity.evidence import EvidenceIndex, index_evidence
+from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
+from groundgate.verify.fidelity.negation import _polarity, _surface
+from groundgate.verify.fidelity.report import _Ctx, _Report
+
+
+def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
+    """Does one side negate what the other states plainly?
+
+    For each cue, the words it governs are looked up on the other side; when the other side states
+    them too, the number of cues governing them on each side must agree in parity (double negation
+    cancels: `不是不能退款` = `可以退款`). A flip needs two of the governed words on the other side, or
+    one when the two texts are well aligned overall.
+    """
+    r = x.r
+    src = _polarity(x.source)
+    oth = other.polarity()
+    if not src.cues and not oth.cues:
+        return
+    for side, here, there in ((r.side, src, oth), (r.other, oth, src)):
+        asked: set[tuple[str, ...]] = set()
+        for cue in here.cues:
+            if cue.focus in asked:
+                continue  # the outcome depends on the words governed only: it was no flip before
+            asked.add(cue.focus)
+            if not cue.focus or not there.states(cue.focus[0]):
+                continue  # the negated word itself must be stated on the other side
+            if sum(1 for w in cue.focus if there.states(w)) < min(2, len(cue.focus)):
+                continue
+            word = cue.focus[0]
+            mine, theirs = here.polarities(word), there.polarities(word)
+            if not mine or not theirs or not mine.isdisjoint(theirs):
+                continue
+            plain = r.other if side == r.side else r.side
+            r.add(
+                "negation_flip",
+                "contradiction",
+                f"The {side} says '{cue.snippet}' but the {plain} states '{_surface(there.text, word)}' "
+                "without negation.",
+                cue.snippet if here is src else None,
+                cue.snippet if here is oth else None,
+            )
+            return
+    if x.plan and not oth.cues:
+        for cue in src.cues:
+            if not cue.focus or True in src.polarities(cue.focus[0]):
+                r.add(
+                    "constraint_lost",
+                    "warning",
+                    f"The question negates ('{cue.snippet}'), and the plan states no negation at all.",
+                    cue.snippet,
+                    None,
+                )
+                return
+
+
+def _run(m: Mention, x: _Ctx) -> None:
+    if m.kind in _NUMERIC_KINDS:
+        _check_number(m, x)
+    elif m.kind == "range":
+        _check_range(m, x)
+    elif m.kind in _DATE_KINDS:
+        _check_date(m, x)
+    elif m.kind == "version":
+        _check_version(m, x)
+    elif m.kind == "identifier":
+        _check_identifier(m, x)
+    elif m.kind == "comparator" and x.plan and m.qualifier != "attached":
+        _check_unattached_comparator(m, x)
+
+
+def compare_constraints(question: str, plan_text: str) -> list[FidelityIssue]:
+    """Use (a): every constraint of the question must survive planning unchanged.
+
+    Amounts with their currency, percentages, durations, sizes, ranges, dates and relative periods,
+    comparators, negation, versions and identifiers of `question` are looked up in `plan_text` by
+    normalised value (`5千元` in the question is kept by `5000元` or by `"amount_max": 5000,
+    "currency": "CNY"` in the plan). Returns one issue per constraint lost (`constraint_lost`) or
+    changed (`number_mismatch`, `currency_mismatch`, `unit_mismatch`, `comparator_changed`,
+    `date_mismatch`, `version_mismatch`, `negation_flip`). A lost plain number or count, a currency the
+    plan never states and a negation the plan does not mention at all are warnings; the rest are
+    contradictions.
+    """
+    plan = index_evidence(plan_text)
+    x = _Ctx(question, plan, plan, _Report("question", "plan"), plan=True)
+    for m in extract(question):
+        _run(m, x)
+    _negation_issues(x, plan)
+    return x.r.issues
+
+
+#: Mentions of one claim that `check_claim` compares with the evidence (the first ones). Each costs up
+#: to a look-up per evidence mention of its kind; no sentence a person writes has this many figures,
+#: names and cues, so only hostile input is cut short (the offline checker then refuses to call the
+#: claim supported, see `groundgate.verify.checker`).
+MAX_CLAIM_MENTIONS = 256
+
+
+def check_claim(
+    claim: str,
+    aligned_evidence: str | EvidenceIndex,
+    all_evidence: str | EvidenceIndex,
+    *,
+    question: str | None = None,
+) -> list[FidelityIssue]:
+    """Use (b): contradiction signals between one claim and its evidence.
+
+    `aligned_evidence` is the span that best matches the claim (chosen by the caller), `all_evidence`
+    the whole context, each as text or as its `index_evidence` (build that once when checking many
+    claims against one long text). Codes: `identifier_not_in_evidence`, `number_not_in_evidence`,
+    `number_mismatch`, `currency_mismatch`, `unit_mismatch`, `comparator_changed`, `negation_flip`,
+    `date_mismatch`, `version_mismatch`, `version_not_in_evidence`.
+
+    A restatement in other words, units or scripts (`5千元` / `¥5,000`, `2026-03-15` /
+    `2026年3月15日`, full-width digits) yields no issue. Warnings, not contradictions: small counts
+    written as words (`三次`), relative periods the evidence may state as dates, and missing or
+    differing figures the claim itself marks as estimates or derived (`大约42分钟`, `也就是3699元`,
+    `roughly 380 mg`). Values the user stated in `question` (optional) count as given, not invented.
+    """
+    aligned = (
+        aligned_evidence if isinstance(aligned_evidence, EvidenceIndex) else index_evidence(aligned_evidence)
+    )
+    x = _Ctx(
+        claim,
+        aligned,
+        all_evidence if isinstance(all_evidence, EvidenceIndex) else index_evidence(all_evidence),
+        _Report("claim", "evidence"),
+        plan=False,
+        given=index_evidence(question) if question else None,
+    )
+    for m in extract(claim).items[:MAX_CLAIM_MENTIONS]:
+        _run(m, x)
+    _negation_issues(x, aligned)
+    return x.r.issues

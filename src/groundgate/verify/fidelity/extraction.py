@@ -1,0 +1,66 @@
+"""Extraction: every fact-bearing mention of a text, with normalised values.
+
+`extract` runs the passes of the `scan_*` modules over a text in order and caches the result by the
+string when the text is short; `negation_cues` and `polarity` read negation off it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from groundgate.verify.fidelity.model import Mention, Mentions
+from groundgate.verify.fidelity.patterns import _ALPHA_RX, _DIGIT_RX
+from groundgate.verify.fidelity.scan import _Extractor
+from groundgate.verify.fidelity.scan_cues import comparators, negations
+from groundgate.verify.fidelity.scan_dates import dates
+from groundgate.verify.fidelity.scan_identifiers import codes, identifiers_early, names, versions
+from groundgate.verify.fidelity.scan_quantities import quantities
+from groundgate.verify.text import CACHE_MAX_CHARS
+
+
+def _scan(text: str) -> Mentions:
+    """Every extraction pass over `text`, in order: each claims its spans before the next looks."""
+    ex = _Extractor(text)
+    nt = ex.nt
+    digit = _DIGIT_RX.search(nt) is not None
+    alpha = _ALPHA_RX.search(nt) is not None
+    if digit or alpha:
+        identifiers_early(ex, digit)
+    dates(ex, digit, alpha)
+    if alpha or "码" in nt:
+        codes(ex, digit)
+    if digit:
+        versions(ex, alpha)
+    if alpha:
+        names(ex)
+    quantities(ex, digit, alpha)
+    comparators(ex)
+    negations(ex, alpha)
+    return ex.build()
+
+
+def extract(text: str) -> Mentions:
+    """Every fact-bearing mention of `text`, with normalised values and original offsets.
+
+    Cached by the string when it is short (a claim, a sentence, an evidence window): such text repeats
+    for every claim. A long text (a whole context) is not cached, so no cache pins it in memory after
+    its check; a caller that needs it for many claims holds an `EvidenceIndex` instead.
+    """
+    if len(text) > CACHE_MAX_CHARS:
+        return _scan(text)
+    return _extract_cached(text)
+
+
+@lru_cache(maxsize=8192)
+def _extract_cached(text: str) -> Mentions:
+    return _scan(text)
+
+
+def negation_cues(text: str) -> list[Mention]:
+    """The negation cues of `text` (`不`, `无需`, `not`, `never` …), exception words excluded."""
+    return list(extract(text).of("negation"))
+
+
+def polarity(text: str) -> int:
+    """-1 when `text` carries an odd number of negation cues (double negation cancels), else +1."""
+    return -1 if len(extract(text).of("negation")) % 2 else 1

@@ -1,0 +1,222 @@
+"""Negation analysis of one text, for the negation-flip check.
+
+For each negation cue: the words it governs within its clause (its focus and scope) and the snippet
+it negates; for each sentence: the words it states and whether an odd number of cues govern each
+(double negation cancels).
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from groundgate.verify.fidelity.cues import _CLAUSE_END_RX, _NEG_ZH
+from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.matching import _folded
+from groundgate.verify.fidelity.model import Mention
+from groundgate.verify.text import CACHE_MAX_CHARS, split_sentences, stem, tokenize
+
+_NEG_TOKENS = frozenset(_NEG_ZH) | frozenset(
+    [
+        "not",
+        "no",
+        "never",
+        "none",
+        "nothing",
+        "nobody",
+        "nowhere",
+        "without",
+        "cannot",
+        "neither",
+        "nor",
+        "don",
+        "doesn",
+        "isn",
+        "wasn",
+        "aren",
+        "weren",
+        "won",
+        "can",
+        "couldn",
+        "shouldn",
+        "wouldn",
+        "didn",
+        "hasn",
+        "haven",
+        "hadn",
+        "mustn",
+    ]
+)
+#: Chinese particles skipped when looking for the word a cue negates (verbs such as 用 / 能 are kept:
+#: `不可用` negates 用, not the noun after it).
+_FOCUS_SKIP_ZH = frozenset(
+    [
+        "的",
+        "了",
+        "是",
+        "在",
+        "把",
+        "被",
+        "对",
+        "为",
+        "以",
+        "于",
+        "之",
+        "其",
+        "该",
+        "这",
+        "那",
+        "也",
+        "都",
+        "就",
+        "而",
+        "着",
+        "过",
+        "再",
+        "去",
+        "来",
+        "给",
+        "向",
+        "从",
+        "到",
+        "跟",
+        "和",
+        "与",
+        "及",
+    ]
+)
+
+
+@dataclass(frozen=True, slots=True)
+class _Cue:
+    mention: Mention
+    focus: tuple[str, ...]
+    """Up to three content words the cue governs, within its clause (`无需审批` → `审批`;
+    `not required for refunds` → `requir`, `refund`)."""
+    snippet: str
+    """The cue with the first word it negates, as written (`无需审批`, `not required`)."""
+    scope: frozenset[str]
+    """Every content word from the cue to the end of its clause: what the cue may negate."""
+
+
+def _same_word(word: str, other: str) -> bool:
+    """`高峰` ~ `高峰期`, `renew` ~ `renewal`: loose enough for stems and Chinese compounds."""
+    if word == other:
+        return True
+    if word.isascii():
+        return len(word) >= 4 and len(other) >= 4 and (other.startswith(word) or word.startswith(other))
+    return len(word) > 1 and len(other) > 1 and (word in other or other in word)
+
+
+@dataclass(frozen=True, slots=True)
+class _PolaritySentence:
+    tokens: frozenset[str]
+    folded: str
+    cues: tuple[_Cue, ...]
+    negations: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
+    """`negated` remembered per word: every cue of the other side asks about its word."""
+
+    def states(self, word: str) -> bool:
+        if word in self.tokens or (len(word) > 1 and word in self.folded):
+            return True
+        return word.isascii() and len(word) >= 4 and any(_same_word(word, t) for t in self.tokens)
+
+    def negated(self, word: str) -> bool:
+        """Whether `word` is negated here: an odd number of cues govern it (double negation cancels)."""
+        found = self.negations.get(word)
+        if found is None:
+            count = sum(1 for cue in self.cues if any(_same_word(word, f) for f in cue.scope))
+            found = self.negations[word] = count % 2 == 1
+        return found
+
+
+@dataclass(frozen=True, slots=True)
+class _Polarity:
+    """What negation analysis needs of one text, cached with the text."""
+
+    text: str
+    cues: tuple[_Cue, ...]
+    sentences: tuple[_PolaritySentence, ...]
+
+    def states(self, word: str) -> bool:
+        return bool(word) and any(s.states(word) for s in self.sentences)
+
+    def polarities(self, word: str) -> set[bool]:
+        """`True` for each sentence that negates `word`, `False` for each that states it plainly."""
+        return {s.negated(word) for s in self.sentences if s.states(word)}
+
+
+def _polarity(text: str) -> _Polarity:
+    if len(text) > CACHE_MAX_CHARS:
+        return _analyse_polarity(text)
+    return _polarity_cached(text)
+
+
+@lru_cache(maxsize=4096)
+def _polarity_cached(text: str) -> _Polarity:
+    return _analyse_polarity(text)
+
+
+#: Negation cues analysed per text. Comparing two texts' cues is quadratic in their number; no
+#: sentence a person writes has this many, so only hostile input is cut short.
+_MAX_CUES = 256
+
+
+def _analyse_polarity(text: str) -> _Polarity:
+    cues: list[_Cue] = []
+    # What a cue governs depends only on the text after it, and a text that repeats itself repeats
+    # those tails: analyse each distinct tail once.
+    governed: dict[str, tuple[tuple[str, ...], int, frozenset[str]]] = {}
+    for cue in extract(text).of("negation")[:_MAX_CUES]:
+        tail = text[cue.end : cue.end + 48]
+        cut = _CLAUSE_END_RX.search(tail)
+        if cut is not None:
+            tail = tail[: cut.start()]
+        known = governed.get(tail)
+        if known is None:
+            content = set(tokenize(tail))
+            words = tuple(
+                w
+                for w in tokenize(tail, keep_stopwords=True)
+                if w not in _NEG_TOKENS and (w in content or not (w.isascii() or w in _FOCUS_SKIP_ZH))
+            )[:3]
+            scope = frozenset(w for w in content if w not in _NEG_TOKENS) | frozenset(words)
+            known = governed[tail] = (words, _focus_end(tail, words[0] if words else ""), scope)
+        words, focus_end, scope = known
+        cues.append(_Cue(cue, words, text[cue.start : cue.end + focus_end], scope))
+    sentences = []
+    starts = [c.mention.start for c in cues]  # in text order, as `extract` returns them
+    for span in split_sentences(text):
+        tokens = frozenset(t for t in tokenize(span.text) if t not in _NEG_TOKENS)
+        inner = tuple(cues[bisect_left(starts, span.start) : bisect_left(starts, span.end)])
+        sentences.append(_PolaritySentence(tokens, _folded(span.text), inner))
+    return _Polarity(text, tuple(cues), tuple(sentences))
+
+
+_ASCII_WORD_RX = re.compile(r"[A-Za-z]+")
+
+
+def _surface(text: str, word: str) -> str:
+    """The word as written in `text` (`required` for the stem `requir`)."""
+    end = _focus_end(text, word)
+    if end and word.isascii():
+        start = end
+        while start > 0 and text[start - 1].isascii() and text[start - 1].isalpha():
+            start -= 1
+        return text[start:end]
+    return word
+
+
+def _focus_end(tail: str, focus: str) -> int:
+    """Where the word `focus` (maybe a stem: `requir`) ends in `tail`; 0 when it is not found."""
+    if not focus:
+        return 0
+    if focus.isascii():
+        for word in _ASCII_WORD_RX.finditer(tail):
+            if stem(word.group().lower()) == focus or word.group().lower() == focus:
+                return word.end()
+        return 0
+    pos = tail.find(focus)
+    return pos + len(focus) if pos >= 0 else 0

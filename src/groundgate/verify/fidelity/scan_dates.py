@@ -1,0 +1,317 @@
+"""Extraction passes for dates, periods and times of day.
+
+Relative periods (`上个月`, `last week`, `近7天`), quarters and halves, numeric, Chinese and English
+dates, weekdays and clock times, each normalised to the strings the package doc describes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.verify.fidelity.lexicon import (
+    _LAST_UNIT,
+    _MONTHS,
+    _PM_PREFIXES,
+    _QUARTER_WORDS,
+    _REL_DAY_EN,
+    _REL_EN,
+    _REL_WEEK_ZH,
+    _REL_ZH,
+    _WEEKDAY_ABBR,
+    _WEEKDAY_EN,
+    _WEEKDAY_ZH,
+)
+from groundgate.verify.fidelity.numbers import _parse_cn, _parse_en_words, _parse_number
+from groundgate.verify.fidelity.patterns import (
+    _ALPHA_CHARS,
+    _AMPM_RX,
+    _CLOCK_BEFORE_NT,
+    _CLOCK_RX,
+    _CN_DIGIT_RX,
+    _CN_MONTH_BEFORE,
+    _CN_WEEK_BEFORE,
+    _DATE_GLUE,
+    _DAYPART_BEFORE_RX,
+    _DIGITS_DOT,
+    _EN_DATE_RX,
+    _EN_DAY_MONTH_RX,
+    _EN_YEAR_RX,
+    _HALF_BEFORE_RX,
+    _ISO_DATE_RX,
+    _LAST_N_EN_RX,
+    _LAST_N_ZH_RX,
+    _MON_GATE_RX,
+    _MONTH_NAME_RX,
+    _Q_RX,
+    _QUARTER_BEFORE_RX,
+    _QUARTER_WORD_RX,
+    _REL_EN_RX,
+    _REL_WEEK_ZH_RX,
+    _REL_ZH_RX,
+    _US_DATE_RX,
+    _WEEKDAY_ABBR_RX,
+    _WEEKDAY_EN_RX,
+    _WEEKDAY_ZH_RX,
+    _WORD_CHARS,
+    _YEAR_AFTER_RX,
+    _YEAR_BEFORE_RX,
+    _YEAR_GLUED_BEFORE_RX,
+    _YEAR_MONTH_RX,
+    _YI,
+    _ZH_CLOCK_RX,
+    _ZH_MONTH_CN_RX,
+    _ZH_MONTH_RX,
+    _ZH_YEAR_RX,
+)
+from groundgate.verify.fidelity.scan import _Extractor, _Rec
+
+
+def dates(ex: _Extractor, digit: bool, alpha: bool) -> None:
+    nt, lt = ex.nt, ex.lt
+    for m in _REL_ZH_RX.finditer(nt):
+        if ex.left_ok(m.start(), _YI) and ex.free(*m.span()):
+            unit, offset = _REL_ZH[m.group()]
+            ex.add(_Rec("period", f"relative:{unit}:{offset:+d}", m.start(), m.end()))
+    if "周" in nt or "星期" in nt or "礼拜" in nt:
+        for m in _REL_WEEK_ZH_RX.finditer(nt):
+            word = m.group()
+            if not ex.left_ok(m.start(), _YI) or not ex.free(*m.span()):
+                continue
+            offset = _REL_WEEK_ZH[word[0]]
+            value = f"relative:week:{offset:+d}"
+            last = word[-1]
+            if last in _WEEKDAY_ZH or last.isdigit():
+                value += f":weekday:{_WEEKDAY_ZH.get(last) or int(last)}"
+            ex.add(_Rec("period", value, m.start(), m.end()))
+    for m in _LAST_N_ZH_RX.finditer(nt):
+        parsed = _parse_number(m.group("n"))
+        if parsed is not None and ex.free(*m.span()):
+            ex.add(_Rec("period", _last_n(parsed[0], _LAST_UNIT[m.group("u")]), m.start(), m.end()))
+    if alpha:
+        for m in _LAST_N_EN_RX.finditer(lt):
+            n_text = m.group("n")
+            n = float(n_text) if n_text.isdigit() else _parse_en_words(n_text)
+            if n is not None and ex.word_ok(m.start(), m.end()) and ex.free(*m.span()):
+                ex.add(_Rec("period", _last_n(n, m.group("u").rstrip("s")), m.start(), m.end()))
+        for m in _REL_EN_RX.finditer(lt):
+            if not ex.word_ok(m.start(), m.end()) or not ex.left_ok(m.start(), _WORD_CHARS):
+                continue
+            words = re.split(r"[ \t_\-]+", m.group())
+            if len(words) == 1:
+                value = f"relative:day:{_REL_DAY_EN[words[0]]:+d}"
+            else:
+                value = f"relative:{words[-1]}:{_REL_EN[words[0]]:+d}"
+            if ex.free(*m.span()):
+                ex.add(_Rec("period", value, m.start(), m.end()))
+    _quarters(ex, alpha)
+    if digit:
+        _numeric_dates(ex, alpha)
+    if "月" in nt and _CN_DIGIT_RX.search(nt):
+        for m in _ZH_MONTH_CN_RX.finditer(nt):
+            if not ex.left_ok(m.start(), _CN_MONTH_BEFORE):
+                continue
+            head = m.group().split("月")[0]
+            month = _parse_cn(head)
+            day = _parse_cn(m.group("d")) if m.group("d") else None
+            if month is not None:
+                s = _year_before(ex, m.start())
+                year = nt[s : s + 4] if s < m.start() else None
+                _ymd(ex, s, m.end(), year, str(int(month)), str(int(day)) if day is not None else None)
+    if "星期" in nt or "礼拜" in nt or "周" in nt:
+        for m in _WEEKDAY_ZH_RX.finditer(nt):
+            if ex.left_ok(m.start(), _CN_WEEK_BEFORE) and ex.free(*m.span()):
+                ex.add(_Rec("date", f"weekday:{_WEEKDAY_ZH[m.group()[-1]]}", m.start(), m.end()))
+    if alpha:
+        if "day" in lt:
+            for m in _WEEKDAY_EN_RX.finditer(lt):
+                if ex.left_ok(m.start(), _ALPHA_CHARS) and ex.free(*m.span()):
+                    day = _WEEKDAY_EN[m.group().rstrip("s")]
+                    ex.add(_Rec("date", f"weekday:{day}", m.start(), m.end()))
+        for m in _WEEKDAY_ABBR_RX.finditer(nt):
+            if ex.left_ok(m.start(), _ALPHA_CHARS) and ex.free(*m.span()):
+                day = _WEEKDAY_ABBR[m.group().rstrip(".")]
+                ex.add(_Rec("date", f"weekday:{day}", m.start(), m.end()))
+    _times(ex, digit)
+
+
+def _year_before(ex: _Extractor, s: int) -> int:
+    """Start of a `2026年` glued before position `s`, or `s`."""
+    ym = _YEAR_BEFORE_RX.search(ex.nt, max(0, s - 8), s)
+    if ym is not None and ex.left_ok(ym.start(), _DIGITS_DOT) and ex.free(ym.start(), s):
+        return ym.start()
+    return s
+
+
+def _quarters(ex: _Extractor, alpha: bool) -> None:
+    nt, lt = ex.nt, ex.lt
+    if "季度" in nt:
+        for m in re.finditer("季度", nt):
+            qm = _QUARTER_BEFORE_RX.search(nt, max(0, m.start() - 12), m.start())
+            if qm is None or not ex.left_ok(qm.start(), _DIGITS_DOT):
+                continue
+            q = int(qm.group("q")) if qm.group("q").isdigit() else int(_parse_cn(qm.group("q")) or 0)
+            _period_value(ex, qm.start(), m.end(), qm.group("y"), f"Q{q}")
+    if "半年" in nt:
+        for m in re.finditer("半年", nt):
+            hm = _HALF_BEFORE_RX.search(nt, max(0, m.start() - 8), m.start())
+            if hm is not None:
+                _period_value(ex, hm.start(), m.end(), hm.group("y"), "H1" if hm.group("h") == "上" else "H2")
+    if not alpha:
+        return
+    for m in _Q_RX.finditer(nt):
+        s, e = m.span()
+        if e < len(nt) and nt[e] in _WORD_CHARS:
+            continue
+        year = None
+        if s > 0 and nt[s - 1] in _WORD_CHARS and not nt[s - 1].isdigit():
+            continue
+        yb = _YEAR_GLUED_BEFORE_RX.search(nt, max(0, s - 7), s)
+        if yb is not None and ex.left_ok(yb.start(), _DIGITS_DOT):
+            year, s = yb.group("y"), yb.start()
+        elif s > 0 and nt[s - 1].isdigit():
+            continue
+        ya = _YEAR_AFTER_RX.match(lt, e)
+        if year is None and ya is not None:
+            year, e = ya.group("y"), ya.end()
+        kind = "H" if m.group()[0] == "H" else "Q"
+        _period_value(ex, s, e, year, f"{kind}{m.group()[1]}")
+    if "quarter" in lt:
+        for m in _QUARTER_WORD_RX.finditer(lt):
+            if not ex.left_ok(m.start(), _ALPHA_CHARS):
+                continue
+            e = m.end()
+            ya = _YEAR_AFTER_RX.match(lt, e)
+            year = ya.group("y") if ya is not None else None
+            if ya is not None:
+                e = ya.end()
+            _period_value(ex, m.start(), e, year, f"Q{_QUARTER_WORDS[m.group().split()[0]]}")
+
+
+def _period_value(ex: _Extractor, s: int, e: int, year: str | None, value: str) -> None:
+    if ex.free(s, e):
+        ex.add(_Rec("date", f"{year}-{value}" if year else value, s, e))
+
+
+def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
+    nt, lt = ex.nt, ex.lt
+    if "-" in nt or "/" in nt or "." in nt:
+        for m in _ISO_DATE_RX.finditer(nt):
+            if ex.left_ok(m.start(), _DIGITS_DOT):
+                _ymd(ex, m.start(), m.end(), nt[m.start() : m.start() + 4], m.group("m"), m.group("d"))
+        if "/" in nt:
+            for m in _US_DATE_RX.finditer(nt):
+                a, b, y = m.group().split("/")
+                month, day = (b, a) if int(a) > 12 else (a, b)
+                _ymd(ex, m.start(), m.end(), y, month, day)
+        for m in _YEAR_MONTH_RX.finditer(nt):
+            if ex.left_ok(m.start(), _DATE_GLUE):
+                _ymd(ex, m.start(), m.end(), nt[m.start() : m.start() + 4], m.group("m"), None)
+    if "月" in nt:
+        for m in _ZH_MONTH_RX.finditer(nt):
+            s = _year_before(ex, m.start())
+            year = nt[s : s + 4] if s < m.start() else None
+            month = m.group().split("月")[0].strip()
+            _ymd(ex, s, m.end(), year, month, m.group("d"))
+    if "年" in nt:
+        for m in _ZH_YEAR_RX.finditer(nt):
+            if ex.left_ok(m.start(), _DIGITS_DOT):
+                _ymd(ex, m.start(), m.end(), nt[m.start() : m.start() + 4], None, None)
+    if alpha:
+        if _MON_GATE_RX.search(nt):
+            for m in _EN_DAY_MONTH_RX.finditer(nt):
+                day_digits = re.match(r"\d+", m.group())
+                if day_digits is not None:
+                    mon = m.group("mon")
+                    _ymd(ex, m.start(), m.end(), m.group("y"), str(_MONTHS[mon.lower()]), day_digits.group())
+            for m in _EN_DATE_RX.finditer(nt):
+                if not ex.left_ok(m.start(), _ALPHA_CHARS):
+                    continue
+                name = _MONTH_NAME_RX.match(m.group())
+                mon = name.group() if name is not None else ""
+                if not (m.group("d") or m.group("y")) and (len(mon) <= 4 or mon == "May"):
+                    continue  # a bare `Mar` or `May` is too ambiguous
+                _ymd(ex, m.start(), m.end(), m.group("y"), str(_MONTHS[mon.lower()]), m.group("d"))
+        for m in _EN_YEAR_RX.finditer(lt):
+            if ex.left_ok(m.start(), _ALPHA_CHARS):
+                _ymd(ex, m.start("y"), m.end("y"), m.group("y"), None, None)
+
+
+def _ymd(ex: _Extractor, s: int, e: int, year: str | None, month: str | None, day: str | None) -> None:
+    y = int(year) if year else None
+    mo = int(month) if month else None
+    d = int(day) if day else None
+    if (mo is not None and not 1 <= mo <= 12) or (d is not None and not 1 <= d <= 31):
+        return
+    if not ex.free(s, e):
+        return
+    if y is not None:
+        value = f"{y:04d}" + (f"-{mo:02d}" if mo else "") + (f"-{d:02d}" if mo and d else "")
+    elif mo is not None:
+        value = f"--{mo:02d}" + (f"-{d:02d}" if d else "")
+    else:
+        return
+    ex.add(_Rec("date", value, s, e))
+
+
+def _times(ex: _Extractor, digit: bool) -> None:
+    nt, lt = ex.nt, ex.lt
+    if digit and ":" in nt:
+        for m in _CLOCK_RX.finditer(lt):
+            if not ex.left_ok(m.start(), _CLOCK_BEFORE_NT) or not ex.free(*m.span()):
+                continue
+            hour_text, minute_text = m.group().split(":")[:2]
+            _clock(ex, m.start(), m.end(), int(hour_text), int(minute_text[:2]), m.group("se"), m.group("ap"))
+    if digit and ("am" in lt or "pm" in lt or "a.m" in lt or "p.m" in lt):
+        for m in _AMPM_RX.finditer(lt):
+            if ex.left_ok(m.start(), _CLOCK_BEFORE_NT) and ex.free(*m.span()):
+                hour = int(re.match(r"\d+", m.group()).group())  # type: ignore[union-attr]
+                if 1 <= hour <= 12:
+                    _clock(ex, m.start(), m.end(), hour, 0, None, m.group("ap"))
+    if "点" in nt or "时" in nt:
+        for m in _ZH_CLOCK_RX.finditer(nt):
+            if not ex.left_ok(m.start(), _DIGITS_DOT):
+                continue
+            head = re.match(r"[\d一二两三四五六七八九十]+", m.group())
+            part = _DAYPART_BEFORE_RX.search(nt, max(0, m.start() - 4), m.start())
+            if head is None or not (
+                part or m.group("mi") or m.group("half") or m.group("qt") or m.group("z")
+            ):
+                continue
+            parsed = _parse_number(head.group())
+            if parsed is None:
+                continue
+            hour = int(parsed[0])
+            minute = 0
+            if m.group("mi"):
+                mp = _parse_number(m.group("mi"))
+                minute = int(mp[0]) if mp else 0
+            elif m.group("half"):
+                minute = 30
+            elif m.group("qt"):
+                minute = 15 if m.group("qt") == "一刻" else 45
+            daypart = part.group("p") if part is not None else None
+            ap = "pm" if daypart in _PM_PREFIXES or (daypart == "中午" and hour < 11) else None
+            _clock(ex, part.start() if part is not None else m.start(), m.end(), hour, minute, None, ap)
+
+
+def _clock(
+    ex: _Extractor, s: int, e: int, hour: int, minute: int, second: str | None, ap: str | None
+) -> None:
+    if ap:
+        pm = ap.startswith("p")
+        if pm and hour < 12:
+            hour += 12
+        elif not pm and hour == 12:
+            hour = 0
+    if not (0 <= hour <= 24 and 0 <= minute <= 59) or not ex.free(s, e):
+        return
+    value = f"{hour:02d}:{minute:02d}"
+    if second and int(second):
+        value += f":{int(second):02d}"
+    ex.add(_Rec("time", value, s, e))
+
+
+def _last_n(n: float, unit: str) -> str:
+    if unit == "week":
+        n, unit = n * 7, "day"
+    return f"relative:last:{unit}:{int(n) if float(n).is_integer() else n}"

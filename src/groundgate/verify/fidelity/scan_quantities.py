@@ -1,0 +1,326 @@
+"""Extraction passes for quantities.
+
+Chinese percentages (`百分之五`), halves (`两个半小时`), glued and compound durations (`2h30m`,
+`1分30秒`), ranges (`3-5天`, `between 3 and 5 days`, `介于…之间`) and single numbers with their
+magnitude, unit and currency, written in Arabic, Chinese or English numerals.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.verify.fidelity.lexicon import _EN_FUNCTION_WORDS
+from groundgate.verify.fidelity.numbers import _parse_cn, _parse_en_words, _parse_number, _quantity
+from groundgate.verify.fidelity.patterns import (
+    _ALPHA_CHARS,
+    _BETWEEN_GAP_RX,
+    _BETWEEN_TAIL_RX,
+    _CN_BEFORE_STOP,
+    _CN_DIGIT_RX,
+    _CN_HALF_RX,
+    _CN_NUMBER_RX,
+    _CN_PERCENT_RX,
+    _COMPOUND_GAP_RX,
+    _CUE_END_RX,
+    _CUR_BEFORE_RX,
+    _CURRENCY_LAST,
+    _DUR_SECONDS,
+    _EN_NUMBER_RX,
+    _EN_WORD_BEFORE,
+    _GLUED_DURATION_RX,
+    _GLUED_PART_RX,
+    _LIST_MARKER_AFTER_RX,
+    _NUMBER_RX,
+    _ORDINAL_BEFORE_RX,
+    _RANGE_GAP_RX,
+)
+from groundgate.verify.fidelity.scan import _Extractor, _Rec, _Tok
+from groundgate.verify.fidelity.units import (
+    _ARTICLE_CLASSIFIERS,
+    _CURRENCY_PREFIX,
+    _HALF_UNITS,
+    _lookup_unit,
+    _resolve_unit,
+)
+
+
+def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
+    nt = ex.nt
+    if "百分之" in nt or "千分之" in nt:
+        for m in _CN_PERCENT_RX.finditer(nt):
+            parsed = _parse_number(m.group("num"))
+            if parsed is None or not ex.free(*m.span()):
+                continue
+            value = parsed[0] * (0.1 if m.group("k") == "千分之" else 1.0)
+            ex.add(
+                _Rec(
+                    "percent",
+                    value,
+                    m.start(),
+                    m.end(),
+                    unit="%",
+                    surface="%",
+                    raw=value,
+                    spelled=parsed[1],
+                )
+            )
+    if "半" in nt:
+        for m in _CN_HALF_RX.finditer(nt):
+            _half(ex, m)
+    if digit:
+        if alpha:
+            for m in _GLUED_DURATION_RX.finditer(nt):  # 2h30m, 1m30s
+                total = sum(float(n) * _DUR_SECONDS[u] for n, u in _GLUED_PART_RX.findall(m.group()))
+                if ex.free(*m.span()):
+                    ex.add(_Rec("duration", total, m.start(), m.end(), unit="s", surface="s", raw=total))
+        tokens = [t for t in (_token(ex, m) for m in _NUMBER_RX.finditer(nt)) if t is not None]
+        _assemble(ex, tokens)
+    if _CN_DIGIT_RX.search(nt):
+        for m in _CN_NUMBER_RX.finditer(nt):
+            _cn_number(ex, m)
+    if alpha:
+        for m in _EN_NUMBER_RX.finditer(ex.lt):
+            _en_number(ex, m)
+
+
+def _half(ex: _Extractor, m: re.Match[str]) -> None:
+    """`半小时` 0.5 h, `两个半小时` 2.5 h, `一年半` 1.5 years."""
+    number = m.group("n") or m.group("n2")
+    unit_text = _HALF_UNITS.get((m.group("u") or m.group("u2")).removeprefix("个"), "小时")
+    base = 0.0
+    spelled = True
+    if number:
+        parsed = _parse_number(number)
+        if parsed is None:
+            return
+        base, spelled = parsed
+    q = _quantity(base + 0.5, None, unit_text, None)
+    if q is not None and ex.free(*m.span()):
+        ex.add(
+            _Rec(
+                q.kind,
+                q.value,
+                m.start(),
+                m.end(),
+                unit=q.unit,
+                surface=q.surface,
+                raw=q.raw,
+                spelled=spelled,
+            )
+        )
+
+
+def _token(ex: _Extractor, m: re.Match[str]) -> _Tok | None:
+    nt = ex.nt
+    ns, ne = m.span("num")
+    if not ex.free(ns, ne):
+        return None
+    end = m.end("approx") if m.group("approx") else (m.end("mult") if m.group("mult") else ne)
+    s = ns
+    currency = None
+    cm = _CUR_BEFORE_RX.search(nt, max(0, ns - 5), ns) if ns and nt[ns - 1] in _CURRENCY_LAST else None
+    if cm is None and ns > 1 and nt[ns - 1] == " " and nt[ns - 2] in _CURRENCY_LAST:
+        cm = _CUR_BEFORE_RX.search(nt, max(0, ns - 5), ns)
+    if cm is not None and ex.free(cm.start(), ns):
+        code = cm.group().strip()
+        if not (code[0] in _ALPHA_CHARS and not ex.left_ok(cm.start(), _ALPHA_CHARS)):
+            currency, s = _CURRENCY_PREFIX[code], cm.start()
+    unit_text = None
+    raw_unit = m.group("unit")
+    if raw_unit:
+        us = m.start("unit")
+        resolved = _resolve_unit(raw_unit, m.group("sp") is not None, nt[m.end("unit") : m.end("unit") + 2])
+        if resolved is not None and ex.free(us, us + resolved[0]):
+            unit_text, end = raw_unit[: resolved[0]], us + resolved[0]
+    return _Tok(
+        s, ns, end, float(m.group("num").replace(",", "")), m.group("mult"), unit_text, currency, raw_unit
+    )
+
+
+def _assemble(ex: _Extractor, tokens: list[_Tok]) -> None:
+    """Compound durations (`2 hours 7 minutes`), ranges (`3-5天`, `between 3 and 5 days`), then singles."""
+    i = 0
+    while i < len(tokens):
+        j = _compound(ex, tokens, i)
+        if j > i + 1:
+            i = j
+            continue
+        if i + 1 < len(tokens) and _range(ex, tokens[i], tokens[i + 1]):
+            i += 2
+            continue
+        _single(ex, tokens[i])
+        i += 1
+
+
+def _part_seconds(ex: _Extractor, tok: _Tok) -> tuple[float, int] | None:
+    """(seconds per unit, end) of a token that can be part of a compound duration."""
+    unit = _lookup_unit(tok.unit_text)
+    if unit is not None and unit.kind == "duration" and unit.base == "s":
+        return unit.factor, tok.e
+    if tok.unit_text is None and tok.raw_unit and tok.raw_unit.startswith("分") and not tok.mult:
+        return 60.0, tok.ns + len(ex.nt[tok.ns : tok.e].rstrip()) + 1  # `1分30秒`: 分 is minutes here
+    return None
+
+
+def _compound(ex: _Extractor, tokens: list[_Tok], i: int) -> int:
+    parts: list[tuple[_Tok, float, int]] = []
+    j = i
+    previous = float("inf")
+    while j < len(tokens):
+        info = _part_seconds(ex, tokens[j])
+        if info is None or info[0] >= previous:
+            break
+        if parts:
+            gap = ex.nt[parts[-1][2] : tokens[j].s]
+            if not _COMPOUND_GAP_RX.fullmatch(gap):
+                break
+        parts.append((tokens[j], info[0], info[1]))
+        previous = info[0]
+        j += 1
+    if len(parts) < 2 or not any(t.unit_text for t, _, _ in parts):
+        return i
+    s, e = parts[0][0].s, parts[-1][2]
+    if not ex.free(s, e):
+        return i
+    total = sum(t.num * factor for t, factor, _ in parts)
+    ex.add(_Rec("duration", total, s, e, unit="s", surface="s", raw=total))
+    return j
+
+
+def _range(ex: _Extractor, a: _Tok, b: _Tok) -> bool:
+    nt, lt = ex.nt, ex.lt
+    gap = nt[a.e : b.s]
+    start, end = a.s, b.e
+    g = _RANGE_GAP_RX.fullmatch(lt, a.e, b.s)
+    if g is None:
+        before = lt[max(0, a.s - 9) : a.s].rstrip()
+        if _BETWEEN_GAP_RX.fullmatch(lt, a.e, b.s) and before.endswith("between"):
+            start = a.s - (len(lt[max(0, a.s - 9) : a.s]) - len(before)) - len("between")
+        elif gap.strip() in {"和", "与", "到", "至"} and nt[max(0, a.s - 3) : a.s].strip().endswith("介于"):
+            start = nt.rfind("介于", 0, a.s)
+            tail = _BETWEEN_TAIL_RX.match(nt, b.e)
+            if tail is None:
+                return False
+            end = tail.end()
+        else:
+            return False
+        sep = "and"
+    else:
+        sep = g.group("sep")
+        if sep == "to" and not ex.word_ok(a.e + gap.index("to"), a.e + gap.index("to") + 2):
+            return False
+    ua, ub = _lookup_unit(a.unit_text), _lookup_unit(b.unit_text)
+    if ua is not None and ub is not None and ua.kind != ub.kind:
+        return False
+    unit_text = b.unit_text or a.unit_text
+    decimal = "." in nt[a.ns : a.e] or "." in nt[b.ns : b.e]
+    if sep in "-–—" and not unit_text and not (a.currency or b.currency) and decimal:
+        return False
+    currency = a.currency or b.currency
+    mult_a = a.mult or (b.mult if not a.unit_text else None)
+    qa = _quantity(a.num, mult_a, a.unit_text or unit_text, currency)
+    qb = _quantity(b.num, b.mult, unit_text, currency)
+    if qa is None or qb is None or qa.kind != qb.kind or qa.unit != qb.unit or qa.value >= qb.value:
+        return False
+    if not ex.free(start, end):
+        return False
+    ex.add(
+        _Rec("range", (qa.value, qb.value), start, end, unit=qa.unit, surface=qb.surface, qualifier=qa.kind)
+    )
+    return True
+
+
+def _single(ex: _Extractor, t: _Tok) -> None:
+    nt = ex.nt
+    if not ex.free(t.s, t.e):
+        return
+    before = nt[max(0, t.ns - 12) : t.ns]
+    if before.rstrip().endswith("第"):
+        return  # 第3次: an ordinal
+    if t.unit_text is None and t.mult is None and t.currency is None:
+        if _ORDINAL_BEFORE_RX.search(before):
+            return
+        line_start = nt.rfind("\n", 0, t.ns) + 1
+        if not nt[line_start : t.ns].strip(" \t(") and _LIST_MARKER_AFTER_RX.match(nt, t.e):
+            return  # `1. Restart the service`: a list number
+    q = _quantity(t.num, t.mult, t.unit_text, t.currency)
+    if q is not None:
+        ex.add(_Rec(q.kind, q.value, t.s, t.e, unit=q.unit, surface=q.surface, raw=q.raw))
+
+
+def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
+    nt = ex.nt
+    s = m.start()
+    if not ex.left_ok(s, _CN_BEFORE_STOP):
+        return
+    raw_unit = m.group("unit")
+    if not raw_unit:
+        return
+    number_end = m.start("unit")
+    resolved = _resolve_unit(raw_unit, False, nt[m.end() : m.end() + 2])
+    if resolved is None:
+        return
+    unit_text = raw_unit[: resolved[0]]
+    e = number_end + resolved[0]
+    currency = None
+    if nt[max(0, s - 3) : s] == "人民币":
+        s, currency = s - 3, "CNY"
+    if not ex.free(s, e):
+        return
+    if m.group("b"):
+        a_text = nt[m.start() : m.start("sep")]
+        pa, pb = _parse_cn(a_text), _parse_cn(m.group("b"))
+        qa = _quantity(pa, None, unit_text, currency) if pa is not None else None
+        qb = _quantity(pb, None, unit_text, currency) if pb is not None else None
+        if qa is not None and qb is not None and qa.value < qb.value:
+            ex.add(
+                _Rec(
+                    "range",
+                    (qa.value, qb.value),
+                    s,
+                    e,
+                    unit=qa.unit,
+                    surface=qa.surface,
+                    qualifier=qa.kind,
+                    spelled=True,
+                )
+            )
+        return
+    number = nt[m.start() : number_end]
+    nxt = nt[e : e + 1]
+    if number == "一" and (unit_text in _ARTICLE_CLASSIFIERS or nxt == "性"):
+        return  # 一个问题, 一次性: articles, not quantities
+    value = _parse_cn(number)
+    if value is None:
+        return
+    q = _quantity(value, None, unit_text, currency)
+    if q is not None:
+        ex.add(_Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True))
+
+
+def _en_number(ex: _Extractor, m: re.Match[str]) -> None:
+    lt = ex.lt
+    s = m.start()
+    if not ex.left_ok(s, _EN_WORD_BEFORE):
+        return
+    nxt = m.group("next")
+    num_end = m.end() if nxt is None else len(lt[s : m.start("next")].rstrip()) + s
+    value = _parse_en_words(lt[s:num_end])
+    if value is None:
+        return
+    if nxt is not None:
+        resolved = _resolve_unit(nxt, True, lt[m.end() : m.end() + 2])
+        if resolved is not None:
+            e = m.start("next") + resolved[0]
+            q = _quantity(value, None, nxt[: resolved[0]], None)
+            if q is not None and ex.free(s, e):
+                ex.add(_Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True))
+            return
+    if not ex.free(s, num_end):
+        return
+    first = lt[s:num_end].split()[0]
+    attached = _CUE_END_RX.search(lt, max(0, s - 24), s) is not None
+    content_next = nxt is not None and nxt.split()[0] not in _EN_FUNCTION_WORDS
+    if not attached and (first in {"one", "zero"} or not content_next):
+        return
+    ex.add(_Rec("count", value, s, num_end, raw=value, spelled=True))
