@@ -190,6 +190,9 @@ _SYMBOL_NEIGHBOURS = frozenset("-=<>")
 _NEG_EN_RX = re.compile(  # lower-cased text
     r"no[ \t]+longer|instead[ \t]+of|rather[ \t]+than|nothing|nobody|nowhere|neither|never|none|not|nor|no"
     r"|without|cannot"
+    # `fail to reconnect` / `unable to log in` negate the verb that follows as `not` does; without
+    # them `may fail to reconnect` read against `might not reconnect` was a negation flip.
+    r"|fail(?:s|ed)?[ \t]+to|unable[ \t]+to"
 )
 _NT_RX = re.compile(r"n['’]t(?![a-z])")  # lower-cased text: don't, isn't, can’t
 _NEG_EXCEPTION_ZH_RX = re.compile(
