@@ -354,3 +354,12 @@ def test_a_negated_phrase_the_context_states_word_for_word_is_not_a_negation_fli
 def test_a_softened_figure_that_differs_from_its_sentence_is_never_shown(context: str, answer: str) -> None:
     result = check(context=context, answer=answer)
     assert result.verdict is not Verdict.PASS
+
+
+def test_fail_to_reads_as_a_negation_so_a_paraphrase_with_not_is_no_flip() -> None:
+    context = (
+        "Consumers using client versions older than 2.8 must be upgraded by 30 September, "
+        "or they may fail to reconnect after the upgrade."
+    )
+    answer = "Consumers on clients older than 2.8 need upgrading by 30 September, otherwise they might not reconnect."
+    assert check(context=context, answer=answer).verdict is not Verdict.REJECT
