@@ -48,6 +48,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 QUESTIONS = ROOT / "tests" / "data" / "pipeline_questions.yaml"
+HOLDOUT = ROOT / "tests" / "data" / "pipeline_questions_holdout.yaml"
+"""Written after the checker and pipeline work of issue 11 by someone who never ran the pipeline on
+it: the set nobody tuned on (the `test` split of the main file was read while fixing failures)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -63,7 +66,7 @@ CATEGORIES = (
     "follow_up",
 )
 EXPECTED = ("answer", "partial", "unanswerable")
-SPLITS = ("dev", "test")
+SPLITS = ("dev", "test", "holdout")
 LANGS = ("zh", "en")
 NORMAL, DISCLAIMER, DEGRADED = "NORMAL", "LOW_CONFID_WITH_DISCLAIMER", "DEGRADED"
 _REQUIRED = ("id", "question", "lang", "category", "expected", "split")
@@ -131,7 +134,7 @@ def parse_questions(raw: object) -> tuple[list[Question], list[str]]:
         if item.get("expected") not in EXPECTED:
             problems.append(f"{where}: expected {item.get('expected')!r} is not one of {EXPECTED}")
         if item.get("split") not in SPLITS:
-            problems.append(f"{where}: split {item.get('split')!r} is not dev or test")
+            problems.append(f"{where}: split {item.get('split')!r} is not one of {', '.join(SPLITS)}")
         if item.get("lang") not in LANGS:
             problems.append(f"{where}: lang {item.get('lang')!r} is not zh or en")
         must: list[tuple[str, ...]] = []
@@ -537,10 +540,8 @@ def _snippet(text: str, limit: int = 90) -> str:
 
 def render(run: Run, *, failures: int = 60) -> str:
     """The markdown body of the report."""
-    splits = {
-        "dev": [o for o in run.outcomes if o.split == "dev"],
-        "test": [o for o in run.outcomes if o.split == "test"],
-    }
+    splits = {name: [o for o in run.outcomes if o.split == name] for name in SPLITS}
+    splits = {name: outcomes for name, outcomes in splits.items() if outcomes or name != "holdout"}
     splits["all"] = run.outcomes
     follow_ups = sum(o.category == "follow_up" for o in run.outcomes)
     history = (
@@ -619,7 +620,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--questions", type=Path, default=QUESTIONS)
+    parser.add_argument(
+        "--questions",
+        type=Path,
+        action="append",
+        help="question file (repeatable); default: the set and, when present, its held-out file",
+    )
     parser.add_argument("--split", choices=SPLITS, help="only this split (the report then covers it alone)")
     parser.add_argument("--configured", action="store_true", help="use the configured models and embeddings")
     parser.add_argument(
@@ -629,7 +635,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer as it comes")
     args = parser.parse_args(argv)
 
-    questions = load_questions(args.questions)
+    files = args.questions or [p for p in (QUESTIONS, HOLDOUT) if p.is_file()]
+    questions = [q for path in files for q in load_questions(path)]
     missing = missing_documents(questions)
     if missing:
         print("referenced documents are missing: " + ", ".join(missing), file=sys.stderr)
@@ -649,7 +656,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args.json.write_text(
             json.dumps([asdict(o) for o in run.outcomes], ensure_ascii=False, indent=2), encoding="utf-8"
         )
-    if not args.no_write and not args.split and args.questions == QUESTIONS:
+    if not args.no_write and not args.split and not args.questions:
         from _report import DOC, write_section
 
         if f"<!-- bench:{SECTION}:start -->" not in (DOC.read_text(encoding="utf-8") if DOC.exists() else ""):

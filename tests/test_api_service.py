@@ -149,7 +149,9 @@ def test_metrics_count_runs_tools_and_tokens(client: TestClient, acme_run: dict[
     text = response.text
     assert 'groundgate_runs_total{verdict="PASS",output_kind="NORMAL"}' in text
     assert 'groundgate_tool_latency_seconds_count{tool="lookup_knowledge",status="OK"}' in text
-    assert 'groundgate_model_tokens_total{direction="input"}' in text
+    # Offline, no model ran: the offline roles' size estimates on their steps are not model tokens.
+    assert 'groundgate_model_tokens_total{direction="input"} 0\n' in text
+    assert 'groundgate_model_tokens_total{direction="output"} 0\n' in text
 
 
 # ---------------------------------------------------------------- chat
@@ -352,6 +354,7 @@ def test_feedback_without_run_id_binds_the_latest_run(client: TestClient) -> Non
         "runId": second["runId"],
         "fallbackToLatestRun": True,
         "caseId": None,
+        "inCaseLibrary": False,
     }
     bad = client.get("/api/runs", params={"feedback": "not_useful"}, headers=ACME).json()
     assert second["runId"] in [r["runId"] for r in bad]

@@ -1,17 +1,21 @@
-"""`groundgate check`, `check-eval` and `demo` as a user runs them, plus the Python API."""
+"""`groundgate check`, `check-eval` and `demo` as a user runs them (through Typer's `CliRunner`), plus
+the Python API."""
 
 from __future__ import annotations
 
+import contextlib
 import json
-import subprocess
-import sys
+import traceback
 from collections.abc import Iterator
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
 import groundgate
 from groundgate.apps.check import iter_lines
+from groundgate.cli import app
 from groundgate.contracts import FactCategory, Verdict
 from groundgate.models import ScriptedModel
 from groundgate.testing import OpenAICompatibleServer, ScriptedReply
@@ -21,15 +25,21 @@ SUPPORTED = "一线城市住宿每晚最多报销 600 元。超出标准的部�
 FLIPPED = "一线城市住宿每晚至少 800 元，超标部分无需审批。"
 
 
-def run_cli(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run(
-        [sys.executable, "-m", "groundgate.cli", *args],
-        capture_output=True,
-        text=True,
-        cwd=cwd,
-        timeout=120,
-        check=False,
-    )
+@dataclass
+class Done:
+    returncode: int
+    stdout: str
+    stderr: str
+
+
+def run_cli(*args: str, cwd: Path | None = None) -> Done:
+    """The command in-process (Typer's `CliRunner`), in `cwd` when given (for its groundgate.toml)."""
+    with contextlib.chdir(cwd) if cwd is not None else contextlib.nullcontext():
+        result = CliRunner().invoke(app, list(args))
+    stderr = result.stderr
+    if result.exception is not None and not isinstance(result.exception, SystemExit):
+        stderr += "".join(traceback.format_exception(result.exception))
+    return Done(result.exit_code, result.stdout, stderr)
 
 
 # --------------------------------------------------------------------------- single check

@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import func, select
 
 from _databases import BACKENDS, database_url, make_run_result
-from groundgate.apps.feedback import FeedbackResponse, submit_feedback
+from groundgate.apps.feedback import FeedbackResponse, give_feedback, language_from_header, submit_feedback
 from groundgate.errors import InvalidInputError
 from groundgate.store import NotFoundError, Store, open_store
 from groundgate.store.recorder import RunRecorder, record_run
@@ -27,8 +27,8 @@ def store(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFacto
         opened.close()
 
 
-def _runs(store: Store, count: int = 1) -> tuple[str, list[str]]:
-    first = make_run_result()
+def _runs(store: Store, count: int = 1, question: str | None = None) -> tuple[str, list[str]]:
+    first = make_run_result() if question is None else make_run_result(question=question)
     results = [first] + [make_run_result(session_id=first.session_id) for _ in range(count - 1)]
     with store.session() as session:
         for result in results:
@@ -57,10 +57,11 @@ def test_useful_records_feedback_and_creates_a_case(store: Store) -> None:
     assert response.case_id is not None
     assert response.model_dump(by_alias=True) == {
         "success": True,
-        "message": "反馈已记录",
+        "message": "反馈已记录：这条回答已在案例库中",
         "runId": run_id,
         "fallbackToLatestRun": False,
         "caseId": response.case_id,
+        "inCaseLibrary": True,
     }
     with store.session() as session:
         run = get_run(run_id, session=session)
@@ -194,3 +195,96 @@ def test_an_empty_run_id_is_refused_not_taken_for_the_latest_run(store: Store, r
         _feedback(store, session_id=session_id, run_id=run_id, feedback="not_useful")
     with store.session() as session:
         assert [get_run(r, session=session).feedback for r in run_ids] == [None, None]
+
+
+@pytest.mark.parametrize(
+    ("sequence", "in_library", "last_message"),
+    [
+        (["useful", "not_useful"], False, "反馈已记录：这条回答已移出案例库"),
+        (["not_useful", "useful"], True, "反馈已记录：这条回答已在案例库中"),
+        (["useful", "not_useful", "useful"], True, "反馈已记录：这条回答已在案例库中"),
+        (["not_useful", "not_useful"], False, "反馈已记录"),
+    ],
+    ids=["useful then not_useful", "not_useful then useful", "back and forth", "not_useful twice"],
+)
+def test_the_case_library_follows_the_latest_feedback_and_the_reply_says_so(
+    store: Store, sequence: list[str], in_library: bool, last_message: str
+) -> None:
+    session_id, [run_id] = _runs(store)
+    for value in sequence:
+        response = _feedback(store, session_id=session_id, run_id=run_id, feedback=value)
+    assert (response.in_case_library, response.message) == (in_library, last_message)
+    assert (response.case_id is not None) == in_library
+    assert _case_count(store, run_id) == (1 if in_library else 0)
+    with store.session() as session:
+        assert get_run(run_id, session=session).feedback == sequence[-1]
+
+
+@pytest.mark.parametrize(
+    ("question", "language", "expected"),
+    [
+        ("支付网关 PAY-5003 是什么原因？", None, "反馈已记录：这条回答已在案例库中"),
+        (
+            "What does PAY-5003 mean on the payment gateway?",
+            None,
+            "Feedback recorded: this answer is in the case library",
+        ),
+        ("支付网关 PAY-5003 是什么原因？", "en", "Feedback recorded: this answer is in the case library"),
+        ("What does PAY-5003 mean on the payment gateway?", "zh-CN", "反馈已记录：这条回答已在案例库中"),
+    ],
+    ids=["zh question", "en question", "zh question, en caller", "en question, zh caller"],
+)
+def test_the_feedback_reply_is_in_the_callers_language(
+    store: Store, question: str, language: str | None, expected: str
+) -> None:
+    session_id, [run_id] = _runs(store, question=question)
+    response = _feedback(store, session_id=session_id, run_id=run_id, feedback="useful", language=language)
+    assert response.message == expected
+
+
+@pytest.mark.parametrize(
+    ("header", "language"),
+    [
+        (None, None),
+        ("", None),
+        ("zh-CN,zh;q=0.9,en;q=0.8", "zh-CN"),
+        ("en-US,en;q=0.9", "en"),
+        ("fr-FR, en;q=0.5, zh;q=0.7", "zh-CN"),
+        ("de, *;q=0.1", None),
+        ("zh;q=0, en", "en"),
+        ("zh;q=oops, en", "en"),
+    ],
+)
+def test_accept_language_names_the_reply_language_when_it_names_zh_or_en(
+    header: str | None, language: str | None
+) -> None:
+    assert language_from_header(header) == language
+
+
+@pytest.mark.parametrize("tenant", ["acme", None], ids=["the run's tenant", "the operator"])
+def test_give_feedback_rates_a_visible_run_from_its_id_alone(store: Store, tenant: str | None) -> None:
+    result = make_run_result()
+    with store.session() as session:
+        record_run(result, session=session)
+        get_session_row(result.session_id, session=session).tenant = "acme"
+    response = give_feedback(store, tenant=tenant, run_id=result.run_id, feedback="not_useful")
+    assert (response.run_id, response.fallback_to_latest_run) == (result.run_id, False)
+
+
+@pytest.mark.parametrize("by_session", [True, False], ids=["by session", "by run id"])
+def test_give_feedback_on_another_tenants_run_is_not_found_and_changes_nothing(
+    store: Store, by_session: bool
+) -> None:
+    result = make_run_result()
+    with store.session() as session:
+        record_run(result, session=session)
+        get_session_row(result.session_id, session=session).tenant = "acme"
+    with pytest.raises(NotFoundError):
+        give_feedback(
+            store,
+            tenant="globex",
+            session_id=result.session_id if by_session else None,
+            run_id=result.run_id,
+            feedback="useful",
+        )
+    assert _case_count(store, result.run_id) == 0

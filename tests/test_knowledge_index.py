@@ -318,7 +318,8 @@ def test_bad_files_are_reported_and_ingestion_goes_on(index: QdrantKnowledgeInde
     assert report.files == 4
     assert report.ingested == 1
     reasons = {Path(b.path).name: b.reason for b in report.bad_files}
-    assert set(reasons) == {"bad.md", "latin1.txt", "good.md"}
+    assert set(reasons) == {"bad.md", "latin1.txt", "good.md", "image.png"}
+    assert reasons["image.png"].startswith("unsupported file type '.png'")
     assert "bad.md:2" in reasons["bad.md"]
     assert "effective_from" in reasons["bad.md"]
     assert "not UTF-8" in reasons["latin1.txt"]

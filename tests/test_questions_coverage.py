@@ -129,3 +129,30 @@ def test_a_statement_meets_a_need_only_when_it_says_the_asked_case_itself(
     match = match_need(need, statement, context=source, equivalents=bundled_equivalents())
     assert match.met is met, match.codes
     assert not why or any(code.startswith(why) for code in match.codes), match.codes
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "source", "met", "why"),
+    [
+        # A one-letter name is said as written: `Team` and an article `a` are not `Team A`.
+        ("Where is the Team A standup held?", "Its standup is held online on Zoom, a video tool.", TEAM_B, False, "need:anchor_missing:Team A"),
+        # "Who" is answered by a person, a role or a team.
+        ("错误预算消耗超过一半后，功能发布需要谁批准？", "错误预算消耗超过一半后，功能发布需要 SRE lead 批准。", "slo", True, ""),
+        ("错误预算消耗超过一半后，功能发布需要谁批准？", "错误预算消耗超过一半后，功能发布会消耗这 3 秒预算。", "slo", False, "need:kind_missing:person"),
+        # "How often" is answered by a recurrence, not by any duration.
+        ("商户签名密钥多久轮换一次？", "商户签名密钥每 90 天轮换一次。", "keys", True, ""),
+        ("商户签名密钥多久轮换一次？", "商户签名密钥轮换后新旧密钥并存 72 小时。", "keys", False, "need:kind_missing:quantity"),
+        # The case the question sets must be said by the statement itself.
+        ("出差当天出发的话，那一天的餐饮补贴是多少？", "出差出发或返回当天的餐饮补贴按半天 50 元。", "travel", True, ""),
+        ("出差当天出发的话，那一天的餐饮补贴是多少？", "餐饮补贴按天发放，每天 100 元。", "travel", False, "need:case_unsaid"),
+        # One shared noun of a three-word subject is another subject.
+        ("公司年会在哪一天举行？", "在本公司工作满 1 年后登记结婚的，享受婚假。", "leave", False, "need:terms_missing"),
+    ],
+)
+def test_a_statement_meets_a_need_only_when_it_answers_what_was_asked(
+    question: str, statement: str, source: str, met: bool, why: str
+) -> None:
+    match = match_need(derive_needs(question).needs[0], statement, context=source)
+    assert match.met is met, match.codes
+    if why:
+        assert any(code.startswith(why) for code in match.codes), match.codes

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import AnswerKind, ConditionKind
-from groundgate.questions import derive_needs, round_two_query, split_parts
+from groundgate.questions import derive_needs, refers_back, round_two_query, split_parts
 
 
 @pytest.mark.parametrize(
@@ -147,3 +147,87 @@ def test_paraphrases_of_the_interrogative_ask_for_the_same_kind_of_answer_about_
     (need,) = derive_needs(question).needs
     (other,) = derive_needs(same_as).needs
     assert (need.kind, need.terms, need.value_kinds) == (other.kind, other.terms, other.value_kinds)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        # One question asked of two things at once: one part per thing.
+        ("一线城市和省会城市出差住宿每晚标准分别是多少？", ["一线城市出差住宿每晚标准是多少", "省会城市出差住宿每晚标准是多少"]),
+        ("A 组和 B 组的站会分别几点开？", ["A 组的站会几点开", "B 组的站会几点开"]),
+        ("产假和婚假分别多少天？", ["产假多少天", "婚假多少天"]),
+        (
+            "What are the availability SLO and the latency SLO of the payment gateway?",
+            ["What are the availability SLO of the payment gateway", "What are the latency SLO of the payment gateway"],
+        ),
+        (
+            "What are the defaults of payment-db.pool.max_size and payment-db.pool.max_waiters?",
+            ["What are the defaults of payment-db.pool.max_size", "What are the defaults of payment-db.pool.max_waiters"],
+        ),
+        # A question about the pair stays one part.
+        ("What is the relation between the cache and the database?", ["What is the relation between the cache and the database"]),
+        ("A和B之间的区别分别是什么？", ["A和B之间的区别分别是什么"]),
+        # A case set before the question is not a part of its own.
+        ("If the merchant key leaked, what should we do?", ["If the merchant key leaked, what should we do"]),
+    ],
+)
+def test_a_question_asked_of_two_things_is_split_per_thing(question: str, parts: list[str]) -> None:
+    assert split_parts(question) == parts
+
+
+def test_a_rank_word_such_as_yixian_stays_a_term_of_the_need() -> None:
+    needs = derive_needs("一线城市和省会城市出差住宿每晚标准分别是多少？").needs
+    assert "一线" in needs[0].terms
+    assert "一线" in needs[0].distinct and "省会" in needs[1].distinct
+
+
+def test_the_question_word_nayitian_is_not_a_condition_of_one_day() -> None:
+    need = derive_needs("公司年会在哪一天举行？").needs[0]
+    assert need.conditions == []
+
+
+@pytest.mark.parametrize(
+    ("question", "value_kinds"),
+    [
+        ("And how often does that happen?", ["frequency"]),
+        ("商户签名密钥多久轮换一次？", ["frequency"]),
+        ("How long is the overlap window?", ["duration", "range", "period"]),
+    ],
+)
+def test_how_often_asks_for_a_recurrence_not_a_duration(question: str, value_kinds: list[str]) -> None:
+    assert derive_needs(question).needs[0].value_kinds == value_kinds
+
+
+def test_a_case_the_question_sets_is_recorded_as_case_terms() -> None:
+    need = derive_needs("出差当天出发的话，那一天的餐饮补贴是多少？").needs[0]
+    assert need.case_terms == ["出差", "当天", "出发"]
+
+
+@pytest.mark.parametrize(
+    ("question", "previous", "anchors"),
+    [
+        ("What is its normal lag?", "Which consumer group reads the payment-events topic?", ["payment-events"]),
+        ("它的上限是多少？", "payment-db.pool.max_size 的默认值是多少？", ["payment-db.pool.max_size"]),
+    ],
+)
+def test_a_pronoun_question_in_a_session_takes_the_previous_subject(
+    question: str, previous: str, anchors: list[str]
+) -> None:
+    needs = derive_needs(question, previous_question=previous)
+    assert needs.followup
+    assert needs.needs[0].anchors == anchors
+    assert anchors[0] in needs.needs[0].search_text
+
+
+@pytest.mark.parametrize(
+    ("question", "refers"),
+    [
+        ("What is its normal lag?", True),
+        ("And how often does that happen?", True),
+        ("它的上限是多少？", True),
+        ("What is the Team B standup time?", False),
+        ("What does ERR_TIMEOUT mean and what causes it?", False),
+    ],
+)
+def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(question: str, refers: bool) -> None:
+    assert refers_back(question) is refers

@@ -1,4 +1,5 @@
-"""End to end through the CLI: demo runs are stored, then `runs`, `trace`, `feedback`, `cases`, `db`.
+"""End to end through the CLI (in-process, `CliRunner`, `--data-dir`): demo runs are stored, then
+`runs`, `trace`, `feedback`, `cases`, `db`.
 
 The embedded Qdrant shard allows one process at a time, so commands run one after another.
 """
@@ -7,14 +8,14 @@ from __future__ import annotations
 
 import json
 import os
-import subprocess
-import sys
 from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
 import pytest
+from typer.testing import CliRunner, Result
 
+from groundgate.cli import app
 from groundgate.store import open_store
 from groundgate.store.engine import head_revision
 from groundgate.store.leases import LeasePolicy
@@ -22,21 +23,14 @@ from groundgate.store.recorder import RunRecorder
 from groundgate.store.tables import utcnow
 
 
-def _cli(data_dir: Path, *args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
-    env = {k: v for k, v in os.environ.items() if not k.startswith("GROUNDGATE_")}
-    env["GROUNDGATE_DATA_DIR"] = str(data_dir)
+def _cli(data_dir: Path, *args: str, check: bool = True) -> Result:
+    """The command in-process (Typer's `CliRunner`) on `data_dir`, whatever GROUNDGATE_* says."""
+    env: dict[str, str | None] = {k: None for k in os.environ if k.startswith("GROUNDGATE_")}
     env["COLUMNS"] = "200"
-    completed = subprocess.run(
-        [sys.executable, "-m", "groundgate.cli", *args],
-        env=env,
-        capture_output=True,
-        text=True,
-        timeout=300,
-        check=False,
-    )
+    result = CliRunner().invoke(app, [*args, "--data-dir", str(data_dir)], env=env)
     if check:
-        assert completed.returncode == 0, (args, completed.stdout, completed.stderr)
-    return completed
+        assert result.exit_code == 0, (args, result.stdout, result.stderr, result.exception)
+    return result
 
 
 def _json(data_dir: Path, *args: str) -> Any:
@@ -133,14 +127,21 @@ def test_ask_stores_its_run_in_the_session(data_dir: Path, demo: list[dict[str, 
 )
 def test_usage_errors_exit_2(data_dir: Path, args: tuple[str, ...], message: str) -> None:
     completed = _cli(data_dir, *args, check=False)
-    assert completed.returncode == 2, (completed.stdout, completed.stderr)
+    assert completed.exit_code == 2, (completed.stdout, completed.stderr)
     assert message in " ".join(completed.stderr.split())
 
 
-def test_feedback_of_another_session_is_refused(data_dir: Path, demo: list[dict[str, Any]]) -> None:
-    completed = _cli(data_dir, "feedback", demo[0]["runId"], "useful", "--session", "sess-other", check=False)
-    assert completed.returncode == 2
-    assert "does not belong to session" in " ".join(completed.stderr.split())
+@pytest.mark.parametrize(
+    ("session", "message"),
+    [("another demo session", "does not belong to session"), ("sess-other", "unknown session id")],
+)
+def test_feedback_naming_a_session_that_is_not_the_runs_is_refused(
+    data_dir: Path, demo: list[dict[str, Any]], session: str, message: str
+) -> None:
+    session_id = demo[1]["sessionId"] if session == "another demo session" else session
+    completed = _cli(data_dir, "feedback", demo[0]["runId"], "useful", "--session", session_id, check=False)
+    assert completed.exit_code == 2
+    assert message in " ".join(completed.stderr.split())
 
 
 def test_db_upgrade_prints_the_revision(tmp_path: Path) -> None:
@@ -161,17 +162,6 @@ def test_an_interrupted_run_is_failed_when_the_cli_starts(tmp_path: Path) -> Non
         recorder.start()
     finally:
         store.close()
-    completed = subprocess.run(
-        [sys.executable, "-m", "groundgate.cli", "trace", "run-interrupted", "--json"],
-        env={
-            **{k: v for k, v in os.environ.items() if not k.startswith("GROUNDGATE_")},
-            "GROUNDGATE_DATA_DIR": str(tmp_path),
-        },
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    trace = json.loads(completed.stdout)
+    trace = _json(tmp_path, "trace", "run-interrupted")
     assert trace["status"] == "FAILED"
     assert trace["stopReason"].startswith("interrupted")

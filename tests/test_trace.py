@@ -12,7 +12,8 @@ from sqlalchemy import update
 
 from _databases import BACKENDS, database_url, make_run_result, verified
 from groundgate.apps.feedback import submit_feedback
-from groundgate.apps.trace import get_trace, list_runs
+from groundgate.apps.runs import list_runs
+from groundgate.apps.trace import get_trace
 from groundgate.errors import InvalidInputError
 from groundgate.store import NotFoundError, Store, open_store
 from groundgate.store.recorder import persist_run
@@ -104,12 +105,11 @@ def test_list_runs_filters_by_session_and_feedback(store: Store) -> None:
         persist_run(store, result)
     with store.session() as session:
         submit_feedback(session=session, session_id=session_id, feedback="not_useful", run_id=first.run_id)
-    with store.session() as session:
-        mine = list_runs(session=session, session_id=session_id, limit=10)
-        assert [r.run_id for r in mine] == [second.run_id, first.run_id]  # newest first
-        bad = list_runs(session=session, feedback="not_useful", limit=100)
-        assert first.run_id in [r.run_id for r in bad]
-        assert all(r.feedback == "not_useful" for r in bad)
-        assert len(list_runs(session=session, limit=1)) == 1
-        with pytest.raises(InvalidInputError):
-            list_runs(session=session, limit=0)
+    mine = list_runs(store, tenant=None, session_id=session_id, limit=10)
+    assert [r.run_id for r in mine] == [second.run_id, first.run_id]  # newest first
+    bad = list_runs(store, tenant=None, feedback="not_useful", limit=100)
+    assert first.run_id in [r.run_id for r in bad]
+    assert all(r.feedback == "not_useful" for r in bad)
+    assert len(list_runs(store, tenant=None, limit=1)) == 1
+    with pytest.raises(InvalidInputError):
+        list_runs(store, tenant=None, limit=0)

@@ -304,7 +304,117 @@ def test_text_from_the_server_is_never_run_as_html(local_server: str, browser: A
     context.close()
 
 
+MARKDOWN_ANSWER = "\n".join(
+    [
+        "## Root cause",
+        "",
+        "The **payment-db** pool ran *dry* at `14:05`[1]; see [the runbook](https://runbooks.example/pool).",
+        "",
+        "1. raise `max_pool_size`",
+        "2. restart ERR_POOL_EXHAUSTED_WORKER",
+        "",
+        "```",
+        "pool.max = 40",
+        "```",
+        "",
+        '<img src=x onerror="window.__owned=1"> [click](javascript:window.__owned=2) <script>window.__owned=3</script>',
+    ]
+)
+
+
+def _fake_chat(page: Any, answer: str) -> None:
+    """Answer `/api/chat` with a result carrying `answer`, as an answer model might write it."""
+    result = {
+        "runId": "run-markdown",
+        "sessionId": "session-markdown",
+        "question": "q",
+        "outputKind": "NORMAL",
+        "verdict": "PASS",
+        "decisionStatus": "ANSWERED",
+        "groundednessScore": 1.0,
+        "answer": answer,
+        "citations": [
+            {
+                "number": 1,
+                "citationId": "c1",
+                "source": "runbook.md",
+                "excerpt": "pool",
+                "invocationId": "i" * 32,
+            }
+        ],
+        "gaps": [],
+        "rounds": 1,
+        "stopReason": "verdict_pass",
+        "toolCalls": [],
+        "elapsedMs": 1.0,
+    }
+    body = f"event: result\ndata: {json.dumps(result)}\n\n"
+    page.route(
+        "**/api/chat",
+        lambda route: route.fulfill(status=200, headers={"Content-Type": "text/event-stream"}, body=body),
+    )
+
+
+def test_markdown_in_an_answer_is_rendered_and_html_in_it_stays_text(local_server: str, browser: Any) -> None:
+    context, page, errors = _page(browser)
+    page.goto(local_server + "/")
+    _fake_chat(page, MARKDOWN_ANSWER)
+    answer = _ask(page, "What happened to the pool?").locator('[data-testid="answer"]')
+    assert answer.locator("h4.answer-heading").inner_text() == "Root cause"
+    assert answer.locator("strong").inner_text() == "payment-db"
+    assert answer.locator("em").inner_text() == "dry"
+    assert answer.locator("p code").first.inner_text() == "14:05"
+    assert answer.locator("ol li").all_inner_texts() == [
+        "raise max_pool_size",
+        "restart ERR_POOL_EXHAUSTED_WORKER",
+    ]
+    assert answer.locator("pre.answer-code").inner_text().strip() == "pool.max = 40"
+    link = answer.locator("a")
+    assert link.count() == 1
+    assert link.get_attribute("href") == "https://runbooks.example/pool"
+    assert answer.locator('button.cite[data-number="1"]').count() == 1  # citations still work inside Markdown
+    text = answer.inner_text()
+    for raw in ("**", "##", "```", "`14:05`"):
+        assert raw not in text
+    # HTML in an answer is text: shown, never an element, never run; a javascript: link is not a link.
+    assert "<img src=x" in text
+    assert "<script>" in text
+    assert answer.locator("img, script").count() == 0
+    assert page.evaluate("window.__owned") is None
+    errors.check()
+    context.close()
+
+
 # ---------------------------------------------------------------------------------------------- feedback, trace, bad cases
+
+
+def test_thumbs_up_then_down_takes_the_run_out_of_the_case_library_and_says_so(
+    local_server: str, browser: Any
+) -> None:
+    context, page, errors = _page(browser)
+    page.goto(local_server + "/")
+    turn = _ask(page, NORMAL_ZH)
+    run_id = turn.get_attribute("data-run-id")
+    status = turn.locator('[data-testid="feedback-status"]')
+    turn.locator('[data-testid="thumbs-up"]').click()
+    sync_api.expect(status).to_contain_text("已在案例库中")
+    assert run_id in [c["diagnosisId"] for c in httpx.get(f"{local_server}/api/cases").json()]
+    turn.locator('[data-testid="thumbs-down"]').click()
+    sync_api.expect(status).to_contain_text("已移出案例库")
+    assert run_id not in [c["diagnosisId"] for c in httpx.get(f"{local_server}/api/cases").json()]
+    errors.check()
+    context.close()
+
+
+def test_the_page_asks_for_replies_in_its_own_language(local_server: str, browser: Any) -> None:
+    context, page, errors = _page(browser, locale="en-US")
+    page.goto(local_server + "/")
+    turn = _ask(page, NORMAL_ZH)  # a Chinese question on an English page: the reply follows the page
+    turn.locator('[data-testid="thumbs-down"]').click()
+    status = turn.locator('[data-testid="feedback-status"]')
+    sync_api.expect(status).to_contain_text("Feedback recorded")
+    errors.check()
+    context.close()
 
 
 def test_thumbs_down_then_trace_then_bad_cases(local_server: str, browser: Any, shots: Path) -> None:
@@ -315,7 +425,7 @@ def test_thumbs_down_then_trace_then_bad_cases(local_server: str, browser: Any, 
     run_id = turn.get_attribute("data-run-id")
     turn.locator('[data-testid="thumbs-down"]').click()
     status = turn.locator('[data-testid="feedback-status"]')
-    sync_api.expect(status).to_contain_text("没用")
+    sync_api.expect(status).to_contain_text("没用：已列入差评")
     assert "chosen" in (turn.locator('[data-testid="thumbs-down"]').get_attribute("class") or "")
     # Stored as seed 004 §7 says: on the run, no case for not_useful.
     stored = httpx.get(f"{local_server}/api/trace/{run_id}").json()
@@ -465,7 +575,12 @@ def test_page_and_assets_are_served_without_a_build_step(local_server: str) -> N
     page = httpx.get(local_server + "/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    for asset, kind in (("/static/app.js", "javascript"), ("/static/style.css", "text/css")):
+    for asset, kind in (
+        ("/static/app.js", "javascript"),
+        ("/static/i18n.js", "javascript"),
+        ("/static/markdown.js", "javascript"),
+        ("/static/style.css", "text/css"),
+    ):
         response = httpx.get(local_server + asset)
         assert response.status_code == 200
         assert kind in response.headers["content-type"]

@@ -1,53 +1,104 @@
 """groundgate: answers operations and business questions only with what its read-only tools proved.
 
 The public API, grouped. Everything else is internal.
+
+Every public name is loaded on first use (PEP 562 module `__getattr__`): importing any submodule
+runs this file first, and `groundgate --help` must not pay for pydantic, the checker or the
+openai SDK. `import groundgate; groundgate.check(...)` works as before.
 """
 
 from __future__ import annotations
 
+from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-from groundgate.contracts import (
-    CheckedClaim,
-    CheckRequest,
-    CheckResult,
-    Claim,
-    DocumentEvidence,
-    EvidenceRef,
-    EvidenceSpan,
-    ExecutionContext,
-    ExecutorOutput,
-    FactCategory,
-    FactCheck,
-    GatekeeperResult,
-    OutputKind,
-    ToolResult,
-    ToolStatus,
-    UserAssertion,
-    Verdict,
-    VerifiedFact,
-    VerifierEvaluation,
-)
-from groundgate.errors import (
-    ConfigurationError,
-    GroundgateError,
-    InvalidInputError,
-    ModelError,
-    RunError,
-    UsageError,
-)
-from groundgate.models import Message, Model, ModelResponse, ScriptedModel, Usage
-from groundgate.verify.check import check, check_request
-from groundgate.verify.checker import CheckerThresholds, OfflineChecker
-from groundgate.verify.fidelity import check_claim, compare_constraints
-from groundgate.verify.gatekeeper import gatekeep
-from groundgate.verify.judge import LLMJudge
-from groundgate.verify.matrix import compute_verdict, groundedness_score
-
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
+    from groundgate.contracts import (
+        CheckedClaim,
+        CheckRequest,
+        CheckResult,
+        Claim,
+        DocumentEvidence,
+        EvidenceRef,
+        EvidenceSpan,
+        ExecutionContext,
+        ExecutorOutput,
+        FactCategory,
+        FactCheck,
+        GatekeeperResult,
+        OutputKind,
+        ToolResult,
+        ToolStatus,
+        UserAssertion,
+        Verdict,
+        VerifiedFact,
+        VerifierEvaluation,
+    )
+    from groundgate.errors import (
+        ConfigurationError,
+        GroundgateError,
+        InvalidInputError,
+        ModelError,
+        RunError,
+        UsageError,
+    )
+    from groundgate.models import Message, Model, ModelResponse, ScriptedModel, Usage
     from groundgate.models.openai import OpenAIModel
+    from groundgate.verify.check import check, check_request
+    from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+    from groundgate.verify.fidelity import check_claim, compare_constraints
+    from groundgate.verify.gatekeeper import gatekeep
+    from groundgate.verify.judge import LLMJudge
+    from groundgate.verify.matrix import compute_verdict, groundedness_score
 
 __version__ = "0.1.0"
+
+# Public name → the module that defines it.
+_HOMES: dict[str, str] = {
+    **dict.fromkeys(("check", "check_request"), "groundgate.verify.check"),
+    **dict.fromkeys(("CheckerThresholds", "OfflineChecker"), "groundgate.verify.checker"),
+    **dict.fromkeys(("check_claim", "compare_constraints"), "groundgate.verify.fidelity"),
+    "gatekeep": "groundgate.verify.gatekeeper",
+    "LLMJudge": "groundgate.verify.judge",
+    **dict.fromkeys(("compute_verdict", "groundedness_score"), "groundgate.verify.matrix"),
+    **dict.fromkeys(("Message", "Model", "ModelResponse", "ScriptedModel", "Usage"), "groundgate.models"),
+    "OpenAIModel": "groundgate.models.openai",  # the openai SDK: offline use never loads it
+    **dict.fromkeys(
+        (
+            "CheckedClaim",
+            "CheckRequest",
+            "CheckResult",
+            "Claim",
+            "DocumentEvidence",
+            "EvidenceRef",
+            "EvidenceSpan",
+            "ExecutionContext",
+            "ExecutorOutput",
+            "FactCategory",
+            "FactCheck",
+            "GatekeeperResult",
+            "OutputKind",
+            "ToolResult",
+            "ToolStatus",
+            "UserAssertion",
+            "Verdict",
+            "VerifiedFact",
+            "VerifierEvaluation",
+        ),
+        "groundgate.contracts",
+    ),
+    **dict.fromkeys(
+        (
+            "GroundgateError",
+            "UsageError",
+            "ConfigurationError",
+            "InvalidInputError",
+            "RunError",
+            "ModelError",
+        ),
+        "groundgate.errors",
+    ),
+}
 
 __all__ = [
     # grounding check
@@ -100,8 +151,13 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    if name == "OpenAIModel":  # lazy: the openai SDK is slow to import and offline use needs none of it
-        from groundgate.models.openai import OpenAIModel
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(import_module(home), name)
+    globals()[name] = value  # later lookups skip this function
+    return value
 
-        return OpenAIModel
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+def __dir__() -> list[str]:
+    return sorted({*globals(), *__all__})

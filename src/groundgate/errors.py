@@ -3,9 +3,48 @@
 Two roots: `UsageError` for configuration and caller mistakes (fix the input, then retry) and
 `RunError` for what goes wrong while running (a model, a tool, a store). Third-party exceptions are
 translated into these at the boundary that calls the third party.
+
+    GroundgateError
+    ├── UsageError              (CLI exit 2; HTTP 400)
+    │   ├── ConfigurationError
+    │   ├── InvalidInputError
+    │   │   ├── CheckBudgetError      (HTTP 413)
+    │   │   └── NoDocumentsError      (ingest: a folder with nothing to ingest)
+    │   ├── NotFoundError             (HTTP 404)
+    │   └── AuthError                 (HTTP 401 / 403)
+    └── RunError                (HTTP 503)
+        ├── ModelError
+        │   ├── ModelTimeoutError, ModelRefusalError, ModelHTTPError
+        │   └── ModelOutputError
+        │       └── ModelInvalidJSONError
+        └── StoreError
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
+
+__all__ = [
+    # roots
+    "GroundgateError",
+    "RunError",
+    "UsageError",
+    # usage
+    "AuthError",
+    "CheckBudgetError",
+    "ConfigurationError",
+    "InvalidInputError",
+    "NoDocumentsError",
+    "NotFoundError",
+    # run
+    "ModelError",
+    "ModelHTTPError",
+    "ModelInvalidJSONError",
+    "ModelOutputError",
+    "ModelRefusalError",
+    "ModelTimeoutError",
+    "StoreError",
+]
 
 
 class GroundgateError(Exception):
@@ -22,6 +61,22 @@ class ConfigurationError(UsageError):
 
 class InvalidInputError(UsageError):
     """An input (a file, a JSON line, an argument) does not have the required shape."""
+
+
+class NotFoundError(UsageError):
+    """An id (run, session) the caller named does not exist, or is not the caller's; nothing changed.
+
+    "Not yours" and "does not exist" are one error on purpose: telling them apart would reveal
+    another tenant's ids."""
+
+
+class AuthError(UsageError):
+    """Authentication (401) or authorization (403) failed."""
+
+    def __init__(self, status_code: int, message: str) -> None:
+        super().__init__(message)
+        self.status_code = status_code
+        self.message = message
 
 
 class RunError(GroundgateError):
@@ -78,3 +133,17 @@ class CheckBudgetError(InvalidInputError):
         """The setting that holds the limit (`check.max_context_chars`)."""
         self.limit = limit
         self.actual = actual
+
+
+class NoDocumentsError(InvalidInputError):
+    """A folder given to ingest holds no document of a supported type; nothing was changed.
+
+    `skipped` names the files that were found and left out, each with its reason (`BadFile`)."""
+
+    def __init__(self, message: str, *, skipped: Sequence[object] = ()) -> None:
+        super().__init__(message)
+        self.skipped = tuple(skipped)
+
+
+class StoreError(RunError):
+    """The database failed (connection, lock timeout, constraint); translated from SQLAlchemy."""

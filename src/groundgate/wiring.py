@@ -6,19 +6,23 @@ orchestrator through these functions, so `groundgate ask` and `POST /api/chat` r
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from groundgate.apps.chat import RoleModels, build_orchestrator
-from groundgate.apps.workspace import Workspace, open_workspace
-from groundgate.contracts import ExecutionContext
-from groundgate.knowledge.index import DenseEncoder
-from groundgate.models.base import Model
-from groundgate.runtime.budgets import Budgets
-from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
-from groundgate.store import Store
-from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+
+if TYPE_CHECKING:
+    # Imported where used: `groundgate check` builds only the checker and must not load the
+    # pipeline, the store (SQLAlchemy, Alembic) or the knowledge index (see groundgate.cli).
+    from groundgate.apps.chat import RoleModels
+    from groundgate.apps.workspace import Workspace
+    from groundgate.contracts import ExecutionContext
+    from groundgate.knowledge.index import DenseEncoder
+    from groundgate.models.base import Model
+    from groundgate.runtime.budgets import Budgets
+    from groundgate.runtime.orchestrator import Orchestrator
+    from groundgate.store import Store
+    from groundgate.verify.assessment import ClaimClassifier
 
 
 def checker_thresholds(settings: Settings) -> CheckerThresholds:
@@ -57,6 +61,8 @@ def check_classifier(settings: Settings) -> ClaimClassifier:
 
 def role_models(settings: Settings) -> RoleModels:
     """An OpenAI-compatible model per configured role; unconfigured roles run offline."""
+    from groundgate.apps.chat import RoleModels
+
     built: dict[str, Model] = {}
     for role in ("planner", "executor", "verifier"):
         config = settings.role_model(role)
@@ -74,6 +80,8 @@ def role_models(settings: Settings) -> RoleModels:
 
 
 def budgets_from_settings(settings: Settings) -> Budgets:
+    from groundgate.runtime.budgets import Budgets
+
     b = settings.budgets
     return Budgets(
         max_rounds=b.max_rounds,
@@ -106,6 +114,8 @@ def embedding_encoder(settings: Settings) -> DenseEncoder | None:
 
 def open_configured_workspace(settings: Settings) -> Workspace:
     """The workspace of `settings`: `[knowledge]` for the index, `[embedding]` for dense vectors."""
+    from groundgate.apps.workspace import Workspace, open_workspace
+
     key = settings.knowledge.qdrant_api_key
     dense = embedding_encoder(settings)
     if dense is None:
@@ -144,12 +154,16 @@ def open_configured_workspace(settings: Settings) -> Workspace:
 
 
 def local_context(settings: Settings) -> ExecutionContext:
+    from groundgate.contracts import ExecutionContext
+
     return ExecutionContext(
         tenant=settings.local.tenant, user=settings.local.user, roles=settings.local.roles
     )
 
 
 def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> Orchestrator:
+    from groundgate.apps.chat import build_orchestrator
+
     return build_orchestrator(
         workspace.registry,
         models=role_models(settings),

@@ -1,8 +1,8 @@
 """The CLI as a careless user meets it: outputs that alias the input, empty answers, control
 characters, and a second server on a data directory that is in use.
 
-Commands run in-process through `groundgate.cli.main` (the console entry point: usage errors exit 2,
-run errors exit 1), except the second `serve`, which needs two real processes.
+Commands run in-process through Typer's `CliRunner` (usage errors exit 2, run errors exit 1, as from
+the console script), except the second `serve`, which needs two real processes.
 """
 
 from __future__ import annotations
@@ -16,25 +16,18 @@ import time
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
 
-from groundgate.cli import main
+from groundgate.cli import app
 
 CONTEXT = "差旅住宿标准：一线城市每晚不超过 600 元。"
 ANSWER = "一线城市住宿每晚最多报销 600 元。"
 
 
-def run_main(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], *args: str
-) -> tuple[int, str]:
-    monkeypatch.setattr(sys, "argv", ["groundgate", *args])
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code if isinstance(exc.code, int) else 1
-    else:
-        code = 0
-    captured = capsys.readouterr()
-    return code, captured.out + captured.err
+def run_main(*args: str) -> tuple[int, str]:
+    """The command in-process (Typer's `CliRunner`): its exit status and everything it printed."""
+    result = CliRunner().invoke(app, list(args))
+    return result.exit_code, result.output
 
 
 @pytest.fixture
@@ -47,7 +40,7 @@ def batch(tmp_path: Path) -> Path:
 @pytest.mark.parametrize("alias", ["hardlink", "symlink", "same"])
 @pytest.mark.parametrize("flag", ["--output", "--errors"])
 def test_an_output_that_is_the_input_under_another_name_is_refused_and_the_input_kept(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], batch: Path, alias: str, flag: str
+    batch: Path, alias: str, flag: str
 ) -> None:
     before = batch.read_bytes()
     target = batch.parent / "results.jsonl"
@@ -57,21 +50,17 @@ def test_an_output_that_is_the_input_under_another_name_is_refused_and_the_input
         target.symlink_to(batch)
     else:
         target = batch.parent / "." / batch.name
-    code, out = run_main(monkeypatch, capsys, "check", "--input", str(batch), flag, str(target))
+    code, out = run_main("check", "--input", str(batch), flag, str(target))
     assert code == 2
     assert f"{flag} must not be the input file" in out
     assert batch.read_bytes() == before
 
 
-def test_output_and_errors_on_one_file_are_refused(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], batch: Path
-) -> None:
+def test_output_and_errors_on_one_file_are_refused(batch: Path) -> None:
     out_path = batch.parent / "out.jsonl"
     out_path.write_text("keep me\n")
     os.link(out_path, batch.parent / "errs.jsonl")
     code, out = run_main(
-        monkeypatch,
-        capsys,
         "check",
         "-i",
         str(batch),
@@ -85,20 +74,16 @@ def test_output_and_errors_on_one_file_are_refused(
     assert out_path.read_text() == "keep me\n"
 
 
-def test_a_distinct_output_file_is_written(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], batch: Path
-) -> None:
+def test_a_distinct_output_file_is_written(batch: Path) -> None:
     out_path = batch.parent / "out.jsonl"
-    code, out = run_main(monkeypatch, capsys, "check", "-i", str(batch), "-o", str(out_path))
+    code, out = run_main("check", "-i", str(batch), "-o", str(out_path))
     assert code == 0, out
     assert json.loads(out_path.read_text())["verdict"] == "PASS"
 
 
 @pytest.mark.parametrize("answer", ["", "   ", "\n"])
-def test_an_empty_answer_is_a_usage_error_as_over_http(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], answer: str
-) -> None:
-    code, out = run_main(monkeypatch, capsys, "check", "-c", CONTEXT, "-a", answer)
+def test_an_empty_answer_is_a_usage_error_as_over_http(answer: str) -> None:
+    code, out = run_main("check", "-c", CONTEXT, "-a", answer)
     assert code == 2
     assert "--answer is empty" in out
 
@@ -112,9 +97,9 @@ def test_an_empty_answer_is_a_usage_error_as_over_http(
     ],
 )
 def test_control_characters_in_a_cli_question_or_session_are_a_usage_error(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], args: list[str], words: str
+    args: list[str], words: str
 ) -> None:
-    code, out = run_main(monkeypatch, capsys, *args)
+    code, out = run_main(*args)
     assert code == 2
     assert words in out
 

@@ -24,20 +24,23 @@ import uuid
 from dataclasses import dataclass
 
 from groundgate.contracts import ExecutionContext
+from groundgate.errors import AuthError
 from groundgate.settings import Settings
 
 READ_ROLES = frozenset({"viewer", "user", "sre", "operator", "admin"})
 WRITE_ROLES = frozenset({"user", "sre", "operator", "admin"})
 LOOPBACK_HOSTS = frozenset({"127.0.0.1", "localhost", "::1"})
 
-
-class AuthError(Exception):
-    """Authentication (401) or authorization (403) failed."""
-
-    def __init__(self, status_code: int, message: str) -> None:
-        super().__init__(message)
-        self.status_code = status_code
-        self.message = message
+__all__ = [
+    "LOOPBACK_HOSTS",
+    "READ_ROLES",
+    "WRITE_ROLES",
+    "AuthError",
+    "Principal",
+    "authenticate",
+    "hash_key",
+    "require_role",
+]
 
 
 @dataclass(frozen=True, slots=True)

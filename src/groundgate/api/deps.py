@@ -1,86 +1,51 @@
-"""What the app shares between requests: settings, the workspace, the store, the orchestrator, metrics,
-and the slots that bound how many grounding checks run at once."""
+"""What routes depend on, typed: the shared `Services` (settings, workspace, store, orchestrator,
+metrics, the check slots) and the caller (`Reader`, `Writer`: the principal of the API key, with the
+role the route needs; `ReadScope`, `WriteScope`: the tenant scope `apps/` applies).
+
+Routes declare these as `Annotated` parameters (`svc: Svc, who: Writer`); FastAPI resolves them per
+request, and the OpenAPI document learns the security schemes from `principal`.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import threading
-from collections import defaultdict, deque
+from collections import deque
 from dataclasses import dataclass, field
+from typing import Annotated
 
+from fastapi import Depends, Query, Request, Security
+from fastapi import Path as FastAPIPath
+from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
+
+from groundgate.api.auth import READ_ROLES, WRITE_ROLES, Principal, authenticate, require_role
+from groundgate.api.metrics import Metrics
+from groundgate.api.schemas import ID_PATTERN
+from groundgate.apps.runs import MAX_LIST_LIMIT
 from groundgate.apps.workspace import Workspace
-from groundgate.contracts import RunResult
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
 from groundgate.store import Store
 from groundgate.verify.assessment import ClaimClassifier
 
-
-def _escape(value: str) -> str:
-    return value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-
-
-@dataclass
-class Metrics:
-    """Counters for `/metrics` (Prometheus text exposition format 0.0.4), per process."""
-
-    runs: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
-    tool_seconds_sum: dict[tuple[str, str], float] = field(default_factory=lambda: defaultdict(float))
-    tool_count: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
-    tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
-    requests_failed: int = 0
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    def observe_run(self, result: RunResult) -> None:
-        with self.lock:
-            verdict = result.verdict.value if result.verdict else "NONE"
-            self.runs[(verdict, result.output_kind.value)] += 1
-            for tool_result in result.tool_results:
-                key = (tool_result.tool, tool_result.status.value)
-                self.tool_seconds_sum[key] += (tool_result.latency_ms or 0.0) / 1000
-                self.tool_count[key] += 1
-            self.tokens["input"] += result.input_tokens
-            self.tokens["output"] += result.output_tokens
-
-    def observe_failed_run(self) -> None:
-        with self.lock:
-            self.runs[("NONE", "DEGRADED")] += 1
-            self.requests_failed += 1
-
-    def exposition(self) -> str:
-        with self.lock:
-            lines = [
-                "# HELP groundgate_runs_total Runs answered, by verdict and output kind.",
-                "# TYPE groundgate_runs_total counter",
-            ]
-            for (verdict, kind), count in sorted(self.runs.items()):
-                lines.append(
-                    f'groundgate_runs_total{{verdict="{_escape(verdict)}",output_kind="{_escape(kind)}"}} {count}'
-                )
-            lines += [
-                "# HELP groundgate_tool_latency_seconds Tool call latency, by tool and status.",
-                "# TYPE groundgate_tool_latency_seconds summary",
-            ]
-            for (tool, status), total in sorted(self.tool_seconds_sum.items()):
-                labels = f'tool="{_escape(tool)}",status="{_escape(status)}"'
-                lines.append(f"groundgate_tool_latency_seconds_sum{{{labels}}} {total:.6f}")
-                lines.append(
-                    f"groundgate_tool_latency_seconds_count{{{labels}}} {self.tool_count[(tool, status)]}"
-                )
-            lines += [
-                "# HELP groundgate_model_tokens_total Model tokens used by runs.",
-                "# TYPE groundgate_model_tokens_total counter",
-            ]
-            for direction in ("input", "output"):
-                lines.append(
-                    f'groundgate_model_tokens_total{{direction="{direction}"}} {self.tokens[direction]}'
-                )
-            lines += [
-                "# HELP groundgate_run_failures_total Runs that raised and were answered DEGRADED.",
-                "# TYPE groundgate_run_failures_total counter",
-                f"groundgate_run_failures_total {self.requests_failed}",
-            ]
-        return "\n".join(lines) + "\n"
+__all__ = [
+    # shared state
+    "CheckSlots",
+    "Services",
+    "Svc",
+    "services",
+    # the caller
+    "API_KEY",
+    "BEARER",
+    "ReadScope",
+    "Reader",
+    "TenantScope",
+    "WriteScope",
+    "Writer",
+    "principal",
+    # parameters
+    "Limit",
+    "PathId",
+]
 
 
 class CheckSlots:
@@ -154,3 +119,68 @@ class Services:
     def __post_init__(self) -> None:
         check = self.settings.check
         self.check_slots = CheckSlots(check.max_concurrency, check.queue_timeout_seconds)
+
+
+@dataclass(frozen=True, slots=True)
+class TenantScope:
+    """What a caller may read: its tenant, and whether sessions without a tenant count as its own
+    (only in local mode, no API keys: see `groundgate.apps.runs`)."""
+
+    tenant: str
+    include_untenanted: bool
+
+
+def services(request: Request) -> Services:
+    svc: Services = request.app.state.services
+    return svc
+
+
+# Declared as OpenAPI security schemes (either one), so `/docs` can authorize and clients and
+# fuzzers see how to authenticate; `auto_error=False`: the 401 comes from `authenticate` (or, in local
+# mode without keys, no key is needed at all).
+BEARER = HTTPBearer(scheme_name="bearer", auto_error=False, description="`Authorization: Bearer <API key>`")
+API_KEY = APIKeyHeader(
+    name="X-API-Key", scheme_name="apiKey", auto_error=False, description="`X-API-Key: <API key>`"
+)
+
+Svc = Annotated[Services, Depends(services)]
+
+
+def principal(
+    svc: Svc,
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)],
+    x_api_key: Annotated[str | None, Security(API_KEY)],
+) -> Principal:
+    return authenticate(
+        svc.settings, bearer=bearer.credentials if bearer is not None else None, x_api_key=x_api_key
+    )
+
+
+def reader(who: Annotated[Principal, Depends(principal)]) -> Principal:
+    require_role(who, READ_ROLES, "read runs")
+    return who
+
+
+def writer(who: Annotated[Principal, Depends(principal)]) -> Principal:
+    require_role(who, WRITE_ROLES, "ask, check or give feedback")
+    return who
+
+
+Reader = Annotated[Principal, Depends(reader)]
+Writer = Annotated[Principal, Depends(writer)]
+
+
+def read_scope(svc: Svc, who: Reader) -> TenantScope:
+    return TenantScope(tenant=who.tenant, include_untenanted=not svc.settings.api.keys)
+
+
+def write_scope(svc: Svc, who: Writer) -> TenantScope:
+    return TenantScope(tenant=who.tenant, include_untenanted=not svc.settings.api.keys)
+
+
+ReadScope = Annotated[TenantScope, Depends(read_scope)]
+WriteScope = Annotated[TenantScope, Depends(write_scope)]
+
+Limit = Annotated[int, Query(ge=1, le=MAX_LIST_LIMIT)]
+# Documented for clients; enforced (with a message naming the character) by `RequestGuard`.
+PathId = Annotated[str, FastAPIPath(json_schema_extra={"pattern": ID_PATTERN})]

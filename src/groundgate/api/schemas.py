@@ -20,8 +20,9 @@ from pydantic import (
 )
 from pydantic.alias_generators import to_camel
 
+from groundgate.apps.chat import FailedRun
 from groundgate.apps.feedback import FEEDBACK_VALUES
-from groundgate.contracts import NeedCoverage, QuestionNeeds, RunResult
+from groundgate.contracts import NeedCoverage, OutputKind, QuestionNeeds, RunResult
 from groundgate.text_safety import control_character_problem
 from groundgate.tools.registry import is_authorization_field
 
@@ -178,6 +179,19 @@ class ChatResponse(BaseModel):
             resolved_question=result.resolved_question or result.question,
             needs=result.needs,
             need_coverage=list(result.need_coverage),
+        )
+
+    @classmethod
+    def from_failed(cls, failed: FailedRun) -> ChatResponse:
+        """A run that raised: the fixed `DEGRADED` answer, no verdict (the verifier did not finish)."""
+        return cls(
+            run_id=failed.run_id,
+            session_id=failed.session_id,
+            question=failed.question,
+            output_kind=OutputKind.DEGRADED.value,
+            answer=failed.answer,
+            stop_reason=failed.stop_reason,
+            resolved_question=failed.question,
         )
 
 

@@ -5,6 +5,11 @@ A `useful` run becomes a case once (unique on `diagnosisId`), and only a run tha
 `service` are extracted from the run's verified claims (derivable `claim_checks` and supported
 `facts_checked` of `verifier_evaluation`), not from unverified answer text; without verified
 claims the category stays `GENERAL`.
+
+The library follows the latest feedback: a run rated `useful`, then `not_useful`, leaves it again
+(`withdraw_case`), so a case never rests on an answer its user has since rejected.
+
+`list_cases` reads the library tenant-scoped, with the rule of `groundgate.apps.runs`.
 """
 
 from __future__ import annotations
@@ -15,12 +20,28 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 from pydantic.alias_generators import to_camel
+from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from groundgate.apps.runs import check_limit, tenant_session_ids
 from groundgate.errors import InvalidInputError
 from groundgate.evaluation.self_evaluation import load_container
-from groundgate.store.repositories import get_run, get_session_row, insert_case_once
-from groundgate.store.tables import CaseLibrary
+from groundgate.store import Store
+from groundgate.store.repositories import find_case, get_run, get_session_row, insert_case_once
+from groundgate.store.tables import CaseLibrary, DiagnosisRun
+
+__all__ = [
+    # reading
+    "CaseRecord",
+    "list_cases",
+    # writing (feedback)
+    "create_case_from_legacy_session",
+    "create_case_from_run",
+    "withdraw_case",
+    # extraction
+    "extract_case_facts",
+    "verified_claim_texts",
+]
 
 TITLE_CHARS = 100
 # PAY-4009 style, symbolic ERR_TIMEOUT / ERROR_POOL_EXHAUSTED style, HTTP 504 / SQLSTATE 40001.
@@ -153,3 +174,32 @@ def create_case_from_legacy_session(session_id: str, *, session: Session) -> tup
         session=session,
     )
     return CaseRecord.from_row(case), created
+
+
+def withdraw_case(diagnosis_id: str, *, session: Session) -> bool:
+    """Remove the case of `diagnosis_id` (a run id, or a legacy session id); True when there was one."""
+    case = find_case(diagnosis_id, session=session, lock=True)
+    if case is None:
+        return False
+    session.delete(case)
+    session.flush()
+    return True
+
+
+def list_cases(
+    store: Store, *, tenant: str | None, limit: int = 50, include_untenanted: bool = False
+) -> list[CaseRecord]:
+    """The case library as `tenant` may see it (None: the operator, every tenant's), newest first.
+
+    A case belongs to the tenant of the run it was distilled from (or, for a legacy case, of the
+    session it names)."""
+    check_limit(limit)
+    stmt = select(CaseLibrary).order_by(CaseLibrary.id.desc()).limit(limit)
+    if tenant is not None:
+        sessions = tenant_session_ids(tenant, include_untenanted=include_untenanted)
+        tenant_runs = select(DiagnosisRun.run_id).where(DiagnosisRun.session_id.in_(sessions))
+        stmt = stmt.where(
+            or_(CaseLibrary.diagnosis_id.in_(tenant_runs), CaseLibrary.diagnosis_id.in_(sessions))
+        )
+    with store.session() as session:
+        return [CaseRecord.from_row(row) for row in session.scalars(stmt)]

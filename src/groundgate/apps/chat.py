@@ -1,24 +1,42 @@
-"""Chat: one question through the evidence-gated pipeline (models per role or offline roles), recorded."""
+"""Chat: one question through the evidence-gated pipeline (models per role or offline roles), recorded.
+
+`build_orchestrator` wires the roles; `ask_recorded` (the CLI) and `answer_recorded` (the API) answer
+one question as a recorded run and are the only places a run id is minted.
+"""
 
 from __future__ import annotations
 
+import logging
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
-from groundgate.contracts import ExecutionContext, RunEvent, RunResult
+from groundgate.compose.composer import compose_degraded, language_of
+from groundgate.contracts import ExecutionContext, OutputKind, RunEvent, RunResult
+from groundgate.errors import NotFoundError, StoreError
 from groundgate.models.base import Model
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.offline import ExtractiveExecutor, RulePlanner
 from groundgate.runtime.orchestrator import Orchestrator, ToolBackend
 from groundgate.runtime.roles import Executor, ModelExecutor, ModelPlanner, Planner
 from groundgate.runtime.verifier import Verifier
+from groundgate.store import Store
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.checker import CheckerThresholds, OfflineChecker
 from groundgate.verify.judge import LLMJudge
 
-if TYPE_CHECKING:
-    from groundgate.store import Store
+__all__ = [
+    # wiring
+    "RoleModels",
+    "build_orchestrator",
+    # answering as a recorded run
+    "FailedRun",
+    "answer_recorded",
+    "ask_recorded",
+    "claim_session",
+]
+
+logger = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,13 +75,23 @@ def build_orchestrator(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class FailedRun:
+    """A run that raised and was answered with the fixed `DEGRADED` template (recorded `FAILED`)."""
+
+    run_id: str
+    session_id: str
+    question: str
+    answer: str
+    stop_reason: str
+
+
 def ask_recorded(
     store: Store,
     orchestrator: Orchestrator,
     question: str,
     ctx: ExecutionContext,
     *,
-    run_id: str | None = None,
     session_id: str | None = None,
     mode: str = "chat",
     on_event: Callable[[RunEvent], None] | None = None,
@@ -71,7 +99,8 @@ def ask_recorded(
     continues_session: bool | None = None,
 ) -> RunResult:
     """Answer one question as a recorded run: the one entry point of the CLI (`ask`, `demo`) and the
-    API (`POST /api/chat`).
+    API (`POST /api/chat`, through `answer_recorded`). The run id (and, without `session_id`, the
+    session id) is minted here.
 
     The session is claimed for `ctx.tenant` in the transaction that inserts the run (another tenant's
     session raises `NotFoundError`, nothing recorded); every step is written as it happens. When the
@@ -83,7 +112,115 @@ def ask_recorded(
     read); default: whenever a `session_id` is given. A caller that mints the id of a new session
     passes False and saves the query.
     """
-    read_history = bool(session_id) if continues_session is None else continues_session
+    return _ask(
+        store,
+        orchestrator,
+        question,
+        ctx,
+        run_id=uuid.uuid4().hex,
+        session_id=session_id or uuid.uuid4().hex,
+        read_history=bool(session_id) if continues_session is None else continues_session,
+        mode=mode,
+        on_event=on_event,
+        untenanted_sessions=untenanted_sessions,
+    )
+
+
+def claim_session(store: Store, session_id: str, *, tenant: str | None, include_untenanted: bool) -> None:
+    """Find or create `session_id` for `tenant` in one transaction; another tenant's session (or, without
+    `include_untenanted`, one recorded without a tenant) is `NotFoundError` "unknown session id".
+
+    A service calls it before a run (and before a stream's headers), so "not yours" is always a 404:
+    a separate check-then-create let two tenants racing on one new id share it."""
+    from groundgate.store.repositories import claim_session as claim
+
+    with store.session() as session:
+        claim(session_id, tenant=tenant, untenanted=include_untenanted, session=session)
+
+
+def answer_recorded(
+    store: Store,
+    orchestrator: Orchestrator,
+    question: str,
+    ctx: ExecutionContext,
+    *,
+    session_id: str | None = None,
+    mode: str = "api",
+    on_event: Callable[[RunEvent], None] | None = None,
+    untenanted_sessions: bool = True,
+) -> RunResult | FailedRun:
+    """`ask_recorded` for a service, which must answer every question: a run that raises (a model or
+    tool outage the pipeline did not absorb) is answered with the fixed `DEGRADED` template, written
+    onto its `FAILED` record.
+
+    Still raised: `NotFoundError` (another tenant's session, from the claim — nothing was recorded or
+    run) and `StoreError` when the failed run has no final record (the store went away): no answer
+    goes out without its audit record."""
+    run_id = uuid.uuid4().hex
+    sid = session_id or uuid.uuid4().hex
+    try:
+        return _ask(
+            store,
+            orchestrator,
+            question,
+            ctx,
+            run_id=run_id,
+            session_id=sid,
+            read_history=session_id is not None,
+            mode=mode,
+            on_event=on_event,
+            untenanted_sessions=untenanted_sessions,
+        )
+    except NotFoundError:
+        raise
+    except Exception as exc:
+        logger.exception("run %s failed; answering DEGRADED", run_id)
+        answer = _record_degraded(store, question, run_id)
+        return FailedRun(
+            run_id=run_id,
+            session_id=sid,
+            question=question,
+            answer=answer,
+            stop_reason=f"error: {type(exc).__name__}",
+        )
+
+
+def _record_degraded(store: Store, question: str, run_id: str) -> str:
+    """Write the `DEGRADED` answer onto the run's `FAILED` record; `StoreError` when there is none."""
+    from groundgate.store.repositories import get_run
+
+    text = compose_degraded([], [], language_of(question)).output.text
+    try:
+        with store.session() as session:
+            run = get_run(run_id, session=session, lock=True)
+            if run.status == "RUNNING":
+                # Its FAILED record could not be written (the store went away); the store's
+                # heartbeat writes it once the store is back. Until then there is no final record.
+                raise StoreError(f"run {run_id} is not recorded FAILED yet")
+            run.output_kind = OutputKind.DEGRADED.value
+            run.answer = text
+    except Exception as exc:
+        logger.exception("could not record failed run %s", run_id)
+        raise StoreError(
+            f"the run could not be recorded ({type(exc).__name__}); no answer is given "
+            "without its audit record — try again later"
+        ) from exc
+    return text
+
+
+def _ask(
+    store: Store,
+    orchestrator: Orchestrator,
+    question: str,
+    ctx: ExecutionContext,
+    *,
+    run_id: str,
+    session_id: str,
+    read_history: bool,
+    mode: str,
+    on_event: Callable[[RunEvent], None] | None,
+    untenanted_sessions: bool,
+) -> RunResult:
     from groundgate.apps.history import load_session_history
     from groundgate.store.recorder import RunRecorder, run_recorded
 

@@ -7,32 +7,40 @@ Three views of a run: did it execute (`status`), was the evidence sufficient (`r
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-from typing import Any
+from datetime import datetime
+from typing import Any, overload
 
 from pydantic import BaseModel, ConfigDict, Field
 from pydantic.alias_generators import to_camel
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from groundgate.apps.runs import MAX_LIST_LIMIT, RunSummary, visible
+from groundgate.apps.runs import utc as _utc
 from groundgate.contracts.verification import AiOpsRuleEvaluation, RuleEvaluation, VerifierEvaluation
-from groundgate.errors import InvalidInputError
+from groundgate.errors import NotFoundError
 from groundgate.evaluation.self_evaluation import parse_self_evaluation
-from groundgate.store import NotFoundError
+from groundgate.store import Store
 from groundgate.store.repositories import get_run, list_invocations, read_self_evaluation
-from groundgate.store.tables import AgentStepRow, DiagnosisRun, DiagnosisSession
+from groundgate.store.tables import AgentStepRow, DiagnosisSession
 
-MAX_LIST_LIMIT = 1000
+__all__ = [
+    # reading
+    "get_trace",
+    "read_trace",
+    # shapes
+    "RunTrace",
+    "TraceSession",
+    "TraceStep",
+    "TraceToolInvocation",
+    # moved to `groundgate.apps.runs`, kept importable here
+    "MAX_LIST_LIMIT",
+    "RunSummary",
+]
 
 
 class _Model(BaseModel):
     model_config = ConfigDict(alias_generator=to_camel, populate_by_name=True, extra="forbid")
-
-
-def _utc(value: datetime | None) -> datetime | None:
-    if value is None:
-        return None
-    return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
 class TraceSession(_Model):
@@ -72,40 +80,6 @@ class TraceToolInvocation(_Model):
     created_at: datetime | None = None
 
 
-class RunSummary(_Model):
-    """One row of `list_runs`."""
-
-    run_id: str
-    session_id: str
-    query: str
-    mode: str
-    status: str
-    output_kind: str | None = None
-    verdict: str | None = None
-    feedback: str | None = None
-    stop_reason: str | None = None
-    elapsed_ms: float = 0.0
-    started_at: datetime | None = None
-    created_at: datetime | None = None
-
-    @classmethod
-    def from_row(cls, row: DiagnosisRun) -> RunSummary:
-        return cls(
-            run_id=row.run_id,
-            session_id=row.session_id,
-            query=row.query,
-            mode=row.mode,
-            status=row.status,
-            output_kind=row.output_kind,
-            verdict=row.verdict,
-            feedback=row.feedback,
-            stop_reason=row.stop_reason,
-            elapsed_ms=row.elapsed_ms,
-            started_at=_utc(row.started_at),
-            created_at=_utc(row.created_at),
-        )
-
-
 class RunTrace(_Model):
     """Everything stored about one run (what `groundgate trace RUN_ID --json` prints)."""
 
@@ -143,13 +117,54 @@ class RunTrace(_Model):
     tool_invocations: list[TraceToolInvocation] = Field(default_factory=list)
 
 
-def get_trace(run_id: str, *, session: Session, tenant: str | None = None) -> RunTrace:
-    """The run's trace; `NotFoundError` for an unknown run (or one of another tenant, when given)."""
+@overload
+def get_trace(
+    store: Store, run_id: str, /, *, tenant: str | None, include_untenanted: bool = False
+) -> RunTrace: ...
+
+
+@overload
+def get_trace(run_id: str, /, *, session: Session, tenant: str | None = None) -> RunTrace: ...
+
+
+def get_trace(
+    source: Store | str,
+    run_id: str | None = None,
+    /,
+    *,
+    tenant: str | None = None,
+    include_untenanted: bool = False,
+    session: Session | None = None,
+) -> RunTrace:
+    """The trace of `run_id` as `tenant` may see it (`groundgate.apps.runs`: None is the operator,
+    who sees every tenant's); `NotFoundError` for an unknown run and for one `tenant` may not see.
+
+    `get_trace(store, run_id, tenant=…)` opens its own unit of work. The older form
+    `get_trace(run_id, session=…, tenant=…)` reads inside the caller's (tests, benchmarks) and, as it
+    always did, lets a tenant see sessions recorded without one; see `read_trace`.
+    """
+    if isinstance(source, Store):
+        if run_id is None:
+            raise TypeError("get_trace(store, run_id, *, tenant) needs a run id")
+        with source.session() as unit:
+            return read_trace(run_id, session=unit, tenant=tenant, include_untenanted=include_untenanted)
+    if session is None:
+        raise TypeError("get_trace(run_id, *, session) needs a session")
+    return read_trace(source, session=session, tenant=tenant, include_untenanted=True)
+
+
+def read_trace(
+    run_id: str, *, session: Session, tenant: str | None, include_untenanted: bool = False
+) -> RunTrace:
+    """`get_trace` inside the caller's unit of work."""
     run = get_run(run_id, session=session)
     session_row = session.scalars(
         select(DiagnosisSession).where(DiagnosisSession.session_id == run.session_id)
     ).one_or_none()
-    if tenant is not None and (session_row is None or session_row.tenant not in (None, tenant)):
+    row_tenant = session_row.tenant if session_row is not None else None
+    if tenant is not None and (
+        session_row is None or not visible(row_tenant, tenant, include_untenanted=include_untenanted)
+    ):
         raise NotFoundError(f"unknown run id {run_id!r}")
     evaluation = parse_self_evaluation(read_self_evaluation(run_id, session=session))
     others = dict(evaluation.model_extra or {})
@@ -228,21 +243,3 @@ def get_trace(run_id: str, *, session: Session, tenant: str | None = None) -> Ru
             for i in invocations
         ],
     )
-
-
-def list_runs(
-    *,
-    session: Session,
-    session_id: str | None = None,
-    feedback: str | None = None,
-    limit: int = 50,
-) -> list[RunSummary]:
-    """Runs newest first, optionally of one session and/or with one feedback value."""
-    if not 1 <= limit <= MAX_LIST_LIMIT:
-        raise InvalidInputError(f"limit must be between 1 and {MAX_LIST_LIMIT}; got {limit}")
-    stmt = select(DiagnosisRun).order_by(DiagnosisRun.id.desc()).limit(limit)
-    if session_id is not None:
-        stmt = stmt.where(DiagnosisRun.session_id == session_id)
-    if feedback is not None:
-        stmt = stmt.where(DiagnosisRun.feedback == feedback)
-    return [RunSummary.from_row(row) for row in session.scalars(stmt)]

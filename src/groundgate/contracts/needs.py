@@ -93,6 +93,9 @@ class Need(BaseModel):
     distinct: list[str] = Field(default_factory=list)
     """Anchors and terms that tell this need from the question's other needs (`产假` vs `婚假`): an
     answer must say them itself, a heading naming both parts is not enough."""
+    case_terms: list[str] = Field(default_factory=list)
+    """Words of the case the question sets ("出差当天出发的话", "if the key leaked"): the answering
+    statement must say them itself, not only the sentence or heading it was cut from."""
     category: str = ""
     """The kind of thing named as the answer ("哪个*组件*", "what *time*"): never required as a word."""
     value_kinds: list[str] = Field(default_factory=list)

@@ -4,7 +4,8 @@
 from groundgate.knowledge import SearchFilter, ingest_path, open_index
 
 with open_index(data_dir=Path("~/.groundgate").expanduser()) as index:   # or url="http://qdrant:6333"
-    report = ingest_path("docs/", index)
+    report = ingest_path("docs/", index)     # Markdown, text, PDF, HTML, Word; report.removed: files gone
+    documents = index.documents()            # what is indexed, with paths and chunk counts
     hits = index.search("ERR_TIMEOUT 怎么处理", filters=SearchFilter(tenant="acme"), limit=5)
 ```
 
@@ -23,6 +24,7 @@ from groundgate.knowledge.edge import EdgeKnowledgeIndex, shard_path
 from groundgate.knowledge.index import (
     DEFAULT_COLLECTION,
     DenseEncoder,
+    IndexedDocument,
     KnowledgeIndex,
     KnowledgeIndexError,
     QdrantKnowledgeIndex,
@@ -64,6 +66,7 @@ __all__ = [
     "DenseEncoder",
     "DocumentMeta",
     "EdgeKnowledgeIndex",
+    "IndexedDocument",
     "IngestReport",
     "KnowledgeIndex",
     "KnowledgeIndexError",

@@ -1,7 +1,9 @@
 """Governed documents: front matter, chunking by heading, stable chunk ids, exact offsets.
 
 A document is a Markdown (`.md`, `.markdown`) or plain-text (`.txt`) file with an optional YAML front
-matter block (`---` ... `---`) naming its governance metadata, all optional:
+matter block (`---` ... `---`) naming its governance metadata, all optional, or a PDF (`.pdf`), HTML
+(`.html`, `.htm`) or Word (`.docx`) file whose text is extracted first (`knowledge.formats`: no
+front matter there; the title comes from the file's own properties):
 
 ```yaml
 ---
@@ -55,6 +57,7 @@ import yaml  # type: ignore[import-untyped]  # no PyYAML stubs in the dev enviro
 
 from groundgate.contracts.evidence import Authority
 from groundgate.errors import InvalidInputError
+from groundgate.knowledge.formats import EXTRACTED_FORMATS, EXTRACTED_SUFFIXES, EXTRACTOR_VERSION, extract
 from groundgate.verify.instructions import find_instructions
 
 #: Bumped when chunking changes, so that unchanged files are re-chunked once (it is part of the hash).
@@ -70,7 +73,11 @@ HARD_MAX_CHARS: Final = 1500
 
 MARKDOWN_SUFFIXES: Final = frozenset({".md", ".markdown"})
 TEXT_SUFFIXES: Final = frozenset({".txt"})
-SUPPORTED_SUFFIXES: Final = MARKDOWN_SUFFIXES | TEXT_SUFFIXES
+SUPPORTED_SUFFIXES: Final = MARKDOWN_SUFFIXES | TEXT_SUFFIXES | EXTRACTED_SUFFIXES
+#: How error messages name the supported types.
+SUPPORTED_TYPES: Final = (
+    "Markdown (.md, .markdown), text (.txt), PDF (.pdf), HTML (.html, .htm) or Word (.docx)"
+)
 
 HEADING_SEPARATOR: Final = " > "
 
@@ -91,6 +98,7 @@ _FRONT_MATTER_KEYS: Final = frozenset(
 #: libyaml's loader when PyYAML was built with it (about 20x faster); the base loader keeps strings.
 _YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
 _DOC_ID = re.compile(r"^[\w.\-/\u3400-\u9fff]{1,200}$")
+_NOT_DOC_ID = re.compile(r"[^\w.\-/\u3400-\u9fff]+")
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,6 +120,9 @@ class DocumentMeta:
     """sha256 of the file bytes and the chunker version: unchanged files are skipped on re-ingest."""
     aliases: tuple[str, ...] = ()
     """Other names of the document (front matter `aliases`), indexed with the title."""
+    path: str | None = None
+    """Absolute path of the file, set by ingestion and stored in the index (see `knowledge.index`);
+    None on chunks read back from a search, so that answers never carry server paths."""
 
     @property
     def authority_level(self) -> Authority:
@@ -169,9 +180,45 @@ def read_document(path: Path, *, root: Path | None = None) -> ParsedDocument:
     return decode_document(data, path, root=root)
 
 
-def decode_document(data: bytes, path: Path, *, root: Path | None = None) -> ParsedDocument:
-    """Parse and chunk the bytes of the file at `path` (which names it: source, default doc_id)."""
+def default_doc_id_of(path: Path) -> str:
+    """The `doc_id` of a file without one in its front matter: its name without the extension, each
+    run of other characters than `_DOC_ID` allows made one `-` (`Payment Guide (v2).pdf` →
+    `Payment-Guide-v2`), since PDF and Word files, often named so, have no front matter to set one."""
+    return _NOT_DOC_ID.sub("-", path.stem).strip("-")[:200] or "document"
+
+
+def format_of(suffix: str) -> str:
+    """`markdown`, `text`, `pdf`, `html` or `docx`: the format of a file with this suffix."""
+    suffix = suffix.lower()
+    if suffix in EXTRACTED_FORMATS:
+        return EXTRACTED_FORMATS[suffix]
+    return "text" if suffix in TEXT_SUFFIXES else "markdown"
+
+
+def decode_document(
+    data: bytes, path: Path, *, root: Path | None = None, file_path: str | None = None
+) -> ParsedDocument:
+    """Parse and chunk the bytes of the file at `path` (which names it: source, default doc_id).
+
+    `file_path` (the absolute path, set by ingestion) is recorded in `DocumentMeta.path`.
+    """
     source = path.relative_to(root).as_posix() if root is not None and path != root else path.name
+    suffix = path.suffix.lower()
+    default_doc_id = default_doc_id_of(path)
+    if suffix in EXTRACTED_SUFFIXES:
+        extracted = extract(data, suffix, label=str(path))
+        digest = hashlib.sha256(data + f"{CHUNKER_VERSION}/{EXTRACTOR_VERSION}".encode()).hexdigest()
+        return parse_document(
+            extracted.text,
+            source=source,
+            default_doc_id=default_doc_id,
+            markdown=extracted.markdown,
+            content_hash=digest,
+            label=str(path),
+            front_matter=False,
+            title=extracted.title,
+            file_path=file_path,
+        )
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -181,10 +228,11 @@ def decode_document(data: bytes, path: Path, *, root: Path | None = None) -> Par
     return parse_document(
         text,
         source=source,
-        default_doc_id=path.stem,
-        markdown=path.suffix.lower() not in TEXT_SUFFIXES,
+        default_doc_id=default_doc_id,
+        markdown=suffix not in TEXT_SUFFIXES,
         content_hash=digest,
         label=str(path),
+        file_path=file_path,
     )
 
 
@@ -196,10 +244,19 @@ def parse_document(
     markdown: bool = True,
     content_hash: str | None = None,
     label: str | None = None,
+    front_matter: bool = True,
+    title: str | None = None,
+    file_path: str | None = None,
 ) -> ParsedDocument:
-    """Parse front matter and chunk `text`. `label` names the input in error messages."""
+    """Parse front matter and chunk `text`. `label` names the input in error messages.
+
+    `front_matter=False`: the text has none (extracted from a PDF, HTML or Word file), and `title`
+    is the file's own title. `file_path` is recorded in `DocumentMeta.path`.
+    """
     label = label or source
-    body_start, raw_meta = _split_front_matter(text, label)
+    body_start, raw_meta = _split_front_matter(text, label) if front_matter else (0, {})
+    if title and not raw_meta.get("title"):
+        raw_meta = {**raw_meta, "title": title}
     if markdown and not raw_meta.get("title"):
         first_h1 = _first_h1(text, body_start)
         if first_h1:
@@ -211,6 +268,7 @@ def parse_document(
         content_hash=content_hash or hashlib.sha256((text + CHUNKER_VERSION).encode()).hexdigest(),
         label=label,
         text=text,
+        file_path=file_path,
     )
     pieces = (
         _chunk_markdown(text, body_start, meta.title)
@@ -281,7 +339,14 @@ def _key_line(text: str, key: str) -> int:
 
 
 def _build_meta(
-    raw: dict[str, object], *, source: str, default_doc_id: str, content_hash: str, label: str, text: str
+    raw: dict[str, object],
+    *,
+    source: str,
+    default_doc_id: str,
+    content_hash: str,
+    label: str,
+    text: str,
+    file_path: str | None = None,
 ) -> DocumentMeta:
     def fail(key: str, problem: str) -> InvalidInputError:
         return InvalidInputError(f"{label}:{_key_line(text, key)}: front matter '{key}': {problem}")
@@ -345,6 +410,7 @@ def _build_meta(
         tenant=scalar("tenant"),
         content_hash=content_hash,
         aliases=aliases,
+        path=file_path,
     )
 
 
@@ -562,11 +628,14 @@ __all__ = [
     "MAX_CHARS",
     "MIN_CHARS",
     "SUPPORTED_SUFFIXES",
+    "SUPPORTED_TYPES",
     "TEXT_SUFFIXES",
     "Chunk",
     "DocumentMeta",
     "ParsedDocument",
     "decode_document",
+    "default_doc_id_of",
+    "format_of",
     "parse_document",
     "read_document",
 ]

@@ -18,7 +18,7 @@ directory at a time (its write-ahead log is locked): a second opener gets a `Kno
 from __future__ import annotations
 
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +27,7 @@ import qdrant_edge as qe
 from groundgate.knowledge.index import (
     KEYWORD_FIELDS,
     RANGE_FIELDS,
+    SCROLL_PAGE,
     TENANT_FIELD,
     AnyOf,
     Condition,
@@ -195,13 +196,27 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
         ]
 
     @translate_errors("counting")
-    def _count(self) -> int:
-        return int(self._live().count(qe.CountRequest(exact=True)))
+    def _count(self, flt: EngineFilter | None = None) -> int:
+        engine_filter = _filter(flt) if flt is not None else None
+        return int(self._live().count(qe.CountRequest(exact=True, filter=engine_filter)))
 
     @translate_errors("reading a point")
     def _payload(self, point: str) -> dict[str, Any] | None:
         records = self._live().retrieve([point], True, False)
         return dict(records[0].payload or {}) if records else None
+
+    @translate_errors("listing points")
+    def _scroll(self, fields: Sequence[str]) -> Iterator[dict[str, Any]]:
+        offset: qe.PointId | None = None
+        while True:
+            request = qe.ScrollRequest(
+                offset=offset, limit=SCROLL_PAGE, with_payload=list(fields), with_vector=False
+            )
+            records, offset = self._live().scroll(request)
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None or not records:
+                return
 
     @translate_errors("flushing")
     def flush(self) -> None:

@@ -27,6 +27,15 @@ the document's metadata and content hash (lists are few: they cost most to conve
 during ingestion leaves it out: the document is re-indexed when the endpoint works again).
 `instructions` (layout 2) holds the chunk's instruction-like sentences as flat `[start, end, ...]`
 offsets, only when there are any; chunks of layout 1 (indexed before) are scanned when read.
+`path` (layout 4) is the absolute path of the file the document was read from: ingestion uses it to
+refuse a `doc_id` already taken by a file of another folder, and to remove the documents whose files
+are gone. It is never rebuilt into a `Chunk`, so search results do not carry server paths.
+
+## Documents
+
+`documents()` lists what is indexed, one `IndexedDocument` per `doc_id` (its metadata, file path and
+number of chunks), by scrolling every point with a few payload fields; `document(doc_id)` reads one
+(its chunk `#0`). `delete_document` removes every chunk of one.
 
 ## Search
 
@@ -68,9 +77,8 @@ import functools
 import logging
 import threading
 import time
-import uuid
 from abc import ABC, abstractmethod
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import date
 from types import TracebackType
@@ -78,25 +86,30 @@ from typing import Any, Final, ParamSpec, Protocol, Self, TypeVar, runtime_check
 
 from groundgate.contracts import RetrievalLayer
 from groundgate.errors import ModelError, RunError
-from groundgate.knowledge.documents import HEADING_SEPARATOR, Chunk, DocumentMeta
+from groundgate.knowledge.documents import Chunk
 from groundgate.knowledge.lexicon import Lexicon, default_lexicon
+from groundgate.knowledge.payload import (
+    DOCUMENT_FIELDS,
+    LAYOUT_VERSION,
+    SHARED_TENANT,
+    TENANT_FIELD,
+    IndexedDocument,
+    chunk_from_payload,
+    chunk_payload,
+    chunk_search_text,
+    indexed_document,
+    lower_values,
+    meta_from_payload,
+    point_id,
+)
 from groundgate.knowledge.sparse import Bm25Encoder, QueryTerms, SparseVec
-from groundgate.knowledge.terms import extract_identifiers, title_candidates, title_keys
-from groundgate.verify.instructions import find_instructions
+from groundgate.knowledge.terms import extract_identifiers, title_candidates
 
-#: Version of the payload layout, stored in every point. 2: `instructions`. 3: `aliases`, `has_dense`.
-LAYOUT_VERSION: Final = 3
 #: Default collection name on a Qdrant server.
 DEFAULT_COLLECTION: Final = "groundgate_knowledge"
-#: `f_tenant` of documents without a tenant: visible to every tenant.
-SHARED_TENANT: Final = "__shared__"
-OPEN_START: Final = 0
-OPEN_END: Final = 100_000_000
 
 #: After the embedding endpoint failed at query time, searches skip it for this long.
 DENSE_COOLDOWN_SECONDS: Final = 30.0
-#: Most lexicon translations added to a chunk's search text.
-MAX_HEAD_TRANSLATIONS: Final = 24
 
 HIGH: Final = "high"
 MEDIUM: Final = "medium"
@@ -107,11 +120,11 @@ _log = logging.getLogger(__name__)
 P = ParamSpec("P")
 R = TypeVar("R")
 
-_NAMESPACE: Final = uuid.UUID("6f1c8a52-2d0e-5c43-9d64-5b0b5e3c1a77")
+#: Points per page when `documents()` scrolls the index.
+SCROLL_PAGE: Final = 1024
 
 #: Fields with a keyword payload index, and those with an integer range index.
 KEYWORD_FIELDS: Final = ("doc_id", "f_kind", "f_authority", "f_scopes", "identifiers", "title_keys")
-TENANT_FIELD: Final = "f_tenant"
 RANGE_FIELDS: Final = ("f_from", "f_to")
 
 
@@ -217,6 +230,14 @@ class KnowledgeIndex(Protocol):
         """The content hash the document was indexed with, or None when it is not indexed."""
         ...
 
+    def document(self, doc_id: str) -> IndexedDocument | None:
+        """The indexed document `doc_id`, or None."""
+        ...
+
+    def documents(self) -> list[IndexedDocument]:
+        """Every indexed document, by `doc_id`, with its chunk count."""
+        ...
+
     def search(self, query: str, *, filters: SearchFilter, limit: int = 5) -> list[SearchHit]:
         """L0 exact hits first, then L1 ranked hits; at most `limit`."""
         ...
@@ -230,119 +251,6 @@ class KnowledgeIndex(Protocol):
         ...
 
     def close(self) -> None: ...
-
-
-# --------------------------------------------------------------------------- payload layout
-
-
-def point_id(chunk_id: str) -> str:
-    """The Qdrant point id of a chunk: UUIDv5 of the chunk id."""
-    return str(uuid.uuid5(_NAMESPACE, chunk_id))
-
-
-def _lower(values: Sequence[str]) -> list[str]:
-    return list(dict.fromkeys(v.strip().lower() for v in values if v and v.strip()))
-
-
-def chunk_search_text(chunk: Chunk, *, lexicon: Lexicon | None = None) -> str:
-    """What BM25 and dense vectors are computed from: title, aliases, heading path, their lexicon
-    translations (from `lexicon`, default the bundled one), then the text."""
-    meta = chunk.meta
-    head = chunk.heading or meta.title or ""
-    if meta.title and head and not head.startswith(meta.title):
-        head = f"{meta.title}{HEADING_SEPARATOR}{head}"
-    if meta.aliases:
-        head = f"{head} ({'; '.join(meta.aliases)})" if head else "; ".join(meta.aliases)
-    if not head:
-        return chunk.text
-    words = (lexicon if lexicon is not None else default_lexicon()).translations(
-        head, limit=MAX_HEAD_TRANSLATIONS
-    )
-    if words:
-        head = f"{head}\n{'; '.join(words)}"
-    return f"{head}\n{chunk.text}"
-
-
-def chunk_payload(chunk: Chunk, *, search_text: str | None = None, has_dense: bool = False) -> dict[str, Any]:
-    """The payload of a chunk's point (same on both backends)."""
-    meta = chunk.meta
-    # The BM25 input (computed once by the caller, else here); extraction is cached.
-    identifiers = extract_identifiers(search_text if search_text is not None else chunk_search_text(chunk))
-    payload: dict[str, Any] = {
-        "layout": LAYOUT_VERSION,
-        "chunk_id": chunk.chunk_id,
-        "doc_id": chunk.doc_id,
-        "ordinal": chunk.ordinal,
-        "text": chunk.text,
-        "start": chunk.start,
-        "end": chunk.end,
-        "heading": chunk.heading,
-        "source": meta.source,
-        "title": meta.title,
-        "authority": meta.authority,
-        "kind": meta.kind,
-        "version": meta.version,
-        "effective_from": meta.effective_from.isoformat() if meta.effective_from else None,
-        "effective_to": meta.effective_to.isoformat() if meta.effective_to else None,
-        "scopes": list(meta.scopes),
-        "tenant": meta.tenant,
-        "content_hash": meta.content_hash,
-        TENANT_FIELD: meta.tenant or SHARED_TENANT,
-        "f_kind": meta.kind.strip().lower() if meta.kind else None,
-        "f_authority": meta.authority.strip().lower() if meta.authority else None,
-        "f_scopes": _lower(meta.scopes),
-        "f_from": meta.effective_from.toordinal() if meta.effective_from else OPEN_START,
-        "f_to": meta.effective_to.toordinal() if meta.effective_to else OPEN_END,
-        "identifiers": list(identifiers),
-        "title_keys": title_keys(
-            [meta.title, *meta.aliases, *(h.split(HEADING_SEPARATOR)[-1] for h in chunk.headings)]
-        ),
-        "has_dense": has_dense,
-    }
-    if meta.aliases:
-        payload["aliases"] = list(meta.aliases)
-    if chunk.instruction_spans:
-        payload["instructions"] = [offset for span in chunk.instruction_spans for offset in span]
-    return payload
-
-
-def chunk_from_payload(payload: dict[str, Any]) -> Chunk:
-    """Rebuild a chunk from its point payload."""
-
-    def a_date(value: object) -> date | None:
-        return date.fromisoformat(value) if isinstance(value, str) and value else None
-
-    meta = DocumentMeta(
-        doc_id=str(payload["doc_id"]),
-        source=str(payload.get("source") or payload["doc_id"]),
-        title=payload.get("title"),
-        authority=payload.get("authority"),
-        kind=payload.get("kind"),
-        version=payload.get("version"),
-        effective_from=a_date(payload.get("effective_from")),
-        effective_to=a_date(payload.get("effective_to")),
-        scopes=tuple(payload.get("scopes") or ()),
-        tenant=payload.get("tenant"),
-        content_hash=str(payload.get("content_hash") or ""),
-        aliases=tuple(str(a) for a in payload.get("aliases") or ()),
-    )
-    text = str(payload["text"])
-    if int(payload.get("layout") or 1) >= 2:
-        flat = [int(v) for v in payload.get("instructions") or ()]
-        spans = tuple(zip(flat[::2], flat[1::2], strict=True))
-    else:  # indexed before chunks recorded their instructions: look now
-        spans = tuple((span.start, span.end) for span in find_instructions(text))
-    return Chunk(
-        chunk_id=str(payload["chunk_id"]),
-        doc_id=meta.doc_id,
-        ordinal=int(payload.get("ordinal", 0)),
-        text=text,
-        start=int(payload.get("start", 0)),
-        end=int(payload.get("end", 0)),
-        heading=payload.get("heading"),
-        meta=meta,
-        instruction_spans=spans,
-    )
 
 
 # --------------------------------------------------------------------------- engine-neutral filters
@@ -389,7 +297,7 @@ def governance_filter(filters: SearchFilter) -> EngineFilter:
         ("f_scopes", filters.scopes),
     ):
         if values:
-            must.append(AnyOf(name, tuple(_lower(values))))
+            must.append(AnyOf(name, tuple(lower_values(values))))
     return EngineFilter(must=tuple(must))
 
 
@@ -462,10 +370,14 @@ class QdrantKnowledgeIndex(ABC):
         """
 
     @abstractmethod
-    def _count(self) -> int: ...
+    def _count(self, flt: EngineFilter | None = None) -> int: ...
 
     @abstractmethod
     def _payload(self, point: str) -> dict[str, Any] | None: ...
+
+    @abstractmethod
+    def _scroll(self, fields: Sequence[str]) -> Iterator[dict[str, Any]]:
+        """The payload (only `fields`) of every point, page by page."""
 
     @abstractmethod
     def close(self) -> None: ...
@@ -516,6 +428,27 @@ class QdrantKnowledgeIndex(ABC):
         if self._dense is not None and not payload.get("has_dense"):
             return None  # indexed without a dense vector: re-index it now that an embedder is set
         return str(payload["content_hash"])
+
+    def document(self, doc_id: str) -> IndexedDocument | None:
+        payload = self._payload(point_id(f"{doc_id}#0"))
+        if not payload or "doc_id" not in payload:
+            return None
+        return indexed_document(payload, chunks=self._count(EngineFilter(must=(AnyOf("doc_id", (doc_id,)),))))
+
+    def documents(self) -> list[IndexedDocument]:
+        # One pass over every point with a few small fields: the engine has no "distinct doc_id" that
+        # both backends share, and a first chunk alone would not give the chunk count.
+        first: dict[str, dict[str, Any]] = {}
+        counts: dict[str, int] = {}
+        for payload in self._scroll(DOCUMENT_FIELDS):
+            doc_id = payload.get("doc_id")
+            if not isinstance(doc_id, str):
+                continue
+            counts[doc_id] = counts.get(doc_id, 0) + 1
+            known = first.get(doc_id)
+            if known is None or int(payload.get("ordinal") or 0) < int(known.get("ordinal") or 0):
+                first[doc_id] = payload
+        return [indexed_document(first[doc_id], chunks=counts[doc_id]) for doc_id in sorted(first)]
 
     def count(self) -> int:
         return self._count()
@@ -690,12 +623,14 @@ def translate_errors(what: str) -> Callable[[Callable[P, R]], Callable[P, R]]:
 __all__ = [
     "DEFAULT_COLLECTION",
     "DENSE_COOLDOWN_SECONDS",
+    "DOCUMENT_FIELDS",
     "HIGH",
     "KEYWORD_FIELDS",
     "LAYOUT_VERSION",
     "LOW",
     "MEDIUM",
     "RANGE_FIELDS",
+    "SCROLL_PAGE",
     "SHARED_TENANT",
     "TENANT_FIELD",
     "AnyOf",
@@ -703,6 +638,7 @@ __all__ = [
     "DenseEncoder",
     "EngineFilter",
     "EngineHit",
+    "IndexedDocument",
     "KnowledgeIndex",
     "KnowledgeIndexError",
     "PreparedPoint",
@@ -715,6 +651,7 @@ __all__ = [
     "chunk_payload",
     "chunk_search_text",
     "governance_filter",
+    "meta_from_payload",
     "point_id",
     "translate_errors",
 ]

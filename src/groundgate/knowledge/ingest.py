@@ -1,6 +1,12 @@
 """`groundgate ingest PATH`: read a file or a folder of documents into a `KnowledgeIndex`.
 
-- Markdown (`.md`, `.markdown`) and plain text (`.txt`); hidden files and folders are skipped.
+- Markdown (`.md`, `.markdown`), plain text (`.txt`), PDF (`.pdf`), HTML (`.html`, `.htm`) and Word
+  (`.docx`; text through `knowledge.formats`); hidden files and folders are left out unreported
+  (`.git/` and editor files are not documents). Any other file of the folder is skipped and named
+  (`unsupported`), so that a `.doc` or `.pptx` the reader expected to be searchable is not silently
+  missing.
+- A folder without a single supported file raises `NoDocumentsError` (the CLI exits 2) and nothing
+  is changed: an empty or mistyped folder is not mistaken for "every document is gone".
 - Ingestion never leaves its root (the folder given, or the folder of the file given). A symbolic
   link, to a file or to a folder, whose target lies outside the root is skipped and reported
   (`link_outside_root`): otherwise `passwd.md -> /etc/passwd` becomes a shared document quoted to
@@ -10,10 +16,23 @@
   resolved path without following a last-moment link, and the root check is repeated right before.
 - A file over `max_file_bytes` (`[ingest] max_file_bytes`, 5 MB by default) is skipped and reported
   with its size and the limit (`too_large`); the read itself is bounded too, for a file that grows.
-- A file whose content hash matches what the index holds is skipped; a changed file replaces all
-  of its chunks (the old ones are deleted first, so a shorter version leaves no stale tail).
-- A bad file (unreadable, not UTF-8, malformed front matter, invalid dates, a `doc_id` already used by
-  another file of the same run) is reported with its reason, and ingestion goes on.
+  A `.docx` (a zip) whose members expand past `EXPANSION_FACTOR` times the limit, and a PDF, HTML or
+  Word file whose extracted text is longer than the limit in characters, are `too_large` as well.
+- A file whose content hash matches what the index holds (read from the same path) is skipped; a
+  changed file replaces all of its chunks (the old ones are deleted first, so a shorter version
+  leaves no stale tail).
+- Every document records the absolute path of its file (`DocumentMeta.path`, stored in the index).
+  A `doc_id` the index holds for a file of another folder is refused (`doc_id_taken`, naming that
+  file) instead of silently replacing the other document; a file moved within the folder being
+  ingested keeps its `doc_id` (its old path is gone from the folder). Documents indexed before paths
+  were recorded are taken over by the first file that names their `doc_id`.
+- Re-ingesting a folder removes the documents the index holds for files under that folder which are
+  gone (deleted, renamed, or now naming another `doc_id`): `IngestReport.removed`. A file that is
+  still there but skipped this time (too large, unreadable...) keeps its indexed document. A single
+  file given by name removes nothing.
+- A bad file (unreadable, not UTF-8, malformed front matter, invalid dates, a damaged PDF, a
+  `doc_id` already used by another file of the same run) is reported with its reason, and ingestion
+  goes on.
 - Chunks with instruction-like text (addressed to the assistant; `groundgate.verify.instructions`)
   are indexed with those sentences marked, and listed in `IngestReport.instruction_chunks`.
 - With an embedding endpoint configured, chunks are written with dense vectors; when the endpoint
@@ -32,9 +51,16 @@ from enum import StrEnum
 from pathlib import Path
 from typing import Final
 
-from groundgate.errors import InvalidInputError
-from groundgate.knowledge.documents import SUPPORTED_SUFFIXES, Chunk, ParsedDocument, decode_document
-from groundgate.knowledge.index import KnowledgeIndex
+from groundgate.errors import InvalidInputError, NoDocumentsError
+from groundgate.knowledge.documents import (
+    SUPPORTED_SUFFIXES,
+    SUPPORTED_TYPES,
+    Chunk,
+    ParsedDocument,
+    decode_document,
+)
+from groundgate.knowledge.formats import EXTRACTED_SUFFIXES, expanded_size
+from groundgate.knowledge.index import IndexedDocument, KnowledgeIndex
 from groundgate.settings import IngestSettings
 
 ProgressCallback = Callable[[int, int, Path], None]
@@ -45,6 +71,9 @@ WRITE_BATCH = 512
 #: The default size limit: `[ingest] max_file_bytes` left unset.
 DEFAULT_MAX_FILE_BYTES: Final = IngestSettings().max_file_bytes
 
+#: A `.docx` may expand to this many times `max_file_bytes` (its XML is verbose; images count too).
+EXPANSION_FACTOR: Final = 20
+
 #: Refuse to open the final path component if it became a symbolic link after the checks.
 _OPEN_FLAGS: Final = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
 
@@ -53,12 +82,14 @@ class SkipCode(StrEnum):
     """Why a file was not ingested."""
 
     INVALID = "invalid"
-    """Unreadable, not UTF-8, malformed front matter, a duplicate `doc_id`, no text."""
+    """Unreadable, not UTF-8, malformed front matter, a damaged PDF, a duplicate `doc_id`, no text."""
     UNSUPPORTED = "unsupported"
-    """A file given by name that is not Markdown or text."""
+    """Not a supported type (see `SUPPORTED_TYPES`)."""
     LINK_OUTSIDE_ROOT = "link_outside_root"
     BROKEN_LINK = "broken_link"
     TOO_LARGE = "too_large"
+    DOC_ID_TAKEN = "doc_id_taken"
+    """The `doc_id` is indexed for a file of another folder; that document is left as it is."""
 
 
 LINK_OUTSIDE_ROOT_REASON: Final = "symbolic link leads outside the ingestion root"
@@ -89,6 +120,8 @@ class IngestReport:
     bad_files: list[BadFile] = field(default_factory=list)
     documents: list[str] = field(default_factory=list)
     """Document ids (re)indexed."""
+    removed: list[str] = field(default_factory=list)
+    """Document ids removed because their files are gone from the folder (sorted)."""
     instruction_chunks: list[str] = field(default_factory=list)
     """Chunk ids (re)indexed with instruction-like text: kept visible, never evidence."""
     without_dense: int = 0
@@ -106,6 +139,8 @@ class IngestReport:
 class _Scan:
     files: list[Path]
     skipped: list[BadFile]
+    unlisted: list[Path] = field(default_factory=list)
+    """Folders that could not be listed (their documents are not taken for gone)."""
 
 
 def discover(path: Path) -> list[Path]:
@@ -122,74 +157,191 @@ def ingest_path(
     force: bool = False,
     max_file_bytes: int = DEFAULT_MAX_FILE_BYTES,
 ) -> IngestReport:
-    """Ingest a file or a folder. `force` re-indexes unchanged files too; larger files are skipped."""
+    """Ingest a file or a folder. `force` re-indexes unchanged files too; larger files are skipped.
+
+    Raises `InvalidInputError` for a path that does not exist, `NoDocumentsError` for a folder
+    without a supported file (nothing is changed then).
+    """
     started = time.perf_counter()
     path = Path(path)
     if not path.exists() and not path.is_symlink():
         raise InvalidInputError(f"{path}: no such file or folder")
+    folder = path.is_dir()
     # A folder given by name is the root, even through a link (the user named it); a file's root is
     # its folder, so a file given by name is judged like the same file found in that folder.
-    root = path if path.is_dir() else path.parent
+    root = path if folder else path.parent
     report = IngestReport(root=str(path))
-    if not path.is_dir() and path.suffix.lower() not in SUPPORTED_SUFFIXES:
-        report.bad_files.append(
-            BadFile(str(path), f"unsupported file type {path.suffix or '(none)'!r}", SkipCode.UNSUPPORTED)
-        )
+    if not folder and path.suffix.lower() not in SUPPORTED_SUFFIXES:
+        report.bad_files.append(BadFile(str(path), _unsupported(path), SkipCode.UNSUPPORTED))
         report.seconds = time.perf_counter() - started
         return report
 
     scan = _scan(path)
+    if folder and not scan.files:
+        raise NoDocumentsError(_nothing_to_ingest(path, scan, index), skipped=scan.skipped)
     report.bad_files.extend(scan.skipped)
-    files = scan.files
-    report.files = len(files)
-    root_real = root.resolve()
-    owners: dict[str, Path] = {}
-    buffer: list[Chunk] = []
-    for done, file in enumerate(files, start=1):
-        try:
-            document = _read(file, root, root_real, max_file_bytes)
-            doc_id = document.meta.doc_id
-            if doc_id in owners:
-                raise InvalidInputError(
-                    f"{file}: doc_id {doc_id!r} is already used by {owners[doc_id]} (set doc_id in the front matter)"
-                )
-            owners[doc_id] = file
-            if not document.chunks:
-                raise InvalidInputError(f"{file}: no text to index")
-        except _SkippedError as exc:
-            report.bad_files.append(exc.bad)
-        except InvalidInputError as exc:
-            report.bad_files.append(BadFile(str(file), str(exc)))
-        else:
-            indexed_hash = index.document_hash(doc_id)
-            if indexed_hash == document.meta.content_hash and not force:
-                report.unchanged += 1
-            else:
-                if indexed_hash is not None:
-                    index.delete_document(doc_id)
-                buffer.extend(document.chunks)
-                report.ingested += 1
-                report.chunks += len(document.chunks)
-                report.documents.append(doc_id)
-                report.instruction_chunks.extend(c.chunk_id for c in document.chunks if c.instruction_spans)
-                if len(buffer) >= WRITE_BATCH:
-                    _upsert(index, buffer, report)
-                    buffer = []
+    report.files = len(scan.files)
+    run = _Run(index, report, root, root.resolve(), folder=folder, force=force, max_file_bytes=max_file_bytes)
+    run.expect(scan.files)
+    for done, file in enumerate(scan.files, start=1):
+        run.ingest(file)
         if on_progress is not None:
-            on_progress(done, len(files), file)
-    if buffer:
-        _upsert(index, buffer, report)
-    if report.ingested:
-        index.flush()
+            on_progress(done, len(scan.files), file)
+    run.finish(scan.unlisted)
     report.seconds = time.perf_counter() - started
     return report
 
 
-def _upsert(index: KnowledgeIndex, chunks: list[Chunk], report: IngestReport) -> None:
-    written = index.upsert(chunks)
-    if written is not None and written.without_dense:
-        report.without_dense += written.without_dense
-        report.dense_error = report.dense_error or written.dense_error
+class _Run:
+    """One ingestion's state: what was seen, kept and buffered, and the writes."""
+
+    def __init__(
+        self,
+        index: KnowledgeIndex,
+        report: IngestReport,
+        root: Path,
+        root_real: Path,
+        *,
+        folder: bool,
+        force: bool,
+        max_file_bytes: int,
+    ) -> None:
+        self.index, self.report = index, report
+        self.root, self.root_real = root, root_real
+        self.folder, self.force, self.max_file_bytes = folder, force, max_file_bytes
+        self.owners: dict[str, Path] = {}
+        """doc_id → the file of this run that has it."""
+        self.found: set[str] = set()
+        """Absolute paths of this run's files."""
+        self.kept: set[str] = set()
+        """Absolute paths of files still there but skipped: their indexed documents stay."""
+        self.buffer: list[Chunk] = []
+
+    def file_path(self, file: Path) -> str:
+        """The absolute path recorded for `file` (the root resolved, the rest as found)."""
+        return str(self.root_real / file.relative_to(self.root))
+
+    def expect(self, files: list[Path]) -> None:
+        self.found = {self.file_path(file) for file in files}
+
+    def ingest(self, file: Path) -> None:
+        file_path = self.file_path(file)
+        try:
+            document = _read(file, self.root, self.root_real, self.max_file_bytes, file_path)
+            doc_id = document.meta.doc_id
+            if doc_id in self.owners:
+                raise InvalidInputError(
+                    f"{file}: doc_id {doc_id!r} is already used by {self.owners[doc_id]} "
+                    "(set doc_id in the front matter)"
+                )
+            if not document.chunks:
+                raise InvalidInputError(f"{file}: no text to index")
+            indexed = self.index.document(doc_id)
+            taken = self._taken_by(indexed, file_path)
+            if taken is not None:
+                raise _SkippedError(
+                    BadFile(
+                        str(file),
+                        f"doc_id {doc_id!r} is already indexed for {taken}, which is left as it is: give this "
+                        "file another doc_id (front matter `doc_id:`, or rename the file), or remove that "
+                        f"document first (groundgate docs remove {doc_id})",
+                        SkipCode.DOC_ID_TAKEN,
+                    )
+                )
+        except _SkippedError as exc:
+            self.report.bad_files.append(exc.bad)
+            self.kept.add(file_path)
+        except InvalidInputError as exc:
+            self.report.bad_files.append(BadFile(str(file), str(exc)))
+            self.kept.add(file_path)
+        else:
+            self.owners[doc_id] = file
+            self._write(document, indexed)
+
+    def _taken_by(self, indexed: IndexedDocument | None, file_path: str) -> str | None:
+        """The other file that holds this doc_id in the index, when it is not this one's to replace."""
+        if indexed is None or indexed.path is None or indexed.path == file_path:
+            return None  # new, indexed before paths were recorded (taken over), or this very file
+        moved = (
+            self.folder
+            and Path(indexed.path).is_relative_to(self.root_real)
+            and indexed.path not in self.found
+        )
+        return None if moved else indexed.path
+
+    def _write(self, document: ParsedDocument, indexed: IndexedDocument | None) -> None:
+        meta, report = document.meta, self.report
+        if (
+            not self.force
+            and indexed is not None
+            and indexed.path == meta.path
+            and self.index.document_hash(meta.doc_id) == meta.content_hash
+        ):
+            report.unchanged += 1
+            return
+        if indexed is not None:
+            self.index.delete_document(meta.doc_id)
+        self.buffer.extend(document.chunks)
+        report.ingested += 1
+        report.chunks += len(document.chunks)
+        report.documents.append(meta.doc_id)
+        report.instruction_chunks.extend(c.chunk_id for c in document.chunks if c.instruction_spans)
+        if len(self.buffer) >= WRITE_BATCH:
+            self._flush_buffer()
+
+    def _flush_buffer(self) -> None:
+        written = self.index.upsert(self.buffer)
+        self.buffer = []
+        if written is not None and written.without_dense:
+            self.report.without_dense += written.without_dense
+            self.report.dense_error = self.report.dense_error or written.dense_error
+
+    def finish(self, unlisted: list[Path]) -> None:
+        """Write what is buffered, remove the folder's documents whose files are gone, flush."""
+        if self.buffer:
+            self._flush_buffer()
+        if self.folder:
+            self._remove_gone([folder.resolve() for folder in unlisted])
+        if self.report.ingested or self.report.removed:
+            self.index.flush()
+
+    def _remove_gone(self, unlisted: list[Path]) -> None:
+        accepted = set(self.owners)
+        for document in self.index.documents():
+            path = document.path
+            if path is None or document.doc_id in accepted or path in self.kept:
+                continue
+            where = Path(path)
+            if not where.is_relative_to(self.root_real) or any(where.is_relative_to(u) for u in unlisted):
+                continue  # another folder's document, or one under a folder that could not be read
+            self.index.delete_document(document.doc_id)
+            self.report.removed.append(document.doc_id)
+        self.report.removed.sort()
+
+
+def _unsupported(path: Path) -> str:
+    return (
+        f"unsupported file type {path.suffix.lower() or '(none)'!r} (not Markdown, text, PDF, HTML or Word)"
+    )
+
+
+def _nothing_to_ingest(path: Path, scan: _Scan, index: KnowledgeIndex) -> str:
+    message = f"{path}: no documents to ingest: the folder holds no {SUPPORTED_TYPES} file"
+    if scan.skipped:
+        names = ", ".join(Path(bad.path).name for bad in scan.skipped[:3])
+        more = f" and {len(scan.skipped) - 3} more" if len(scan.skipped) > 3 else ""
+        message += f" (skipped: {names}{more})"
+    root_real = path.resolve()
+    indexed = [d.doc_id for d in index.documents() if d.path and Path(d.path).is_relative_to(root_real)]
+    if indexed:
+        # Emptying a folder is not taken as "remove everything": a mistyped path would do the same.
+        held = (
+            "the document indexed from it stays"
+            if len(indexed) == 1
+            else f"the {len(indexed)} documents indexed from it stay"
+        )
+        message += f"; {held} (remove one with `groundgate docs remove ID`)"
+    return message + "; nothing was changed"
 
 
 # --------------------------------------------------------------------------- finding files
@@ -205,6 +357,7 @@ def _scan(path: Path) -> _Scan:
     found: dict[Path, Path] = {}  # resolved path -> the path it was found under
     linked: list[tuple[Path, Path]] = []  # file links inside the root: (link, resolved target)
     skipped: list[BadFile] = []
+    unlisted: list[Path] = []
     folders = [path]
     while folders:
         folder = folders.pop()
@@ -212,6 +365,7 @@ def _scan(path: Path) -> _Scan:
             entries = sorted(os.scandir(folder), key=lambda e: e.name)
         except OSError as exc:
             skipped.append(BadFile(str(folder), f"cannot list folder: {exc.strerror or exc}"))
+            unlisted.append(folder)
             continue
         for entry in entries:
             if entry.name.startswith("."):
@@ -230,11 +384,14 @@ def _scan(path: Path) -> _Scan:
                     linked.append((entry_path, entry_path.resolve()))
             elif entry.is_dir(follow_symlinks=False):
                 folders.append(entry_path)
-            elif supported and entry.is_file(follow_symlinks=False):
-                found[entry_path.resolve()] = entry_path
+            elif entry.is_file(follow_symlinks=False):
+                if supported:
+                    found[entry_path.resolve()] = entry_path
+                else:  # named, so that a `.doc` or `.pptx` expected to be searchable is not missed
+                    skipped.append(BadFile(str(entry_path), _unsupported(entry_path), SkipCode.UNSUPPORTED))
     for link, target in linked:
         found.setdefault(target, link)  # a target hidden from the walk is read under the link's name
-    return _Scan(sorted(found.values()), skipped)
+    return _Scan(sorted(found.values()), sorted(skipped, key=lambda bad: bad.path), unlisted)
 
 
 def _judge_link(link: Path, root_real: Path) -> BadFile | None:
@@ -266,7 +423,7 @@ class _SkippedError(Exception):
         self.bad = bad
 
 
-def _read(file: Path, root: Path, root_real: Path, max_file_bytes: int) -> ParsedDocument:
+def _read(file: Path, root: Path, root_real: Path, max_file_bytes: int, file_path: str) -> ParsedDocument:
     """Read a discovered file: re-check where it leads, bound its size, then parse it."""
     # Checked again right before reading: the tree may have changed since it was walked.
     bad = _judge_link(file, root_real) if file.is_symlink() else None
@@ -292,11 +449,32 @@ def _read(file: Path, root: Path, root_real: Path, max_file_bytes: int) -> Parse
                 SkipCode.TOO_LARGE,
             )
         )
-    return decode_document(data, file, root=root)
+    extracted = file.suffix.lower() in EXTRACTED_SUFFIXES
+    if extracted and (expanded := expanded_size(data, file.suffix)) > EXPANSION_FACTOR * max_file_bytes:
+        raise _SkippedError(
+            BadFile(
+                str(file),
+                f"file expands to {expanded:,} bytes, over {EXPANSION_FACTOR} times the "
+                f"{max_file_bytes:,}-byte limit (ingest.max_file_bytes)",
+                SkipCode.TOO_LARGE,
+            )
+        )
+    document = decode_document(data, file, root=root, file_path=file_path)
+    if extracted and len(document.text) > max_file_bytes:
+        raise _SkippedError(
+            BadFile(
+                str(file),
+                f"extracted text is {len(document.text):,} characters, over the {max_file_bytes:,} limit "
+                "(ingest.max_file_bytes)",
+                SkipCode.TOO_LARGE,
+            )
+        )
+    return document
 
 
 __all__ = [
     "DEFAULT_MAX_FILE_BYTES",
+    "EXPANSION_FACTOR",
     "LINK_OUTSIDE_ROOT_REASON",
     "WRITE_BATCH",
     "BadFile",

@@ -11,7 +11,7 @@ stand-in that speaks the client API. It is what the tests use; it is far too slo
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from typing import Any
 
 from qdrant_client import QdrantClient
@@ -21,6 +21,7 @@ from groundgate.knowledge.index import (
     DEFAULT_COLLECTION,
     KEYWORD_FIELDS,
     RANGE_FIELDS,
+    SCROLL_PAGE,
     TENANT_FIELD,
     AnyOf,
     Condition,
@@ -213,15 +214,33 @@ class ServerKnowledgeIndex(QdrantKnowledgeIndex):
         return [EngineHit(dict(p.payload or {}), float(p.score), _terms(p.vector)) for p in response.points]
 
     @translate_errors("counting")
-    def _count(self) -> int:
+    def _count(self, flt: EngineFilter | None = None) -> int:
         self._check_open()
-        return int(self.client.count(self.collection, exact=True).count)
+        engine_filter = _filter(flt) if flt is not None else None
+        return int(self.client.count(self.collection, count_filter=engine_filter, exact=True).count)
 
     @translate_errors("reading a point")
     def _payload(self, point: str) -> dict[str, Any] | None:
         self._check_open()
         records = self.client.retrieve(self.collection, ids=[point], with_payload=True, with_vectors=False)
         return dict(records[0].payload or {}) if records else None
+
+    @translate_errors("listing points")
+    def _scroll(self, fields: Sequence[str]) -> Iterator[dict[str, Any]]:
+        self._check_open()
+        offset: Any = None
+        while True:
+            records, offset = self.client.scroll(
+                self.collection,
+                limit=SCROLL_PAGE,
+                offset=offset,
+                with_payload=list(fields),
+                with_vectors=False,
+            )
+            for record in records:
+                yield dict(record.payload or {})
+            if offset is None or not records:
+                return
 
     def close(self) -> None:
         if self._closed:

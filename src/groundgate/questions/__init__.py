@@ -19,6 +19,7 @@ from groundgate.questions.needs import (
     derive_needs,
     join_words,
     quantity_interval,
+    refers_back,
     round_two_query,
     split_parts,
 )
@@ -43,4 +44,5 @@ __all__ = [
     "Turn",
     "is_followup",
     "resolve_followup",
+    "refers_back",
 ]

@@ -158,6 +158,11 @@ def _word_forms(word: str) -> tuple[bool, str, tuple[str, ...]]:
         folded = normalize(word)
         return True, folded, tuple(folded[i : i + 2] for i in range(len(folded) - 1))
     flat = " " + _FLAT.sub(" ", word.lower()).strip() + " "
+    raw = re.findall(r"[A-Za-z0-9]+", word)
+    if len(raw) > 1 and any(len(part) == 1 for part in raw):
+        # `Team A`: the one letter is what tells it from `Team B`, and word parts drop it; only the
+        # name as written (or an equivalent) counts.
+        return False, flat, ()
     return False, flat, tuple(stem(p) for p in tokenize(word))
 
 
@@ -209,6 +214,7 @@ _ONE_FACT_KINDS: Final = frozenset(
 )
 #: Share of the subject's nouns (or, without nouns, of its other words) a statement must carry.
 _TERM_SHARE: Final = 0.6
+_WHOLE_SHARE: Final = 0.5
 _CODE_SHAPE = re.compile(r"[_\-./\d]|^[A-Z]{2,}")
 
 
@@ -297,6 +303,11 @@ def _rival_pattern(anchor: str) -> re.Pattern[str] | None:
             other = r"\d+"
         elif part.isascii() and len(part) == 1:
             other = "[A-Z]" if part.isupper() else "[a-z]"
+        elif part.isascii() and part.isupper() and joined and n == 0:
+            # `ERR_POOL_EXHAUSTED`: the prefix names the family (`ERR_`), the rest the case, so any
+            # other member of the family (`ERR_TIMEOUT`) is another case.
+            alternatives.append(re.escape(anchor[: m.end() + 1]) + r"[A-Z0-9][A-Z0-9_\-]*")
+            continue
         elif part.isascii() and joined and n < len(segments) - 1:
             # The last word of an identifier says what kind of thing it is (`order-events` is a
             # topic, `order-settlement` a consumer group): only the words before it name cases.
@@ -317,7 +328,19 @@ def _rivals(s: Statement, anchors: Sequence[str]) -> list[str]:
         pattern = _rival_pattern(anchor)
         if pattern is not None:
             found += [m.group() for m in pattern.finditer(s.text) if m.group().lower() != anchor.lower()]
+        if _CAPS_NAME.fullmatch(anchor) and re.search(re.escape(anchor) + _FIGURE_AFTER, s.text):
+            # `CMB 40%、ICBC 30%`: other short names each given a figure, as the asked one is, are
+            # other cases of the same table.
+            found += [
+                m.group(1)
+                for m in re.finditer(r"(?<![A-Za-z0-9_\-])([A-Z][A-Z0-9]{1,7})" + _FIGURE_AFTER, s.text)
+                if m.group(1) != anchor
+            ]
     return found
+
+
+_CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+_FIGURE_AFTER = r"(?![A-Za-z0-9_\-])\s*[(（:：]?\s*\d"
 
 
 #: Word classes that name a case (`一线`, `临时`, `默认`, `省会`); not `根据`, `其他`, `每个`.
@@ -451,9 +474,32 @@ def _condition(s: Statement, c: NeedCondition) -> str:
 # --------------------------------------------------------------------------- kind
 
 
+_FREQUENCY = re.compile(
+    r"(?i)\b(?:every|each|per|once|twice|daily|weekly|monthly|quarterly|yearly|annually|hourly)\b"
+    r"|每[^，。；,;]{0,6}(?:次|天|日|周|月|季度|年|小时|分钟)|[一二两三四五六七八九十\d]+\s*次"
+)
+
+
+_PERSON_WORDS = re.compile(
+    r"负责人|经理|总监|主管|组长|总裁|董事|老板|上级|领导|专员|团队|小组|值班|同事|员工|本人|部门|[A-Z]{2,}|"
+    r"商户|平台|公司|客户|用户|买家|卖家|甲方|乙方|个人|银行|租户|供应商|"
+    r"由[^，。；,;]{1,10}?(?:承担|负责|审批|批准|处理|支付|发起|确认|决定|签字)|"
+    r"[\u4e00-\u9fff](?:组|部|人|官|长|师|员)(?![\u4e00-\u9fff]{0,1}时)|"
+    r"(?i:\b(?:lead|leads|owner|owners|manager|managers|director|head|engineer|engineers|team|teams|"
+    r"on-call|oncall|commander|ceo|cto|cfo|coo|founder|admin|administrator|approver|approvers|"
+    r"reviewer|officer|staff|employee|employees|chair|president|he|she|who|merchant|merchants|"
+    r"customer|customers|user|users|platform|company|bank|vendor|supplier|tenant|tenants|"
+    r"approved\s+by|paid\s+by|borne\s+by|owned\s+by|signed\s+off\s+by)\b)|"
+    r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b"
+)
+
+
 def _gives_kind(s: Statement, need: Need) -> bool:
     kind = need.kind
     if kind is AnswerKind.QUANTITY:
+        if need.value_kinds == ["frequency"]:
+            # "How often": a recurrence (`every 90 days`, `每季度一次`, `daily`), not any duration.
+            return bool(_FREQUENCY.search(s.text))
         taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
         for m in s.mentions:
             if m.kind not in _NUMERIC or (need.value_kinds and m.kind not in need.value_kinds):
@@ -474,6 +520,9 @@ def _gives_kind(s: Statement, need: Need) -> bool:
         )
     if kind is AnswerKind.REASON:
         return bool(_CAUSE_WORDS.search(s.text) or _CAUSE_WORDS.search(s.flat))
+    if kind is AnswerKind.PERSON:
+        # "Who approves": a person, a role or a team is named (`the SRE lead`, `部门负责人`, `Chen Yu`).
+        return bool(_PERSON_WORDS.search(s.text))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
     return True
@@ -519,7 +568,15 @@ def match_need(
     weighed = [t for t in checkable if term_weight(t) == 2] or checkable
     carried = sum(term_weight(t) for t in weighed if t in present)
     share = carried / max(1, sum(term_weight(t) for t in weighed))
-    terms_ok = (not weighed or share >= _TERM_SHARE) and not any(t in terms_missing for t in need.distinct)
+    # And more than half of the whole subject: one shared noun (`公司` of "公司年会") under a question
+    # of three words is another subject.
+    whole = sum(term_weight(t) for t in checkable)
+    overall = sum(term_weight(t) for t in checkable if t in present) / whole if whole else 1.0
+    terms_ok = (
+        (not weighed or share >= _TERM_SHARE)
+        and (len(checkable) < 3 or overall > _WHOLE_SHARE)
+        and not any(t in terms_missing for t in need.distinct)
+    )
     if not terms_ok:
         codes.append("need:terms_missing:" + ",".join(terms_missing))
     elif (
@@ -530,6 +587,12 @@ def match_need(
         # Every word found is a heading's and no asked name is said: the statement itself says
         # something else under that heading ("Normal values are below 100" under "… and alert").
         codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
+    own = statement(s.text) if s.context or s.surround is not None else s
+    case_unsaid = [t for t in need.case_terms if _checkable(s, t, words) and not _present(own, t, words)]
+    if case_unsaid:
+        # The statement answers the general rule, not the case asked about ("每天 100 元" for the
+        # day of departure, which the rule's next clause prices at 50 元).
+        codes.append("need:case_unsaid:" + ",".join(case_unsaid))
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)

@@ -35,6 +35,7 @@ from groundgate.verify.text import is_cjk_text, stem
 
 __all__ = [
     "QUANTITY_MENTIONS",
+    "refers_back",
     "derive_needs",
     "term_weight",
     "quantity_interval",
@@ -61,19 +62,101 @@ _EN_ASK = re.compile(
 )
 
 
+# "A 和 B … 分别 …" asks the same thing of A and of B; so does "the X and the Y of Z".
+_ZH_EACH = re.compile(r"分别|各自|各是|各为|各有")
+_ZH_AND = re.compile(r"\s*(?:和|与|及|跟|以及)\s*")
+_EN_BOTH = re.compile(
+    r"\b(?P<det>the|its|their)\s+(?P<x>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+and\s+(?:the|its|their)\s+"
+    r"(?P<y>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:of|for|in|on|at|during)\b|\s*$)",
+    re.IGNORECASE,
+)
+
+
+def _zh_conjuncts(sentence: str) -> list[str]:
+    """`一线城市和省会城市出差住宿每晚标准分别是多少` → one question per conjunct (empty: no such shape)."""
+    if "区别" in sentence or "关系" in sentence or "之间" in sentence:
+        return []
+    each = _ZH_EACH.search(sentence)
+    if each is None:
+        return []
+    joins = list(_ZH_AND.finditer(sentence, 0, each.start()))
+    if not joins:
+        return []
+    join = joins[-1]
+    before, after = sentence[: join.start()], sentence[join.end() : each.start()]
+    if not before.strip() or not after.strip():
+        return []
+    x, y = _parallel(before, after)
+    if not x or not y:
+        return []
+    head, tail = before[: len(before) - len(x)], after[len(y) :] + sentence[each.end() :]
+    return [f"{head}{x}{tail}", f"{head}{y}{tail}"]
+
+
+def _parallel(before: str, after: str) -> tuple[str, str]:
+    """The two conjuncts around a `和`: by a shared head word (`一线城市` / `省会城市`, `A 组` / `B 组`),
+    else one word each side (`工作日` / `周末`)."""
+    for size in (2, 1):
+        shared = before[-size:]
+        if not shared.strip() or not is_cjk_text(shared):
+            continue
+        at = after.find(shared, 0, 10)
+        if at > 0:
+            y = after[: at + size]
+            x = before[-max(len(y), size + 1) :] if len(before) > size else before
+            return x.lstrip(), y
+    left = [w for w in rjieba.cut(before) if w.strip()]
+    right = [w for w in rjieba.cut(after) if w.strip()]
+    if not left or not right:
+        return "", ""
+    return left[-1], right[0]
+
+
+# `between the cache and the database` asks one thing about the pair, not one thing of each.
+_EN_PAIR_WORDS = re.compile(
+    r"\b(?:between|difference|differences|relation|relationship|ratio|compare|comparison|versus|vs)\b",
+    re.IGNORECASE,
+)
+_EN_NAMES = re.compile(r"\bof\s+(?P<x>[\w]+[._\-][\w.\-]+)\s+and\s+(?P<y>[\w]+[._\-][\w.\-]+)\s*$")
+
+
+def _en_conjuncts(sentence: str) -> list[str]:
+    """`the availability SLO and the latency SLO of …`, `the defaults of a.b and a.c` → one each."""
+    if _EN_PAIR_WORDS.search(sentence):
+        return []
+    found = _EN_BOTH.search(sentence)
+    if found is not None:
+        det = found.group("det")
+        start, end = found.span()
+        return [f"{sentence[:start]}{det} {found.group(part)}{sentence[end:]}" for part in ("x", "y")]
+    names = _EN_NAMES.search(sentence)
+    if names is not None:
+        start = names.start("x")
+        return [f"{sentence[:start]}{names.group(part)}" for part in ("x", "y")]
+    return []
+
+
 def split_parts(question: str) -> list[str]:
-    """The question's parts: one per sentence, and per joined second question that asks on its own."""
+    """The question's parts: one per sentence, per joined second question that asks on its own,
+    and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
     parts: list[str] = []
+    sentences: list[str] = []
     for sentence in _PART_END.split(question):
         sentence = sentence.strip(" ，,、")
-        if not sentence:
-            continue
+        if sentence:
+            sentences.extend(
+                (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [sentence]
+            )
+    for sentence in sentences:
         if is_cjk_text(sentence):
             pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]
             asking = [bool(_ZH_ASK.search(p)) for p in pieces]
         else:
             pieces = [p for p in _EN_JOIN.split(sentence) if p.strip()]
-            asking = [bool(_EN_ASK.search(p)) or n == 0 for n, p in enumerate(pieces)]
+            # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
+            asking = [
+                bool(_EN_ASK.search(p)) or (n == 0 and not _CASE_EN.match(p)) for n, p in enumerate(pieces)
+            ]
         # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
         carry = ""
         for piece, asks in zip(pieces, asking, strict=True):
@@ -236,6 +319,11 @@ _ZH_EMPTY_TAGS: Final = frozenset(
 )
 
 
+_ZH_NUMERALS_AND_MEASURES = frozenset(
+    "零〇一二两三四五六七八九十百千万亿几个次些点种天年月日周位名件份条项类"
+)
+
+
 @lru_cache(maxsize=4096)
 def term_weight(term: str) -> int:
     """2 for a noun (what is asked about), 1 for a verb or adjective, 0 for a word that says nothing
@@ -246,6 +334,8 @@ def term_weight(term: str) -> int:
         tags = [tag for _, tag in rjieba.tag(term)]
         # One word of an empty class (`总是`, `一步`), or a merge that starts with a particle or a
         # locative (`里每`, `上会`); `年`+`假` (a numeral glued to a noun) is a word.
+        if tags == ["m"] and len(term) > 1 and term[-1] not in _ZH_NUMERALS_AND_MEASURES:
+            return 1  # `一线`, `二线`: a rank that names a category (`一线城市`), not a count
         if not tags or tags[0] in (_ZH_EMPTY_TAGS if len(tags) == 1 else _ZH_EMPTY_TAGS - {"m"}):
             return 0
         last = tags[-1]
@@ -294,6 +384,9 @@ def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, floa
 def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCondition]:
     found: list[NeedCondition] = []
     for m in mentions:
+        if m.start > 0 and part[m.start - 1] in "哪那这该每":
+            # `哪一天` (the question word), `那一天` / `这一年` (that day): no condition of one day.
+            continue
         if m.kind in QUANTITY_MENTIONS:
             low, high, low_inc, high_inc = quantity_interval(part, m)
             found.append(
@@ -364,6 +457,10 @@ def _value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
     if kind is not AnswerKind.QUANTITY:
         return []
     lowered = part.lower()
+    if re.search(
+        r"how\s+often|how\s+frequently|(?:多久|多长时间)[^，,。？?]{0,8}一次|频率|每隔多久|隔多久", lowered
+    ):
+        return ["frequency"]
     if re.search(
         r"多少天|几天|多少年|几年|多久|多长|多少时间|(?:多少|几)个?(?:工作日|自然日|小时|分钟|星期|周|月)|"
         r"how\s+long|how\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|weeks|months|years)|"
@@ -470,14 +567,31 @@ _EN_CATEGORY = re.compile(
 )
 
 
+def _zh_word_spans(part: str) -> list[tuple[int, int]]:
+    """(start, end) of each jieba word of a Chinese part."""
+    spans: list[tuple[int, int]] = []
+    at = 0
+    for word in rjieba.cut(part):
+        spans.append((at, at + len(word)))
+        at += len(word)
+    return spans
+
+
 def _analyse(part: str) -> _Part:
     zh = is_cjk_text(part)
     mentions = list(fidelity.extract(part))
     kind = _kind(part, zh)
     anchors = _anchors(part, zh, mentions)
     conditions = _conditions(part, mentions)
+    word_spans = _zh_word_spans(part) if zh else []
     spans: list[tuple[int, int]] = [
-        (m.start, m.end) for m in mentions if m.kind in QUANTITY_MENTIONS | {"date", "time", "comparator"}
+        (m.start, m.end)
+        for m in mentions
+        if m.kind in QUANTITY_MENTIONS | {"date", "time", "comparator"}
+        # `一线城市`: a spelled numeral inside a longer word names a category, not a figure.
+        and not (
+            m.spelled and any(s <= m.start and m.end <= e and e - s > m.end - m.start for s, e in word_spans)
+        )
     ]
     category = ""
     if zh:
@@ -656,14 +770,27 @@ def _clean_part(text: str) -> str:
 
 
 def derive_needs(
-    question: str, *, resolved_question: str | None = None, followup: bool = False
+    question: str,
+    *,
+    resolved_question: str | None = None,
+    followup: bool = False,
+    previous_question: str | None = None,
 ) -> QuestionNeeds:
-    """The needs of `resolved_question` (default: `question`), one per part, in question order."""
+    """The needs of `resolved_question` (default: `question`), one per part, in question order.
+
+    `previous_question` is the session's last question when this one refers back to it by a pronoun
+    ("What is its normal lag?", "它的上限是多少？"): a first part with a pronoun and no name of its own
+    takes that question's subject, as a later part takes an earlier one's (understanding only, docs/design.md §8).
+    """
     resolved = (resolved_question or question).strip()
     zh = is_cjk_text(resolved)
     parts = [_analyse(text) for text in split_parts(resolved)]
     needs: list[Need] = []
     previous: _Part | None = None
+    if previous_question:
+        earlier = [_analyse(text) for text in split_parts(previous_question)]
+        previous = next((p for p in reversed(earlier) if p.anchors or p.terms), None)
+        followup = followup or previous is not None
     for part in parts:
         anchors, terms, soft = list(part.anchors), list(part.terms), []
         conditions = list(part.conditions)
@@ -686,7 +813,8 @@ def derive_needs(
             # Inherited subject: name it as the earlier part did ("ERR_TIMEOUT rate", "ERR_TIMEOUT").
             words = [*anchors, *(soft if part.kind is not AnswerKind.DEFINITION else [])]
             label_part = replace(part, subject=join_words(words) if part.zh else " ".join(words))
-        search = part.text if not (anchors and not part.anchors) else f"{' '.join(anchors)} {part.text}"
+        inherited = [w for w in [*anchors, *terms, *soft] if w not in part.anchors and w not in part.terms]
+        search = part.text if not inherited else f"{' '.join(inherited)} {part.text}"
         needs.append(
             Need(
                 id=f"n{len(needs) + 1}",
@@ -699,7 +827,7 @@ def derive_needs(
                 category=part.category,
                 value_kinds=part.value_kinds,
                 conditions=conditions,
-                search_text=(resolved if len(parts) == 1 else search)[:500],
+                search_text=(resolved if len(parts) == 1 and not inherited else search)[:500],
             )
         )
         previous = part if (part.anchors or part.terms) else (previous or part)
@@ -708,6 +836,14 @@ def derive_needs(
             # Words a later part took over from this one ("its error budget") are still this one's.
             others = {w.lower() for n in needs if n is not need for w in [*n.anchors, *n.terms]}
             need.distinct = [w for w in [*need.anchors, *need.terms] if w.lower() not in others]
+    for need in needs:
+        # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
+        # answer: the general rule under the same heading answers another case.
+        clause = _case_clause(need.text)
+        if clause:
+            case = [t for t in need.terms if t.lower() in clause.lower()]
+            # When the case is all the question names, it is the subject, checked as terms are.
+            need.case_terms = case if len(case) < len(need.terms) else []
     return QuestionNeeds(
         question=question,
         resolved_question=resolved,
@@ -715,6 +851,32 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+_CASE_ZH = re.compile(r"(?:如果|假如|若是|若|要是)?(?P<case>[^，,。？?]{2,16}?)(?:的话|的情况下|时)[，,]?")
+_CASE_EN = re.compile(
+    r"^\s*(?:if|when|for\s+a|for\s+an)\s+(?P<case>[^,?]{3,60}?)"
+    r"(?:,|\s*$|\s+(?:what|how|when|who|which|where|should|can|could|do|does|is|are|will)\b)",
+    re.IGNORECASE,
+)
+
+
+def _case_clause(text: str) -> str:
+    """The case a question sets before it asks (`出差当天出发的话`, `if the key leaked,`), or ``."""
+    found = _CASE_ZH.match(text) if is_cjk_text(text) else _CASE_EN.search(text)
+    return found.group("case") if found else ""
+
+
+def refers_back(question: str) -> bool:
+    """A short question that names nothing of its own but points back with a pronoun
+    ("What is its normal lag?", "And how often does that happen?", "它的上限是多少？")."""
+    text = question.strip()
+    zh = is_cjk_text(text)
+    if not (_PRONOUNS_ZH if zh else _PRONOUNS_EN).search(text):
+        return False
+    if (len(text) > 24) if zh else (len(text.split()) > 10):
+        return False
+    return all(not p.anchors for p in (_analyse(part) for part in split_parts(text)))
 
 
 def round_two_query(need: Need) -> str:

@@ -60,7 +60,7 @@ from groundgate.contracts import (
     ToolStatus,
     Verdict,
 )
-from groundgate.questions import Turn, derive_needs, resolve_followup
+from groundgate.questions import Turn, derive_needs, refers_back, resolve_followup
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.evidence import (
     EvidenceItem,
@@ -178,6 +178,15 @@ class _RunState:
             self.sink.on_tool_result(result)
 
 
+def _referred_question(question: str, resolved: bool, history: Sequence[Turn] | None) -> str | None:
+    """The session's last question when `question` points back to it by a pronoun (and was not
+    already completed as a follow-up): its subject is what the pronoun stands for."""
+    if resolved or not history or not refers_back(question):
+        return None
+    last = history[-1]
+    return (last[1] or last[0]).strip() or None
+
+
 class Orchestrator:
     """Runs one question through at most two evidence rounds, within budgets."""
 
@@ -225,7 +234,12 @@ class Orchestrator:
             run_id=run_id or uuid.uuid4().hex,
             session_id=session_id or uuid.uuid4().hex,
             question=question,
-            needs=derive_needs(question, resolved_question=resolution.question, followup=resolution.followup),
+            needs=derive_needs(
+                question,
+                resolved_question=resolution.question,
+                followup=resolution.followup,
+                previous_question=_referred_question(question, resolution.followup, history),
+            ),
             started=started,
             sink=sink,
         )

@@ -6,17 +6,9 @@ Every run is stored so that it can be audited afterwards: the run, its steps, it
 
 from __future__ import annotations
 
-from groundgate.errors import RunError, UsageError
-
-
-class NotFoundError(UsageError):
-    """An id (run, session) the caller named does not exist; nothing was changed."""
-
-
-class StoreError(RunError):
-    """The database failed (connection, lock timeout, constraint); translated from SQLAlchemy."""
-
-
-from groundgate.store.engine import Store, open_store, upgrade  # noqa: E402
+# The errors live in the one error tree (`groundgate.errors`); re-exported here, where callers of the
+# store have always imported them from.
+from groundgate.errors import NotFoundError, StoreError
+from groundgate.store.engine import Store, open_store, upgrade
 
 __all__ = ["NotFoundError", "Store", "StoreError", "open_store", "upgrade"]

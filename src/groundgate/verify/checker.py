@@ -208,8 +208,13 @@ class OfflineChecker:
         # sentence of a news story) it is unshown, not contradicted; both are flagged, only REJECT
         # must be certain.
         # A record is aligned by its fields, not by its prose: its values are compared as they are.
-        value_ok = best.score >= t.alignment_for_values or bool(fields)
-        contradictions, unjudged = _contradictions(claim, issues, polarity_ok, cross, index, value_ok)
+        # A short window (a rule: "一线城市每晚不超过 600 元") places a figure reliably at any support.
+        value_ok = (
+            best.score >= t.alignment_for_values or window_chars <= t.short_window_chars or bool(fields)
+        )
+        contradictions, unjudged = _contradictions(
+            claim, issues, polarity_ok, cross, index, value_ok, best.score >= t.alignment_for_values
+        )
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
@@ -529,6 +534,7 @@ def _contradictions(
     cross_language: bool,
     index: ContextIndex,
     value_ok: bool = True,
+    aligned_ok: bool = True,
 ) -> tuple[list[fidelity.FidelityIssue], bool]:
     """The issues that make the claim `contradicted`, and whether some figure was left unjudged."""
     contradictions: list[fidelity.FidelityIssue] = []
@@ -536,7 +542,7 @@ def _contradictions(
     sorts: dict[str, str | None] | None = None
     for issue in issues:
         if issue.severity != "contradiction":
-            if issue.code in _VALUE_CHANGES and value_ok:
+            if issue.code in _VALUE_CHANGES and aligned_ok:
                 # A hedged figure (`约 280 分钟` over `约 180 分钟`) or a small spelled one (`三道` over
                 # `两道`) that differs from the aligned window: softened from a contradiction, but
                 # never shown (issue 10: a mismatch inside a claim must not pass).

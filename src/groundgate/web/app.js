@@ -3,237 +3,8 @@
 "use strict";
 
 (() => {
-  // ------------------------------------------------------------------ strings (zh-CN and en)
-
-  const STRINGS = {
-    "zh-CN": {
-      tagline: "只用工具证实过的事实回答",
-      "nav.chat": "问答",
-      "nav.runs": "运行记录",
-      "nav.badCases": "差评运行",
-      "nav.cases": "案例库",
-      "key.button": "API 密钥",
-      "key.label": "API 密钥",
-      "key.save": "保存",
-      "key.hint": "密钥只保存在本标签页（sessionStorage）。",
-      "key.needed": "请输入 API 密钥。",
-      "welcome.title": "有证据才回答",
-      "welcome.body": "每条关键事实在展示前都由代码对照工具结果核验；每次运行都可审计。",
-      "welcome.examples": "示例问题（内置演示数据）：",
-      ask: "提问",
-      asking: "运行中…",
-      session: "会话",
-      newSession: "新会话",
-      footer: "groundgate — 答案中的每个关键事实都经过核验",
-      "stage.run_started": "开始运行",
-      "stage.planning": "规划（第 {round} 轮）",
-      "stage.tool_call": "调用 {tool}",
-      "stage.tool_result": "{tool} 返回 {status}",
-      "stage.gatekeeper": "证据门禁：通过 {passed} 条，拒绝 {rejected} 条",
-      "stage.verifier": "核验结论：{verdict}，依据度 {score}",
-      "stage.round_done": "第 {round} 轮结束：{verdict}",
-      "stage.final": "输出：{kind}",
-      stages: "运行过程",
-      "kind.NORMAL": "已核实",
-      "kind.LOW_CONFID_WITH_DISCLAIMER": "部分核实",
-      "kind.DEGRADED": "无法可靠回答",
-      "verdict.PASS": "通过",
-      "verdict.LOW_CONFID": "低置信",
-      "verdict.REJECT": "拒绝",
-      "verdict.none": "未核验",
-      score: "依据度",
-      sources: "引用来源",
-      gaps: "证据缺口",
-      noCitations: "没有引用。",
-      rawAnswer: "原始回答文本",
-      useful: "有用",
-      notUseful: "没用",
-      "feedback.sent.useful": "已记录：有用{case}",
-      "feedback.sent.not_useful": "已记录：没用，已加入差评列表",
-      "feedback.case": "（已生成案例 {id}）",
-      openTrace: "查看追踪",
-      "trace.title": "运行追踪",
-      "trace.back": "返回",
-      "trace.summary": "概要",
-      "trace.steps": "步骤",
-      "trace.tools": "工具调用",
-      "trace.rule": "规则评估",
-      "trace.verifier": "核验评估",
-      "trace.claims": "声明核验",
-      "trace.none": "无",
-      "field.question": "问题",
-      "field.status": "执行状态",
-      "field.outputKind": "输出类型",
-      "field.verdict": "结论",
-      "field.decision": "决策状态",
-      "field.rounds": "轮次",
-      "field.elapsed": "耗时",
-      "field.tokens": "模型 token（入/出）",
-      "field.started": "开始时间",
-      "field.feedback": "反馈",
-      "field.stop": "停止原因",
-      "field.session": "会话",
-      "field.evidenceScore": "证据分",
-      "field.rationale": "理由",
-      "col.seq": "#",
-      "col.role": "角色",
-      "col.round": "轮",
-      "col.parse": "解析状态",
-      "col.model": "模型",
-      "col.latency": "耗时",
-      "col.reason": "原因",
-      "col.tool": "工具",
-      "col.status": "状态",
-      "col.arguments": "参数",
-      "col.output": "输出摘要",
-      "col.rule": "规则",
-      "col.delta": "分值",
-      "col.detail": "说明",
-      "col.claim": "声明",
-      "col.category": "类别",
-      "col.codes": "原因码",
-      "col.when": "时间",
-      "col.query": "问题",
-      "runs.title": "运行记录（最近 200 次）",
-      "runs.empty": "还没有运行。",
-      "bad.title": "差评运行（feedback = not_useful）",
-      "bad.empty": "还没有被标记为“没用”的运行。",
-      "cases.title": "案例库",
-      "cases.empty": "还没有案例。对一次运行点 👍 会生成案例。",
-      "case.rootCause": "根因",
-      "case.solution": "处理方式",
-      "case.category": "故障类别",
-      "case.service": "服务",
-      "case.codes": "错误码",
-      "error.network": "无法连接服务：{message}",
-      "error.http": "请求失败（HTTP {status}）：{message}",
-      loading: "加载中…",
-      refresh: "刷新",
-      readOnly: "此密钥只读：可以查看运行与案例，不能提问或反馈。",
-    },
-    en: {
-      tagline: "answers only with what its tools proved",
-      "nav.chat": "Ask",
-      "nav.runs": "Runs",
-      "nav.badCases": "Bad cases",
-      "nav.cases": "Case library",
-      "key.button": "API key",
-      "key.label": "API key",
-      "key.save": "Save",
-      "key.hint": "The key is kept in this tab only (sessionStorage).",
-      "key.needed": "Enter an API key.",
-      "welcome.title": "Evidence first, then an answer",
-      "welcome.body":
-        "Every key fact is checked by code against real tool results before you see it, and every run can be audited.",
-      "welcome.examples": "Try a question on the bundled demo:",
-      ask: "Ask",
-      asking: "Running…",
-      session: "Session",
-      newSession: "new session",
-      footer: "groundgate — every key fact in an answer is checked",
-      "stage.run_started": "Run started",
-      "stage.planning": "Planning (round {round})",
-      "stage.tool_call": "Calling {tool}",
-      "stage.tool_result": "{tool} returned {status}",
-      "stage.gatekeeper": "Gatekeeper: {passed} passed, {rejected} rejected",
-      "stage.verifier": "Verifier: {verdict}, groundedness {score}",
-      "stage.round_done": "Round {round} done: {verdict}",
-      "stage.final": "Output: {kind}",
-      stages: "Stages",
-      "kind.NORMAL": "Verified",
-      "kind.LOW_CONFID_WITH_DISCLAIMER": "Partly verified",
-      "kind.DEGRADED": "No reliable answer",
-      "verdict.PASS": "Pass",
-      "verdict.LOW_CONFID": "Low confidence",
-      "verdict.REJECT": "Reject",
-      "verdict.none": "Not verified",
-      score: "Groundedness",
-      sources: "Sources",
-      gaps: "Evidence gaps",
-      noCitations: "No citations.",
-      rawAnswer: "Raw answer text",
-      useful: "Useful",
-      notUseful: "Not useful",
-      "feedback.sent.useful": "Recorded: useful{case}",
-      "feedback.sent.not_useful": "Recorded: not useful — listed under bad cases",
-      "feedback.case": " (case {id} created)",
-      openTrace: "Open trace",
-      "trace.title": "Run trace",
-      "trace.back": "Back",
-      "trace.summary": "Summary",
-      "trace.steps": "Steps",
-      "trace.tools": "Tool calls",
-      "trace.rule": "Rule evaluation",
-      "trace.verifier": "Verifier evaluation",
-      "trace.claims": "Claim checks",
-      "trace.none": "none",
-      "field.question": "Question",
-      "field.status": "Execution status",
-      "field.outputKind": "Output kind",
-      "field.verdict": "Verdict",
-      "field.decision": "Decision status",
-      "field.rounds": "Rounds",
-      "field.elapsed": "Elapsed",
-      "field.tokens": "Model tokens (in/out)",
-      "field.started": "Started",
-      "field.feedback": "Feedback",
-      "field.stop": "Stop reason",
-      "field.session": "Session",
-      "field.evidenceScore": "Evidence score",
-      "field.rationale": "Rationale",
-      "col.seq": "#",
-      "col.role": "Role",
-      "col.round": "Round",
-      "col.parse": "Parse status",
-      "col.model": "Model",
-      "col.latency": "Latency",
-      "col.reason": "Reason",
-      "col.tool": "Tool",
-      "col.status": "Status",
-      "col.arguments": "Arguments",
-      "col.output": "Output summary",
-      "col.rule": "Rule",
-      "col.delta": "Delta",
-      "col.detail": "Detail",
-      "col.claim": "Claim",
-      "col.category": "Category",
-      "col.codes": "Reason codes",
-      "col.when": "When",
-      "col.query": "Question",
-      "runs.title": "Runs (the latest 200)",
-      "runs.empty": "No runs yet.",
-      "bad.title": "Bad cases (feedback = not_useful)",
-      "bad.empty": "No run has been marked not useful yet.",
-      "cases.title": "Case library",
-      "cases.empty": "No cases yet. A 👍 on a run distils a case.",
-      "case.rootCause": "Root cause",
-      "case.solution": "Solution",
-      "case.category": "Fault category",
-      "case.service": "Service",
-      "case.codes": "Error codes",
-      "error.network": "Cannot reach the service: {message}",
-      "error.http": "Request failed (HTTP {status}): {message}",
-      loading: "Loading…",
-      refresh: "Refresh",
-      readOnly: "This key is read-only: you can read runs and cases, not ask or give feedback.",
-    },
-  };
-
-  // Demo questions, shown only in local mode (the bundled demo workspace).
-  const EXAMPLES = {
-    "zh-CN": [
-      "ERR_TIMEOUT 是哪个组件返回的？含义是什么？",
-      "3月14日 14:05 开始的支付超时根因是什么？",
-      "退款一般多久到账？退款手续费由谁承担？",
-      "etcd 备份的保留周期是多少天？",
-    ],
-    en: [
-      "What is the availability SLO of the payment gateway, and how large is its error budget per 30 days?",
-      "How high did the ERR_TIMEOUT rate get on 2026-03-14 and when did it recover?",
-      "ERR_TIMEOUT 是哪个组件返回的？含义是什么？",
-      "etcd 备份的保留周期是多少天？",
-    ],
-  };
+  // The words (zh-CN, en) and example questions: i18n.js.
+  const { STRINGS, EXAMPLES } = window.GroundgateStrings;
 
   // Headings the composer's templates use (groundgate.compose.templates), to lay the answer out.
   const SOURCES_HEADINGS = ["引用：", "Sources:"];
@@ -369,7 +140,8 @@
   }
 
   function headers(extra) {
-    const result = { Accept: "application/json", ...(extra || {}) };
+    // Accept-Language: replies meant for people (the feedback message) come in the page's language.
+    const result = { Accept: "application/json", "Accept-Language": state.lang, ...(extra || {}) };
     const key = sessionStorage.getItem("groundgate.key");
     if (key) result.Authorization = `Bearer ${key}`;
     return result;
@@ -578,7 +350,7 @@
     while ((match = pattern.exec(text)) !== null) {
       const claimText = text.slice(last, match.index);
       const numbers = match[1].match(/\d+/g).map(Number);
-      const claim = h("span", { class: "claim", dataset: { testid: "claim" } }, claimText);
+      const claim = h("span", { class: "claim", dataset: { testid: "claim" } }, markdownInline(claimText));
       for (const number of numbers) {
         const citation = byNumber.get(number);
         if (!citation) {
@@ -603,7 +375,7 @@
       out.push(claim);
       last = match.index + match[0].length;
     }
-    if (last < text.length) out.push(h("span", { class: "claim plain" }, text.slice(last)));
+    if (last < text.length) out.push(h("span", { class: "claim plain" }, markdownInline(text.slice(last))));
     return out;
   }
 
@@ -629,19 +401,50 @@
     holder.append(excerptCard(citation));
   }
 
+  // Markdown in an answer (an answer model may write it) becomes elements built from text nodes only
+  // (markdown.js parses, these build): `<script>` in an answer stays text.
+  function markdownInline(text) {
+    return inlineNodes(window.GroundgateMarkdown.parseInline(text));
+  }
+
+  function inlineNodes(tokens) {
+    return tokens.map((token) => {
+      switch (token.type) {
+        case "code":
+          return h("code", {}, token.text);
+        case "strong":
+          return h("strong", {}, inlineNodes(token.children));
+        case "em":
+          return h("em", {}, inlineNodes(token.children));
+        case "link":
+          return h("a", { href: token.href, rel: "noopener noreferrer nofollow", target: "_blank" }, inlineNodes(token.children));
+        default:
+          return token.text;
+      }
+    });
+  }
+
   function renderAnswer(result) {
     const citations = result.citations || [];
     const box = h("div", { class: "answer-body", dataset: { testid: "answer" } });
-    for (const block of answerBody(result.answer || "")) {
-      const lines = block.split("\n");
+    for (const block of window.GroundgateMarkdown.parseBlocks(answerBody(result.answer || "").join("\n\n"))) {
       const holder = h("div", { class: "excerpts" });
-      if (lines.every((line) => line.startsWith("- "))) {
-        box.append(h("ul", {}, lines.map((line) => h("li", {}, renderClaims(line.slice(2), citations, holder)))));
-      } else if (lines.length > 1 && lines.slice(1).every((line) => line.startsWith("- "))) {
-        box.append(h("p", { class: "subhead" }, lines[0]));
-        box.append(h("ul", {}, lines.slice(1).map((line) => h("li", {}, renderClaims(line.slice(2), citations, holder)))));
+      const claims = (text) => renderClaims(text, citations, holder);
+      if (block.type === "heading") {
+        // `#` is a section of the answer, not the page's title: h3 and below.
+        box.append(h(`h${Math.min(6, block.level + 2)}`, { class: "answer-heading" }, claims(block.text)));
+      } else if (block.type === "list") {
+        const attrs = block.ordered && block.start !== 1 ? { start: block.start } : {};
+        box.append(h(block.ordered ? "ol" : "ul", attrs, block.items.map((item) => h("li", {}, claims(item)))));
+      } else if (block.type === "code") {
+        box.append(h("pre", { class: "answer-code" }, h("code", {}, block.text)));
+      } else if (block.type === "quote") {
+        box.append(h("blockquote", { class: "answer-quote" }, claims(block.text)));
+      } else if (block.type === "rule") {
+        box.append(h("hr", {}));
       } else {
-        box.append(h("p", {}, renderClaims(block, citations, holder)));
+        // A lead line ending in a colon ("已确认信息：", "Confirmed:") heads the list after it.
+        box.append(h("p", /[：:]$/.test(block.text.trim()) ? { class: "subhead" } : {}, claims(block.text)));
       }
       box.append(holder);
     }
@@ -690,9 +493,12 @@
           feedback: value,
         });
         for (const b of buttons) b.classList.toggle("chosen", b === button);
-        status.textContent = t(`feedback.sent.${value}`, {
-          case: response.caseId ? t("feedback.case", { id: response.caseId }) : "",
-        });
+        // The server's message says where the run stands in the case library now (it follows the
+        // latest rating), in the page's language (the Accept-Language every request sends).
+        status.textContent =
+          response.message +
+          (response.caseId ? t("feedback.case", { id: response.caseId }) : "") +
+          (value === "not_useful" ? t("feedback.bad") : "");
       } catch (err) {
         status.textContent = err.message;
       } finally {

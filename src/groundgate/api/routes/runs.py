@@ -1,0 +1,66 @@
+"""Reading runs: a run's trace, a session's runs, the tenant's runs (the bad cases with
+`feedback=not_useful`). The caller's tenant only: another tenant's run or session is 404."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import APIRouter, Query
+from fastapi.concurrency import run_in_threadpool
+
+from groundgate.api.deps import Limit, PathId, ReadScope, Svc
+from groundgate.api.errors import ERROR_RESPONSES
+from groundgate.api.schemas import ID_PATTERN
+from groundgate.apps.feedback import FEEDBACK_VALUES
+from groundgate.apps.runs import RunSummary, list_runs
+from groundgate.apps.trace import RunTrace, get_trace
+
+__all__ = ["router"]
+
+router = APIRouter(tags=["runs"], responses=ERROR_RESPONSES)
+
+
+@router.get("/api/trace/{run_id}", response_model=RunTrace, response_model_by_alias=True)
+async def trace(run_id: PathId, svc: Svc, scope: ReadScope) -> RunTrace:
+    """Everything stored about one run of the caller's tenant (404 for another tenant's run)."""
+    return await run_in_threadpool(
+        get_trace, svc.store, run_id, tenant=scope.tenant, include_untenanted=scope.include_untenanted
+    )
+
+
+@router.get("/api/sessions/{session_id}/runs", response_model=list[RunSummary], response_model_by_alias=True)
+async def session_runs(session_id: PathId, svc: Svc, scope: ReadScope, limit: Limit = 50) -> list[RunSummary]:
+    """The session's runs, newest first."""
+    return await run_in_threadpool(
+        list_runs,
+        svc.store,
+        tenant=scope.tenant,
+        session_id=session_id,
+        limit=limit,
+        include_untenanted=scope.include_untenanted,
+    )
+
+
+@router.get("/api/runs", response_model=list[RunSummary], response_model_by_alias=True)
+async def runs(
+    svc: Svc,
+    scope: ReadScope,
+    feedback: Annotated[
+        str | None,
+        Query(description="useful or not_useful", json_schema_extra={"enum": list(FEEDBACK_VALUES)}),
+    ] = None,
+    session_id: Annotated[
+        str | None, Query(alias="sessionId", json_schema_extra={"pattern": ID_PATTERN})
+    ] = None,
+    limit: Limit = 50,
+) -> list[RunSummary]:
+    """The tenant's runs, newest first (`feedback=not_useful`: the bad cases; another value: 400)."""
+    return await run_in_threadpool(
+        list_runs,
+        svc.store,
+        tenant=scope.tenant,
+        session_id=session_id,
+        feedback=feedback,
+        limit=limit,
+        include_untenanted=scope.include_untenanted,
+    )
