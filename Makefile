@@ -3,7 +3,7 @@ VENV ?= .venv
 BIN := $(VENV)/bin
 PYTHON ?= python3
 
-.PHONY: demo serve test lint bench install screenshots
+.PHONY: demo serve test test-fast lint bench install screenshots
 
 $(BIN)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -22,7 +22,7 @@ serve: $(BIN)/.installed
 
 # Re-take the README's screenshots (needs /usr/bin/chromium; CJK and emoji fonts make them readable).
 screenshots: $(BIN)/.installed
-	GROUNDGATE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/pytest -q tests/test_web_browser.py
+	GROUNDGATE_SCREENSHOTS_DIR=$(CURDIR)/docs/screenshots $(BIN)/pytest -q tests/web/test_web_browser.py
 
 lint: $(BIN)/.installed
 	$(BIN)/ruff check src tests benchmarks
@@ -30,8 +30,14 @@ lint: $(BIN)/.installed
 	$(BIN)/mypy
 
 # pytest exits 5 when it collects no tests; make treats that as a failure, as it should.
+# Then every golden set the project has, offline: exits non-zero on any regression (docs/eval.md).
 test: lint
 	$(BIN)/pytest
+	$(BIN)/groundgate eval run --suite all
+
+# The fast lane: every test not marked `slow`, in under a minute.
+test-fast: $(BIN)/.installed
+	$(BIN)/pytest -m "not slow"
 
 bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_checker.py

@@ -19,7 +19,7 @@ import time
 
 from _report import write_section
 from groundgate.contracts import CheckRequest
-from groundgate.verify.check import check_request
+from groundgate.verify.grounding_check import check_request
 
 _SERVICES = [
     "payment-gateway",

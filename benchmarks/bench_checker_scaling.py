@@ -62,7 +62,7 @@ def make_case(context_chars: int, answer_chars: int, seed: int = 11) -> CheckReq
 
 def _one(context_chars: int, answer_chars: int) -> None:
     """Child process: build the case, check it once, print one JSON line of figures."""
-    from groundgate.verify.check import check_request
+    from groundgate.verify.grounding_check import check_request
 
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {sorted(os.sched_getaffinity(0))[0]})  # one core

@@ -14,7 +14,8 @@ subprocess on a free 127.0.0.1 port with the offline model (no model configured)
 Then the store is opened directly and checked: one `diagnosis_run` row per answered chat (every
 returned `runId` exactly once, none `RUNNING`), no duplicated step or invocation, the stored feedback
 equals the last one sent for each run, at most one case per `diagnosisId` and one for every run
-that received `useful`. Any 5xx or failed check makes the script exit 1.
+whose last feedback is `useful` (none for the others: `not_useful` withdraws a case). Any 5xx or
+failed check makes the script exit 1.
 
     python benchmarks/bench_service.py [--chats 200] [--feedbacks 1000] [--concurrency 100]
         [--backends sqlite,postgres] [--no-write]
@@ -311,8 +312,7 @@ def verify_store(
 
     # feedback: the last request per run was sent alone, after all the others for that run.
     last: dict[str, str] = {}
-    useful_runs: set[str] = set()
-    case_ids: dict[str, set[str]] = defaultdict(set)
+    final_case_id: dict[str, str] = {}
     wrong_binding = 0
     for call in feedback.calls:
         request = call.body["_request"]
@@ -323,9 +323,7 @@ def verify_store(
         if run_id != expected or call.body.get("fallbackToLatestRun") != ("runId" not in request):
             wrong_binding += 1
         last[str(run_id)] = request["feedback"]
-        if request["feedback"] == "useful":
-            useful_runs.add(str(run_id))
-            case_ids[str(run_id)].add(str(call.body.get("caseId")))
+        final_case_id[str(run_id)] = str(call.body.get("caseId"))
     checks.add(
         "feedback bound to the named run, or to the session's latest with fallbackToLatestRun",
         wrong_binding == 0,
@@ -339,16 +337,18 @@ def verify_store(
         not mismatched,
         f"{len(last)} runs with feedback, {len(mismatched)} differ",
     )
+    # The case library follows the latest feedback: `not_useful` after `useful` withdraws the case.
+    useful_runs = {rid for rid, value in last.items() if value == "useful"}
     per_diagnosis = Counter(c.diagnosis_id for c in cases)
     stored_case = {c.diagnosis_id: c.case_id for c in cases}
     checks.add(
-        "at most one case per diagnosisId; one for every run given `useful`",
+        "at most one case per diagnosisId; one for every run whose last feedback is `useful`, none else",
         all(n == 1 for n in per_diagnosis.values()) and set(per_diagnosis) == useful_runs,
-        f"{len(cases)} cases for {len(per_diagnosis)} runs, {len(useful_runs)} runs given useful",
+        f"{len(cases)} cases for {len(per_diagnosis)} runs, {len(useful_runs)} runs last given useful",
     )
-    split = [rid for rid, ids in case_ids.items() if len(ids) != 1 or stored_case.get(rid) not in ids]
+    split = [rid for rid in useful_runs if stored_case.get(rid) != final_case_id.get(rid)]
     checks.add(
-        "every `useful` answer of a run names the same, stored caseId", not split, f"{len(split)} differ"
+        "the last `useful` answer of each run names its stored caseId", not split, f"{len(split)} differ"
     )
     hottest = max(Counter(str(c.body.get("runId")) for c in feedback.calls).values(), default=0)
     return {"runs": len(rows), "cases": len(cases), "feedback_runs": len(last), "hottest": hottest}
@@ -402,7 +402,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[list[str], Chec
                 print(
                     f"    e.g. {sample.status} {sample.error or json.dumps(sample.body, ensure_ascii=False)[:300]}"
                 )
-        info = verify_store(url or data_dir, chat, chat_payloads, feedback, checks)
+        info: dict[str, Any] = dict(verify_store(url or data_dir, chat, chat_payloads, feedback, checks))
         scan_log(log_path, checks)
         kinds = Counter(str(c.body.get("outputKind")) for c in chat.calls if c.status == 200)
         info["kinds"] = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))

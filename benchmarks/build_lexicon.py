@@ -1,4 +1,4 @@
-"""Build the bundled zh↔en lexicon, `src/groundgate/knowledge/data/lexicon_zh_en.tsv`, from the list below.
+"""Build the bundled zh↔en lexicon, `src/groundgate/text/data/lexicon_zh_en.tsv`, from the list below.
 
 The list is our own, written for groundgate's domain (operations and incident handling, payments and
 orders, HR and finance policy, places and organisations), so the data file is Apache-2.0 like the rest
@@ -27,7 +27,7 @@ import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OUTPUT = ROOT / "src" / "groundgate" / "knowledge" / "data" / "lexicon_zh_en.tsv"
+OUTPUT = ROOT / "src" / "groundgate" / "text" / "data" / "lexicon_zh_en.tsv"
 
 _CJK = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 

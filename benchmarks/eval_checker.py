@@ -4,7 +4,7 @@
 
 Sets: the hand-written bilingual dev set (tests/data/check_dev.jsonl, its own `split` field) and the
 public HaluQA / HaluSum sets in ../shared/data/checker-en/ (split by a hash of the pair id,
-`groundgate.evaluation.check_eval.split_of`). Tune on `tune`, report `test`: the same figures as
+`groundgate.evaluation.scoring.checker_scores.split_of`). Tune on `tune`, report `test`: the same figures as
 `groundgate check-eval --input FILE --split test`, plus the reliability table, the per-kind
 breakdown of the dev set, and the learned support model's standalone balanced accuracy and load time.
 """
@@ -18,8 +18,8 @@ import sys
 from pathlib import Path
 
 from _report import write_section
-from groundgate.apps.check import run_eval
-from groundgate.evaluation.check_eval import EvalFigures, EvalReport, Split
+from groundgate.apps.grounding_check import run_eval
+from groundgate.evaluation.scoring.checker_scores import EvalFigures, EvalReport, Split
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "tests" / "data" / "check_dev.jsonl"

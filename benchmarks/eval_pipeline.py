@@ -464,7 +464,7 @@ def _plain_index(questions: Sequence[Question]) -> Iterator[Any]:
     """The same documents indexed without the bilingual lexicon (only when a question needs it)."""
     from groundgate.apps.workspace import DEMO_ROOT
     from groundgate.knowledge import EdgeKnowledgeIndex, ingest_path
-    from groundgate.knowledge.lexicon import Lexicon
+    from groundgate.text.lexicon import Lexicon
 
     with tempfile.TemporaryDirectory(prefix="gg-eval-plain-") as folder:
         index = EdgeKnowledgeIndex(Path(folder) / "shard", lexicon=Lexicon([]))

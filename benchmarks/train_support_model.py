@@ -2,7 +2,7 @@
 
     python benchmarks/train_support_model.py [--check] [--no-write]
 
-Data: the `tune` split (`groundgate.evaluation.check_eval.split_of`) of the public HaluQA and HaluSum
+Data: the `tune` split (`groundgate.evaluation.scoring.checker_scores.split_of`) of the public HaluQA and HaluSum
 sets in ../shared/data/checker-en/ and of tests/data/check_dev.jsonl. A pair is (answer, context
 passages joined) with the answer-level label; the model is a logistic regression over the
 bilingual features of `groundgate.verify.support_model.features`, standardised, L2-regularised,
@@ -28,7 +28,7 @@ from pathlib import Path
 import numpy as np
 from numpy.typing import NDArray
 
-from groundgate.evaluation.check_eval import split_of
+from groundgate.evaluation.scoring.checker_scores import split_of
 from groundgate.verify.support_model import FEATURE_NAMES, features
 
 ROOT = Path(__file__).resolve().parent.parent

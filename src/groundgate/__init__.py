@@ -44,19 +44,19 @@ if TYPE_CHECKING:  # what the lazy names are, for type checkers and editors
     )
     from groundgate.models import Message, Model, ModelResponse, ScriptedModel, Usage
     from groundgate.models.openai import OpenAIModel
-    from groundgate.verify.check import check, check_request
-    from groundgate.verify.checker import CheckerThresholds, OfflineChecker
     from groundgate.verify.fidelity import check_claim, compare_constraints
     from groundgate.verify.gatekeeper import gatekeep
+    from groundgate.verify.grounding_check import check, check_request
     from groundgate.verify.judge import LLMJudge
     from groundgate.verify.matrix import compute_verdict, groundedness_score
+    from groundgate.verify.offline_checker import CheckerThresholds, OfflineChecker
 
 __version__ = "0.1.0"
 
 # Public name → the module that defines it.
 _HOMES: dict[str, str] = {
-    **dict.fromkeys(("check", "check_request"), "groundgate.verify.check"),
-    **dict.fromkeys(("CheckerThresholds", "OfflineChecker"), "groundgate.verify.checker"),
+    **dict.fromkeys(("check", "check_request"), "groundgate.verify.grounding_check"),
+    **dict.fromkeys(("CheckerThresholds", "OfflineChecker"), "groundgate.verify.offline_checker"),
     **dict.fromkeys(("check_claim", "compare_constraints"), "groundgate.verify.fidelity"),
     "gatekeep": "groundgate.verify.gatekeeper",
     "LLMJudge": "groundgate.verify.judge",

@@ -9,7 +9,8 @@ translated into these at the boundary that calls the third party.
     │   ├── ConfigurationError
     │   ├── InvalidInputError
     │   │   ├── CheckBudgetError      (HTTP 413)
-    │   │   └── NoDocumentsError      (ingest: a folder with nothing to ingest)
+    │   │   ├── NoDocumentsError      (ingest: a folder with nothing to ingest)
+    │   │   └── FixtureError          (eval: a fixture or baseline file that does not parse)
     │   ├── NotFoundError             (HTTP 404)
     │   └── AuthError                 (HTTP 401 / 403)
     └── RunError                (HTTP 503)
@@ -17,7 +18,8 @@ translated into these at the boundary that calls the third party.
         │   ├── ModelTimeoutError, ModelRefusalError, ModelHTTPError
         │   └── ModelOutputError
         │       └── ModelInvalidJSONError
-        └── StoreError
+        ├── StoreError
+        └── RegressionError     (eval: a case got worse; CLI exit 1)
 """
 
 from __future__ import annotations
@@ -33,6 +35,7 @@ __all__ = [
     "AuthError",
     "CheckBudgetError",
     "ConfigurationError",
+    "FixtureError",
     "InvalidInputError",
     "NoDocumentsError",
     "NotFoundError",
@@ -43,6 +46,7 @@ __all__ = [
     "ModelOutputError",
     "ModelRefusalError",
     "ModelTimeoutError",
+    "RegressionError",
     "StoreError",
 ]
 
@@ -147,3 +151,21 @@ class NoDocumentsError(InvalidInputError):
 
 class StoreError(RunError):
     """The database failed (connection, lock timeout, constraint); translated from SQLAlchemy."""
+
+
+class FixtureError(InvalidInputError):
+    """An eval fixture (or baseline) file is malformed; the message names the file and the field."""
+
+    def __init__(self, message: str, *, path: str = "", field: str = "") -> None:
+        super().__init__(message)
+        self.path = path
+        self.field = field
+
+
+class RegressionError(RunError):
+    """`groundgate eval run` found regressions: cases that fail their expectations or got worse than
+    the baseline. `cases` names them."""
+
+    def __init__(self, message: str, *, cases: Sequence[str] = ()) -> None:
+        super().__init__(message)
+        self.cases = tuple(cases)

@@ -161,6 +161,43 @@ class StoreSettings(BaseModel):
     CLI command recovers once when it opens the store, `groundgate runs recover` on demand)."""
 
 
+class MonitoringBackend(BaseModel):
+    """A monitoring server read over HTTP (`[prometheus]`, `[alertmanager]`, `[loki]`; groundgate.aiops)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    url: str | None = None
+    """Empty: the embedded demo store answers (no alerts tool). Set (`http://127.0.0.1:9090`): the
+    tool reads this server instead (groundgate.wiring)."""
+    timeout_seconds: float = Field(default=10.0, gt=0, le=300)
+    bearer_token: SecretStr | None = None
+    """Sent as `Authorization: Bearer ...` (a proxy in front of the server usually checks it)."""
+
+    @field_validator("url")
+    @classmethod
+    def _http_url(cls, value: str | None) -> str | None:
+        if value is not None and not value.strip():
+            return None
+        if value is not None and not value.startswith(("http://", "https://")):
+            raise ValueError("must be an http:// or https:// URL")
+        return value
+
+    @property
+    def configured(self) -> bool:
+        return bool(self.url)
+
+
+class LokiSettings(MonitoringBackend):
+    """`[loki]`: `query_logs` reads Loki instead of the embedded log store when `url` is set."""
+
+    tenant_mode: Literal["org_id", "label", "platform"] = "org_id"
+    """How reads are scoped to the caller's tenant: `X-Scope-OrgID` (Loki multi-tenancy), a stream
+    label (`tenant_label`), or not at all (`platform`: logs shared by every tenant, like metrics)."""
+    tenant_label: str = Field(default="tenant", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    service_label: str = Field(default="service", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+    level_label: str = Field(default="level", pattern=r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
 class CheckSettings(BaseModel):
     """Budgets of the grounding checker (`groundgate check`, `POST /api/check`): its cost must be bounded
     for any input, so one large or hostile request cannot hold a worker (see docs/security.md)."""
@@ -259,6 +296,11 @@ class Settings(BaseSettings):
     ingest: IngestSettings = IngestSettings()
     local: LocalIdentity = LocalIdentity()
     api: ApiSettings = ApiSettings()
+    prometheus: MonitoringBackend = MonitoringBackend()
+    """`query_metrics` reads this Prometheus instead of the embedded metric store when `url` is set."""
+    alertmanager: MonitoringBackend = MonitoringBackend()
+    """`list_active_alerts` is registered, reading this Alertmanager, when `url` is set."""
+    loki: LokiSettings = LokiSettings()
 
     @field_validator("data_dir")
     @classmethod

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from groundgate.settings import Settings
-from groundgate.verify.checker import CheckerThresholds, OfflineChecker
+from groundgate.verify.offline_checker import CheckerThresholds, OfflineChecker
 
 if TYPE_CHECKING:
     # Imported where used: `groundgate check` builds only the checker and must not load the
@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from groundgate.runtime.budgets import Budgets
     from groundgate.runtime.orchestrator import Orchestrator
     from groundgate.store import Store
+    from groundgate.tools.registry import ToolRegistry
     from groundgate.verify.assessment import ClaimClassifier
 
 
@@ -118,15 +119,15 @@ def open_configured_workspace(settings: Settings) -> Workspace:
 
     key = settings.knowledge.qdrant_api_key
     dense = embedding_encoder(settings)
-    if dense is None:
+    if dense is None and not monitoring_configured(settings):
         return open_workspace(
             settings.data_dir,
             qdrant_url=settings.knowledge.qdrant_url,
             qdrant_api_key=key.get_secret_value() if key else None,
             collection=settings.knowledge.collection,
         )
-    # `open_workspace` opens its index without an embedder, so the index is opened here and the
-    # workspace assembled the same way around it.
+    # `open_workspace` opens its index without an embedder and registers the embedded stores' tools,
+    # so with an embedder or a monitoring server the workspace is assembled here the same way.
     from groundgate.knowledge import open_index
     from groundgate.tools.builtin import register_builtin_tools
     from groundgate.tools.builtin.knowledge import register_knowledge_tool
@@ -149,8 +150,72 @@ def open_configured_workspace(settings: Settings) -> Workspace:
     orders = OrderStore(data_dir / "orders.sqlite")
     registry = ToolRegistry()
     register_knowledge_tool(registry, index)
-    register_builtin_tools(registry, logs=logs, metrics=metrics, orders=orders)
+    # A configured server replaces its embedded store's tool (the stores stay open: the demo loads them).
+    register_builtin_tools(
+        registry,
+        logs=None if settings.loki.configured else logs,
+        metrics=None if settings.prometheus.configured else metrics,
+        orders=orders,
+    )
+    register_monitoring_tools(registry, settings)
     return Workspace(data_dir, index, logs, metrics, orders, registry)
+
+
+def monitoring_configured(settings: Settings) -> bool:
+    """Whether `[prometheus]`, `[alertmanager]` or `[loki]` names a server."""
+    return settings.prometheus.configured or settings.alertmanager.configured or settings.loki.configured
+
+
+def register_monitoring_tools(registry: ToolRegistry, settings: Settings) -> list[str]:
+    """Register the tools over the configured monitoring servers (groundgate.aiops); their names.
+
+    `[prometheus] url` → `query_metrics`, `[loki] url` → `query_logs` (each instead of the embedded
+    store's tool of that name), `[alertmanager] url` → `list_active_alerts`.
+    """
+    names: list[str] = []
+
+    def token(secret: Any) -> str | None:
+        return secret.get_secret_value() if secret is not None else None
+
+    if settings.prometheus.configured:
+        from groundgate.aiops.prometheus import PrometheusClient
+        from groundgate.tools.prometheus import prometheus_metrics_tool
+
+        config = settings.prometheus
+        prometheus = PrometheusClient(
+            config.url or "", timeout_seconds=config.timeout_seconds, bearer_token=token(config.bearer_token)
+        )
+        spec, run_metrics = prometheus_metrics_tool(prometheus)
+        registry.register(spec, run_metrics)
+        names.append(spec.name)
+    if settings.loki.configured:
+        from groundgate.aiops.loki import LokiClient
+        from groundgate.tools.loki import loki_logs_tool
+
+        loki = settings.loki
+        spec, run_logs = loki_logs_tool(
+            LokiClient(
+                loki.url or "", timeout_seconds=loki.timeout_seconds, bearer_token=token(loki.bearer_token)
+            ),
+            tenant_mode=loki.tenant_mode,
+            tenant_label=loki.tenant_label,
+            service_label=loki.service_label,
+            level_label=loki.level_label,
+        )
+        registry.register(spec, run_logs)
+        names.append(spec.name)
+    if settings.alertmanager.configured:
+        from groundgate.aiops.alertmanager import AlertmanagerClient
+        from groundgate.tools.alertmanager import active_alerts_tool
+
+        config = settings.alertmanager
+        alertmanager = AlertmanagerClient(
+            config.url or "", timeout_seconds=config.timeout_seconds, bearer_token=token(config.bearer_token)
+        )
+        spec, run_alerts = active_alerts_tool(alertmanager)
+        registry.register(spec, run_alerts)
+        names.append(spec.name)
+    return names
 
 
 def local_context(settings: Settings) -> ExecutionContext:

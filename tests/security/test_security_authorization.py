@@ -42,6 +42,7 @@ SPELLINGS: list[tuple[str, dict[str, Any]]] = [
 ]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(("name", "arguments"), SPELLINGS, ids=[s[0] for s in SPELLINGS])
 def test_a_plan_naming_an_authorization_field_in_any_spelling_is_discarded_whole(
     workspace: Workspace, name: str, arguments: dict[str, Any]
@@ -56,6 +57,7 @@ def test_a_plan_naming_an_authorization_field_in_any_spelling_is_discarded_whole
     assert find_authorization_fields(arguments)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     "key", ["tenant", "tenantId", "TENANT_ID", "tenant-id", "userId", "roles", "projectId", "appId"]
 )

@@ -34,19 +34,19 @@ from fastapi.testclient import TestClient
 
 from groundgate.api import create_app
 from groundgate.api.deps import CheckSlots
-from groundgate.apps.check import check_within_budget, run_batch
+from groundgate.apps.grounding_check import check_within_budget, run_batch
 from groundgate.apps.workspace import Workspace, open_workspace
 from groundgate.contracts import CheckRequest, FactCategory, Verdict
 from groundgate.errors import CheckBudgetError
 from groundgate.models import ScriptedModel
 from groundgate.settings import CheckSettings, Settings
 from groundgate.store import Store, open_store
+from groundgate.text.segmentation import Span
 from groundgate.verify.assessment import ClaimAssessment, Classification
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED
-from groundgate.verify.check import check_request
-from groundgate.verify.checker import OfflineChecker
+from groundgate.verify.grounding_check import check_request
 from groundgate.verify.judge import LLMJudge
-from groundgate.verify.text import Span
+from groundgate.verify.offline_checker import OfflineChecker
 
 POLICY = "差旅住宿标准：一线城市每晚不超过 600 元。超标部分需部门总监审批。餐补每天 100 元。"
 ANSWER = "一线城市住宿每晚最多报销 600 元。超标部分需要部门总监审批。餐补是每天 100 元。"
@@ -81,6 +81,7 @@ def store(tmp_path: Path) -> Iterator[Store]:
 # ---------------------------------------------------------------- size budget
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("body", "setting"),
     [
@@ -104,6 +105,7 @@ def test_an_input_over_its_size_limit_is_413_naming_the_limit_and_the_setting(
     assert ("300" if "context" in setting else "100") in error["message"]
 
 
+@pytest.mark.slow
 def test_an_input_at_its_size_limit_is_checked(tmp_path: Path, workspace: Workspace, store: Store) -> None:
     limits = {"max_context_chars": len(POLICY), "max_answer_chars": len(ANSWER)}
     settings = Settings(data_dir=tmp_path, check=limits)
@@ -113,6 +115,7 @@ def test_an_input_at_its_size_limit_is_checked(tmp_path: Path, workspace: Worksp
     assert response.json()["verdict"] == "PASS"
 
 
+@pytest.mark.slow
 def test_the_cli_refuses_an_oversized_check_with_exit_2_and_the_same_message(tmp_path: Path) -> None:
     context = tmp_path / "context.txt"
     context.write_text(POLICY * 10, encoding="utf-8")
@@ -267,6 +270,7 @@ def test_a_classifier_without_deadline_support_is_called_as_before() -> None:
 # ---------------------------------------------------------------- hostile shapes
 
 
+@pytest.mark.slow
 def test_a_passage_without_sentence_breaks_is_cited_by_bounded_excerpts() -> None:
     passage = "，".join(f"服务{i}在{i % 60}秒后超时" for i in range(6_000))  # ~70,000 characters, no "。"
     answer = "".join(f"服务{i}在{i % 60}秒后超时。" for i in range(0, 6_000, 97))
@@ -335,6 +339,7 @@ def _gated_client(
 BODY = {"context": POLICY, "answer": ANSWER}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("concurrency", [1, 2])
 def test_checks_beyond_max_concurrency_wait_then_get_503_busy(
     tmp_path: Path, workspace: Workspace, store: Store, concurrency: int
@@ -360,6 +365,7 @@ def test_checks_beyond_max_concurrency_wait_then_get_503_busy(
     assert classifier.most == concurrency
 
 
+@pytest.mark.slow
 def test_a_check_that_fails_gives_its_slot_back(tmp_path: Path, workspace: Workspace, store: Store) -> None:
     client, classifier = _gated_client(tmp_path, workspace, store, 1)
     with client:
@@ -451,6 +457,7 @@ def _calls(request: CheckRequest) -> int:
     return count
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("small", "large", "bound"),
     [
@@ -489,6 +496,7 @@ def _peak(request: CheckRequest) -> int:
         tracemalloc.stop()
 
 
+@pytest.mark.slow
 def test_checker_memory_grows_about_linearly_with_the_context() -> None:
     check_request(_request(50, 5))  # warm caches outside the measurement
     small, large = _peak(_request(400, 10)), _peak(_request(3_200, 10))
@@ -519,6 +527,7 @@ def _retained_growth(tmp_path: Path, context_chars: int, lines: int = 4) -> int:
     return held[-1] - held[1]
 
 
+@pytest.mark.slow
 def test_batch_memory_does_not_grow_with_the_contexts_already_checked(tmp_path: Path) -> None:
     _retained_growth(tmp_path, 3_000, lines=3)  # warm the per-process caches (jieba, words)
     small, large = _retained_growth(tmp_path, 21_000), _retained_growth(tmp_path, 63_000)

@@ -111,6 +111,7 @@ def _free_port() -> int:
         return port
 
 
+@pytest.mark.slow
 def test_a_second_server_on_the_same_data_dir_says_so_in_one_line(tmp_path: Path) -> None:
     env = {**os.environ, "GROUNDGATE_DATA_DIR": str(tmp_path / "data")}
     cli = [sys.executable, "-m", "groundgate.cli", "serve", "--port"]

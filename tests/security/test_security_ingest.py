@@ -62,6 +62,7 @@ def workspace(tmp_path: Path) -> Iterator[Workspace]:
         yield ws
 
 
+@pytest.mark.slow
 @needs_passwd
 def test_links_leaving_the_root_are_skipped_and_reported_with_their_reason(
     workspace: Workspace, tmp_path: Path
@@ -75,6 +76,7 @@ def test_links_leaving_the_root_are_skipped_and_reported_with_their_reason(
         assert "symbolic link leads outside the ingestion root" in bad.reason
 
 
+@pytest.mark.slow
 @needs_passwd
 def test_links_inside_the_root_are_read_once_without_duplicates_or_loops(
     workspace: Workspace, tmp_path: Path
@@ -87,6 +89,7 @@ def test_links_inside_the_root_are_read_once_without_duplicates_or_loops(
     assert [h.chunk.meta.source for h in hits] == ["guide.md"]
 
 
+@pytest.mark.slow
 @needs_passwd
 @pytest.mark.parametrize(
     ("question", "never"),
@@ -109,6 +112,7 @@ def test_no_tenant_is_ever_answered_from_a_file_outside_the_root(
         assert all(d.source not in {"passwd.md", "secret.md"} for d in documents)
 
 
+@pytest.mark.slow
 def test_a_link_named_as_the_ingestion_path_is_judged_by_where_it_leads(
     workspace: Workspace, tmp_path: Path
 ) -> None:
@@ -124,6 +128,7 @@ def test_a_link_named_as_the_ingestion_path_is_judged_by_where_it_leads(
     assert workspace.index.count() == 0
 
 
+@pytest.mark.slow
 def test_a_broken_link_is_reported_and_ingestion_goes_on(workspace: Workspace, tmp_path: Path) -> None:
     root = tmp_path / "docs"
     root.mkdir()
@@ -134,6 +139,7 @@ def test_a_broken_link_is_reported_and_ingestion_goes_on(workspace: Workspace, t
     assert [(Path(b.path).name, b.code) for b in report.bad_files] == [("gone.md", SkipCode.BROKEN_LINK)]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("size", "limit", "skipped"),
     [(2_000, 1_000, True), (1_000, 1_000, False), (999, 1_000, False)],
@@ -160,6 +166,7 @@ def test_files_over_the_size_limit_are_skipped_and_reported_with_size_and_limit(
         assert report.bad_files == []
 
 
+@pytest.mark.slow
 @needs_passwd
 def test_the_ingest_command_prints_every_skipped_file_with_its_reason(tmp_path: Path) -> None:
     root = _tree(tmp_path)

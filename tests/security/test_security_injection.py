@@ -35,9 +35,9 @@ from groundgate.models import ScriptedModel
 from groundgate.runtime.offline import RulePlanner
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.runtime.roles import ModelExecutor
-from groundgate.runtime.verifier import Verifier
-from groundgate.verify.checker import OfflineChecker
 from groundgate.verify.gatekeeper import GateCode, gatekeep
+from groundgate.verify.offline_checker import OfflineChecker
+from groundgate.verify.verifier import Verifier
 
 ACME = ExecutionContext(tenant="acme", user="a", roles=("sre",))
 GLOBEX = ExecutionContext(tenant="globex", user="g", roles=("sre",))
@@ -90,6 +90,7 @@ def _cited_documents(result: RunResult) -> set[str]:
     return {c.citation_id.split("#")[0] for c in result.citations}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("question", [ZH_QUESTION, EN_QUESTION], ids=["zh", "en"])
 @pytest.mark.parametrize("ctx", [ACME, GLOBEX], ids=["acme", "globex"])
 def test_planted_instructions_change_no_answer_for_any_tenant(
@@ -273,6 +274,7 @@ def disagreeing(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Workspace]
         yield ws
 
 
+@pytest.mark.slow
 def test_the_offline_answer_follows_the_higher_authority(disagreeing: Workspace) -> None:
     result = build_orchestrator(disagreeing.registry).run("退款手续费是多少？由谁承担？", ACME)
     assert result.output_kind is OutputKind.NORMAL

@@ -23,7 +23,7 @@ from groundgate.api.middleware import MAX_JSON_DEPTH, json_depth_exceeds
 from groundgate.apps.workspace import Workspace, load_demo, open_workspace
 from groundgate.settings import Settings
 from groundgate.store import Store, open_store
-from groundgate.text_safety import control_character_problem, first_control_character
+from groundgate.text.safety import control_character_problem, first_control_character
 
 QUESTION = "ERR_TIMEOUT 是哪个组件返回的？含义是什么？"
 JSON = {"content-type": "application/json"}
@@ -66,6 +66,7 @@ def _assert_invalid(response: Any, *words: str) -> None:
         assert word in body["message"], body["message"]
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize(
     ("body", "field", "what"),
     [

@@ -15,7 +15,7 @@ import pytest
 
 from groundgate.apps.workspace import DEMO_ROOT
 from groundgate.knowledge import read_document
-from groundgate.verify.instructions import (
+from groundgate.text.instructions import (
     InstructionKind,
     find_instructions,
     is_instruction_like,
@@ -123,6 +123,7 @@ def test_no_chunk_of_the_demo_workspace_is_flagged(path: str) -> None:
         assert chunk.instruction_spans == ()
 
 
+@pytest.mark.slow
 def test_no_log_line_or_order_of_the_demo_workspace_is_flagged() -> None:
     # Facts are quoted too (the gatekeeper checks their excerpts the same way).
     files = [*sorted((DEMO_ROOT / "logs").glob("*.jsonl")), DEMO_ROOT / "orders.jsonl"]

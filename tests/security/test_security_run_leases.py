@@ -31,7 +31,7 @@ from sqlalchemy import update
 
 from _databases import BACKENDS, database_url, make_run_result
 from groundgate.api import create_app
-from groundgate.apps.trace import get_trace
+from groundgate.apps.run_trace import get_trace
 from groundgate.apps.workspace import Workspace, open_workspace
 from groundgate.contracts.run import RunResult
 from groundgate.settings import Settings
@@ -126,6 +126,7 @@ KILLED_RUN = textwrap.dedent(
 )
 
 
+@pytest.mark.slow
 def test_a_run_whose_process_was_killed_is_failed_once_its_lease_expires(
     store: Store, store_url: str, tmp_path: Path
 ) -> None:
@@ -158,6 +159,7 @@ def test_a_run_whose_process_was_killed_is_failed_once_its_lease_expires(
 # ------------------------------------------------------------------ a live run
 
 
+@pytest.mark.slow
 def test_a_live_run_keeps_its_lease_through_writes_and_heartbeats(store: Store, clock: Clock) -> None:
     t0 = clock.now
     recorder = _started(store)
@@ -186,6 +188,7 @@ def run_id_kept(store: Store, recorder: RunRecorder, *, now: datetime) -> bool:
     return recorder.run_id not in recovered and _run(store, recorder.run_id)[0] == "RUNNING"
 
 
+@pytest.mark.slow
 def test_several_recoverers_at_once_fail_each_expired_run_exactly_once(
     store: Store, store_url: str, clock: Clock
 ) -> None:
@@ -217,6 +220,7 @@ def test_several_recoverers_at_once_fail_each_expired_run_exactly_once(
     live.fail("test over")
 
 
+@pytest.mark.slow
 def test_a_heartbeat_racing_a_recoverer_either_keeps_the_run_or_loses_it_never_both(
     store: Store, clock: Clock
 ) -> None:
@@ -278,6 +282,7 @@ def test_a_run_without_a_lease_is_recovered_after_recover_after_seconds_of_silen
 # ------------------------------------------------------------------ a store outage
 
 
+@pytest.mark.slow
 def test_a_run_that_lost_its_store_is_failed_by_its_own_process_once_the_store_is_back(
     store: Store, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -333,6 +338,7 @@ def _expired_run(store_url: str, *, started: datetime) -> str:
         stale.close()
 
 
+@pytest.mark.slow
 def test_the_service_recovers_expired_runs_at_start_up_and_while_it_runs(
     store: Store, store_url: str, workspace: Workspace, tmp_path: Path
 ) -> None:
@@ -357,6 +363,7 @@ def _cli(data_dir: Path, store_url: str, *args: str) -> subprocess.CompletedProc
     )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("backend", BACKENDS)
 def test_groundgate_runs_recover_prints_the_runs_it_marked_failed(backend: str, tmp_path: Path) -> None:
     for url in database_url(backend, tmp_path):

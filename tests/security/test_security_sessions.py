@@ -153,6 +153,7 @@ def _cross_tenant_problems(client: TestClient, store: Store, session_id: str) ->
     return problems
 
 
+@pytest.mark.slow
 def test_two_tenants_racing_on_a_new_session_id_never_share_it(client: TestClient, store: Store) -> None:
     failed: dict[int, list[str]] = {}
     for pair in range(PAIRS):
@@ -163,6 +164,7 @@ def test_two_tenants_racing_on_a_new_session_id_never_share_it(client: TestClien
     assert not failed, f"{len(failed)} of {PAIRS} races went wrong ({shared} shared the session): {failed}"
 
 
+@pytest.mark.slow
 def test_a_double_submitted_first_chat_gives_two_runs_in_one_session(
     client: TestClient, store: Store
 ) -> None:

@@ -16,7 +16,7 @@ from groundgate.contracts import AgentStep, ParseStatus, RunResult
 
 __all__ = ["Metrics", "model_tokens"]
 
-# Step `model_name`s of the stand-ins that are not models (runtime/offline.py, runtime/verifier.py,
+# Step `model_name`s of the stand-ins that are not models (runtime/offline.py, verify/verifier.py,
 # the orchestrator's templates step).
 _NOT_A_MODEL_PREFIX = "offline"
 _TEMPLATES = "templates"

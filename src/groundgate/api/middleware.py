@@ -25,7 +25,7 @@ from urllib.parse import unquote_to_bytes
 
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from groundgate.text_safety import describe, first_control_character
+from groundgate.text.safety import describe, first_control_character
 
 CORRELATION_HEADER = "X-Correlation-ID"
 MAX_JSON_DEPTH = 64

@@ -23,14 +23,14 @@ from pydantic.alias_generators import to_camel
 from groundgate.apps.chat import FailedRun
 from groundgate.apps.feedback import FEEDBACK_VALUES
 from groundgate.contracts import NeedCoverage, OutputKind, QuestionNeeds, RunResult
-from groundgate.text_safety import control_character_problem
+from groundgate.text.safety import control_character_problem
 from groundgate.tools.registry import is_authorization_field
 
 NON_BLANK = r"\S"
 """JSON Schema `pattern` (a search, not anchored): the string has a non-whitespace character."""
 
 
-# The control-character rule (groundgate.text_safety) as JSON Schema patterns, so the OpenAPI document
+# The control-character rule (groundgate.text.safety) as JSON Schema patterns, so the OpenAPI document
 # says what is refused and a client or fuzzer generating "valid" data stays inside it.
 _CONTROLS = "\\u0000-\\u0008\\u000b\\u000c\\u000e-\\u001f\\u007f-\\u009f"
 TEXT_PATTERN = f"^[^{_CONTROLS}]*$"
@@ -43,7 +43,7 @@ ID_PATTERN = "^[^\\u0000-\\u001f\\u007f-\\u009f]+$"
 
 def _free_text(value: str) -> str:
     # Tab, LF and CR are fine in text; NUL, other controls and lone surrogates are not
-    # (groundgate.text_safety says why). Checked here, not by the pattern, for a message that names
+    # (groundgate.text.safety says why). Checked here, not by the pattern, for a message that names
     # the character and its position.
     problem = control_character_problem(value, allow_whitespace=True)
     if problem is not None:

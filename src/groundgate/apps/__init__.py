@@ -4,10 +4,10 @@
 - `workspace`: the stores and tools of a data directory; the bundled demo.
 - `chat`: wiring the pipeline, and answering one question as a recorded run (`ask_recorded` for the
   CLI, `answer_recorded` for the API — the only places a run id is minted).
-- `runs`, `trace`, `cases`: reading runs, a run's trace and the case library, tenant-scoped
+- `runs`, `run_trace`, `cases`: reading runs, a run's trace and the case library, tenant-scoped
   (`tenant=None`: the operator, every tenant). `runs` states the tenant rule.
 - `feedback`: rating a run; the case library follows the latest rating.
-- `check`: the grounding checker with budgets, batches and evaluation.
+- `grounding_check`: the grounding checker with budgets, batches and evaluation.
 - `history`: a session's earlier questions, for follow-ups.
 - `documents`: ingesting, listing and removing knowledge documents.
 
@@ -22,10 +22,10 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from groundgate.apps.cases import CaseRecord, list_cases
     from groundgate.apps.chat import FailedRun, RoleModels, answer_recorded, ask_recorded, build_orchestrator
-    from groundgate.apps.check import check_within_budget, run_batch, run_eval
     from groundgate.apps.feedback import FEEDBACK_VALUES, FeedbackResponse, give_feedback
+    from groundgate.apps.grounding_check import check_within_budget, run_batch, run_eval
+    from groundgate.apps.run_trace import RunTrace, get_trace
     from groundgate.apps.runs import RunSummary, list_runs
-    from groundgate.apps.trace import RunTrace, get_trace
     from groundgate.apps.workspace import Workspace, load_demo, open_workspace
 
 _HOMES: dict[str, str] = {
@@ -35,10 +35,10 @@ _HOMES: dict[str, str] = {
         "groundgate.apps.chat",
     ),
     **dict.fromkeys(("RunSummary", "list_runs"), "groundgate.apps.runs"),
-    **dict.fromkeys(("RunTrace", "get_trace"), "groundgate.apps.trace"),
+    **dict.fromkeys(("RunTrace", "get_trace"), "groundgate.apps.run_trace"),
     **dict.fromkeys(("CaseRecord", "list_cases"), "groundgate.apps.cases"),
     **dict.fromkeys(("FEEDBACK_VALUES", "FeedbackResponse", "give_feedback"), "groundgate.apps.feedback"),
-    **dict.fromkeys(("check_within_budget", "run_batch", "run_eval"), "groundgate.apps.check"),
+    **dict.fromkeys(("check_within_budget", "run_batch", "run_eval"), "groundgate.apps.grounding_check"),
 }
 
 __all__ = [

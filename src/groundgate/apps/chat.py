@@ -19,11 +19,11 @@ from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.offline import ExtractiveExecutor, RulePlanner
 from groundgate.runtime.orchestrator import Orchestrator, ToolBackend
 from groundgate.runtime.roles import Executor, ModelExecutor, ModelPlanner, Planner
-from groundgate.runtime.verifier import Verifier
 from groundgate.store import Store
 from groundgate.verify.assessment import ClaimClassifier
-from groundgate.verify.checker import CheckerThresholds, OfflineChecker
 from groundgate.verify.judge import LLMJudge
+from groundgate.verify.offline_checker import CheckerThresholds, OfflineChecker
+from groundgate.verify.verifier import Verifier
 
 __all__ = [
     # wiring

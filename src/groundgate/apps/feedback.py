@@ -28,9 +28,9 @@ from pydantic.alias_generators import to_camel
 from sqlalchemy.orm import Session
 
 from groundgate.apps.cases import create_case_from_legacy_session, create_case_from_run, withdraw_case
-from groundgate.apps.runs import check_session_visible, visible
+from groundgate.apps.runs import FEEDBACK_VALUES, check_feedback_value, check_session_visible, visible
 from groundgate.compose.composer import language_of
-from groundgate.compose.templates import Language
+from groundgate.compose.templates import Language, templates
 from groundgate.errors import InvalidInputError, NotFoundError
 from groundgate.store import Store
 from groundgate.store.repositories import find_session_row, get_run, get_session_row, latest_run
@@ -47,19 +47,10 @@ __all__ = [
     "language_from_header",
 ]
 
-FEEDBACK_VALUES = ("useful", "not_useful")
 SUCCEEDED = "SUCCEEDED"
 
 CaseChange = Literal["added", "removed", "none"]
 _CaseFactory = Callable[[], str]
-_MESSAGES: dict[tuple[CaseChange, Language], str] = {
-    ("none", "zh-CN"): "反馈已记录",
-    ("none", "en"): "Feedback recorded",
-    ("added", "zh-CN"): "反馈已记录：这条回答已在案例库中",
-    ("added", "en"): "Feedback recorded: this answer is in the case library",
-    ("removed", "zh-CN"): "反馈已记录：这条回答已移出案例库",
-    ("removed", "en"): "Feedback recorded: this answer was removed from the case library",
-}
 
 
 class FeedbackResponse(BaseModel):
@@ -76,14 +67,13 @@ class FeedbackResponse(BaseModel):
     in_case_library: bool = False
 
 
-def check_feedback_value(feedback: str) -> None:
-    """`InvalidInputError` (HTTP 400, CLI exit 2) for anything but `useful` / `not_useful`."""
-    if feedback not in FEEDBACK_VALUES:
-        raise InvalidInputError(f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {feedback!r}")
-
-
 def feedback_message(change: CaseChange, language: Language) -> str:
-    return _MESSAGES[(change, language)]
+    texts = templates(language)
+    if change == "added":
+        return texts.feedback_case_added
+    if change == "removed":
+        return texts.feedback_case_removed
+    return texts.feedback_recorded
 
 
 def language_from_header(accept_language: str | None) -> Language | None:

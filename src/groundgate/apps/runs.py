@@ -33,6 +33,9 @@ __all__ = [
     "check_session_visible",
     "tenant_session_ids",
     "visible",
+    # feedback values
+    "FEEDBACK_VALUES",
+    "check_feedback_value",
     # reading
     "MAX_LIST_LIMIT",
     "RUN_STATUSES",
@@ -118,6 +121,15 @@ def check_limit(limit: int) -> None:
         raise InvalidInputError(f"limit must be between 1 and {MAX_LIST_LIMIT}; got {limit}")
 
 
+FEEDBACK_VALUES = ("useful", "not_useful")
+
+
+def check_feedback_value(feedback: str) -> None:
+    """`InvalidInputError` (HTTP 400, CLI exit 2) for anything but `useful` / `not_useful`."""
+    if feedback not in FEEDBACK_VALUES:
+        raise InvalidInputError(f"feedback must be one of {', '.join(FEEDBACK_VALUES)}; got {feedback!r}")
+
+
 def list_runs(
     store: Store,
     *,
@@ -133,8 +145,6 @@ def list_runs(
 
     A `session_id` the tenant may not see is `NotFoundError`, not an empty list (an empty list would
     say the session exists)."""
-    from groundgate.apps.feedback import check_feedback_value
-
     check_limit(limit)
     if status is not None and status not in RUN_STATUSES:
         raise InvalidInputError(f"status must be one of {', '.join(RUN_STATUSES)}; got {status!r}")

@@ -16,7 +16,7 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import ask, check, check_eval, db, docs, feedback, ingest, runs, serve
+from groundgate.cli import agent, ask, check, check_eval, db, docs, eval, feedback, ingest, runs, serve
 from groundgate.cli._common import Group
 
 __all__ = ["app", "main"]
@@ -50,7 +50,7 @@ def root(
     """Answers operations and business questions only with what its read-only tools proved."""
 
 
-for _module in (check, check_eval, ingest, docs, ask, runs, feedback, db, serve):
+for _module in (check, check_eval, ingest, docs, ask, runs, feedback, db, serve, agent, eval):
     _module.register(app)
 
 

@@ -84,7 +84,7 @@ def progress_printer(enabled: bool) -> Callable[[RunEvent], None] | None:
 
 def check_question(question: str, session: str | None) -> None:
     """The API's 422 rules for a question and a session id, as usage errors."""
-    from groundgate.text_safety import control_character_problem
+    from groundgate.text.safety import control_character_problem
 
     if not question.strip():
         raise UsageError("the question is empty")
@@ -169,11 +169,11 @@ def checker_demo(as_json: bool, data_dir: Path | None) -> None:
     from rich.markup import escape
     from rich.panel import Panel
 
-    from groundgate.apps.check import iter_lines, parse_request
+    from groundgate.apps.grounding_check import iter_lines, parse_request
     from groundgate.cli.check import print_result
     from groundgate.contracts import CheckRequest, CheckResult
     from groundgate.demo import demo_file
-    from groundgate.verify.check import check_request
+    from groundgate.verify.grounding_check import check_request
 
     offline = classifier(settings(data_dir), use_model=False)
     results: list[CheckResult] = []

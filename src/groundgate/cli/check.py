@@ -34,12 +34,12 @@ from groundgate.cli._common import (
 from groundgate.errors import UsageError
 
 if TYPE_CHECKING:
-    from groundgate.apps.check import BatchSummary
+    from groundgate.apps.grounding_check import BatchSummary
     from groundgate.contracts import CheckResult
     from groundgate.settings import Settings
+    from groundgate.text.segmentation import Span
     from groundgate.verify.assessment import ClaimClassifier, Classification
     from groundgate.verify.budget import Deadline
-    from groundgate.verify.text import Span
 
 # A value without whitespace that ends in a file extension, holds a path separator or is `.`/`..`
 # is a file name (`missing.md`, `./x`, `docs/a`); "3.5", "v1.2" and prose are text.
@@ -157,7 +157,7 @@ def check_command(
     data_dir: DataDirOption = None,
 ) -> None:
     """Check that every key fact of an answer is grounded in the context."""
-    from groundgate.apps.check import check_within_budget
+    from groundgate.apps.grounding_check import check_within_budget
 
     config = settings(data_dir)
     recorder = FallbackRecorder(classifier(config, use_model))
@@ -197,7 +197,7 @@ def check_batch(
     config: Settings,
     force: bool,
 ) -> BatchSummary:
-    from groundgate.apps.check import run_batch
+    from groundgate.apps.grounding_check import run_batch
 
     if not input_path.is_file():
         raise UsageError(f"input file not found: {input_path}")

@@ -27,8 +27,8 @@ from groundgate.errors import UsageError
 if TYPE_CHECKING:
     from rich.table import Table
 
-    from groundgate.apps.check import BatchSummary
-    from groundgate.evaluation.check_eval import EvalFigures, EvalReport
+    from groundgate.apps.grounding_check import BatchSummary
+    from groundgate.evaluation.scoring.checker_scores import EvalFigures, EvalReport
 
 
 def check_eval_command(
@@ -48,13 +48,20 @@ def check_eval_command(
             help="Score only the tune or test split (a line's split field, else a hash of its id), or all.",
         ),
     ] = "all",
+    report_path: Annotated[
+        Path | None,
+        typer.Option(
+            "--report",
+            help="Also write a self-contained HTML report here (and its figures as JSON beside it).",
+        ),
+    ] = None,
     force: ForceOption = False,
     as_json: JsonOption = False,
     use_model: ModelOption = False,
     data_dir: DataDirOption = None,
 ) -> None:
     """Score the checker on labelled data (LOW_CONFID and REJECT count as hallucinated)."""
-    from groundgate.apps.check import run_eval
+    from groundgate.apps.grounding_check import run_eval
 
     if not input_path.is_file():
         raise UsageError(f"input file not found: {input_path}")
@@ -63,6 +70,7 @@ def check_eval_command(
     if split not in ("tune", "test", "all"):
         raise UsageError("--split must be tune, test or all")
     refuse_overwrite("--predictions", predictions_path, force=force)
+    refuse_overwrite("--report", report_path, force=force)
     recorder = FallbackRecorder(classifier(settings(data_dir), use_model))
     group = None if group_by == "none" else cast(Literal["lang", "domain"], group_by)
     with ExitStack() as stack:
@@ -92,6 +100,11 @@ def check_eval_command(
     if summary.checked == 0:
         raise UsageError(f"no valid labelled lines in {input_path}")
     report_fallbacks(recorder, summary.checked)
+    if report_path is not None:
+        from groundgate.regression import write_check_report
+
+        html, figures = write_check_report(report_path, report, source=str(input_path))
+        err().print(f"report: {html} (figures: {figures})")
     if as_json:
         payload: dict[str, Any] = report.model_dump(mode="json")
         payload["bad_lines"] = summary.bad_count

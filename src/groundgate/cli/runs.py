@@ -25,8 +25,8 @@ from groundgate.cli._common import (
 if TYPE_CHECKING:
     from rich.console import Console
 
+    from groundgate.apps.run_trace import RunTrace
     from groundgate.apps.runs import RunSummary
-    from groundgate.apps.trace import RunTrace
 
 # Wide enough for one line per run with full ids; narrower terminals get a row of stacked cells.
 WIDE_COLUMNS = 160
@@ -149,7 +149,7 @@ def trace_command(
     """Show one stored run: status, verdict, feedback, self-evaluation, steps and tool invocations.
 
     Operator access: any tenant's run (whoever can run the CLI holds the store itself)."""
-    from groundgate.apps.trace import get_trace
+    from groundgate.apps.run_trace import get_trace
 
     with store_closing(settings(data_dir)) as store:
         trace = get_trace(store, run_id, tenant=None)

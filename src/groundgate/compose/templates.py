@@ -1,4 +1,5 @@
-"""Fixed user-facing texts (docs/design.md §1 invariant 5). zh-CN is docs/design.md §3.2 word for word; en follows it.
+"""Fixed user-facing texts (docs/design.md §1 invariant 5): the disclaimer and degraded templates, the
+evidence gaps the verifier and the orchestrator name, and the feedback reply. zh-CN is docs/design.md §3.2 word for word; en follows it.
 
 Doubt is never phrased by a model: `LOW_CONFID_WITH_DISCLAIMER` and `DEGRADED` are rendered from
 these templates by code.
@@ -31,6 +32,23 @@ class Templates:
     next_step_rephrase: str
     cross_language_gap: str
     """A need met only by evidence in another language ({need}: the need's label)."""
+    # evidence gaps, as the verifier and the orchestrator name them
+    gap_not_mentioned: str
+    """A name the question is about that no evidence mentions ({name})."""
+    gap_nothing_relevant: str
+    gap_tool_failed: str
+    """A failed call whose evidence is missing ({tool}, {reason})."""
+    gap_indirect_only: str
+    """A key fact with only indirect support ({fact})."""
+    gap_contradicted: str
+    gap_no_direct_evidence: str
+    # what the offline executor states about a metric that recovered (a claim the verifier confirms
+    # from the cited points: {series}, {day}, {peak_at}, {peak}, {at}, {value}, zh also {verb})
+    metric_recovery: str
+    # the feedback reply (`POST /api/feedback`, `groundgate feedback`)
+    feedback_recorded: str
+    feedback_case_added: str
+    feedback_case_removed: str
 
 
 ZH_CN = Templates(
@@ -48,6 +66,16 @@ ZH_CN = Templates(
     next_step_check_tools="检查失败的数据源后重试：{tools}",
     next_step_rephrase="补充更具体的信息（时间范围、订单号、trace id 或错误码）后重新提问",
     cross_language_gap="{need}：依据的是另一种语言的文档，跨语言只核对了数字、名称与术语，请对照原文确认",
+    gap_not_mentioned="没有任何证据提到 {name}",
+    gap_nothing_relevant="没有找到与问题相关的证据",
+    gap_tool_failed="{tool} 调用失败（{reason}），其证据未能获取",
+    gap_indirect_only="“{fact}”只有间接支持",
+    gap_contradicted="“{fact}”与证据冲突",
+    gap_no_direct_evidence="“{fact}”缺少直接证据",
+    metric_recovery="{series} 在 {day} {peak_at} UTC 达到最高 {peak}，{at} UTC {verb}到 {value}。",
+    feedback_recorded="反馈已记录",
+    feedback_case_added="反馈已记录：这条回答已在案例库中",
+    feedback_case_removed="反馈已记录：这条回答已移出案例库",
 )
 
 EN = Templates(
@@ -71,6 +99,18 @@ EN = Templates(
         "{need}: answered from a document in another language; across languages only numbers, names "
         "and known terms were checked — confirm against the source"
     ),
+    gap_not_mentioned="no evidence mentions {name}",
+    gap_nothing_relevant="no evidence relevant to the question was found",
+    gap_tool_failed="{tool} failed ({reason}); its evidence could not be gathered",
+    gap_indirect_only="“{fact}” has only indirect support",
+    gap_contradicted="“{fact}” conflicts with the evidence",
+    gap_no_direct_evidence="“{fact}” lacks direct evidence",
+    metric_recovery=(
+        "{series} peaked at {peak} at {peak_at} UTC on {day} and recovered to {value} by {at} UTC."
+    ),
+    feedback_recorded="Feedback recorded",
+    feedback_case_added="Feedback recorded: this answer is in the case library",
+    feedback_case_removed="Feedback recorded: this answer was removed from the case library",
 )
 
 

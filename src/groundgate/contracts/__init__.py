@@ -1,13 +1,8 @@
-"""Pydantic contracts shared by every part of groundgate. Everything else imports from here."""
+"""Pydantic contracts shared by every part of groundgate, with the field names of docs/design.md.
 
-from groundgate.contracts.check import (
-    CheckedClaim,
-    CheckedUnit,
-    CheckRequest,
-    CheckResult,
-    EvidenceSpan,
-    QuestionCoverage,
-)
+Pure data: no I/O, no behaviour beyond validation. Everything else imports from here; `__all__` is
+grouped by the module that defines each name."""
+
 from groundgate.contracts.claims import EXECUTOR_OUTPUT_SCHEMA, Claim, ExecutorOutput
 from groundgate.contracts.context import AUTHORIZATION_FIELDS, ExecutionContext
 from groundgate.contracts.enums import (
@@ -24,6 +19,14 @@ from groundgate.contracts.enums import (
     Verdict,
 )
 from groundgate.contracts.evidence import DocumentEvidence, UserAssertion, VerifiedFact
+from groundgate.contracts.grounding_check import (
+    CheckedClaim,
+    CheckedUnit,
+    CheckRequest,
+    CheckResult,
+    EvidenceSpan,
+    QuestionCoverage,
+)
 from groundgate.contracts.needs import (
     AnswerKind,
     ConditionKind,
@@ -39,6 +42,7 @@ from groundgate.contracts.run import (
     RunEvent,
     RunResult,
     StepRole,
+    StopReason,
 )
 from groundgate.contracts.tools import EvidenceRef, ToolCall, ToolOutput, ToolResult, ToolSpec
 from groundgate.contracts.verification import (
@@ -58,59 +62,69 @@ from groundgate.contracts.verification import (
 )
 
 __all__ = [
-    "AgentStep",
-    "AnswerCitation",
-    "PlannerOutput",
-    "RunEvent",
-    "RunResult",
-    "StepRole",
-    "AUTHORIZATION_FIELDS",
+    # claims
     "EXECUTOR_OUTPUT_SCHEMA",
-    "AiOpsRuleEvaluation",
+    "Claim",
+    "ExecutorOutput",
+    # authorization context
+    "AUTHORIZATION_FIELDS",
+    "ExecutionContext",
+    # enumerations
+    "ClaimType",
+    "DecisionStatus",
+    "EvidenceLevel",
+    "EvidenceType",
+    "FactCategory",
+    "OutputKind",
+    "ParseStatus",
+    "RetrievalLayer",
+    "ToolKind",
+    "ToolStatus",
+    "Verdict",
+    # evidence
+    "DocumentEvidence",
+    "UserAssertion",
+    "VerifiedFact",
+    # the grounding check
+    "CheckedClaim",
+    "CheckedUnit",
+    "CheckRequest",
+    "CheckResult",
+    "EvidenceSpan",
+    "QuestionCoverage",
+    # question needs
     "AnswerKind",
     "ConditionKind",
     "Need",
     "NeedCondition",
     "NeedCoverage",
     "QuestionNeeds",
-    "CheckRequest",
-    "CheckResult",
-    "CheckedClaim",
-    "CheckedUnit",
-    "QuestionCoverage",
-    "Claim",
+    # runs
+    "AgentStep",
+    "AnswerCitation",
+    "PlannerOutput",
+    "RunEvent",
+    "RunResult",
+    "StepRole",
+    "StopReason",
+    # tools
+    "EvidenceRef",
+    "ToolCall",
+    "ToolOutput",
+    "ToolResult",
+    "ToolSpec",
+    # verification and evaluation
+    "AiOpsRuleEvaluation",
     "ClaimCheck",
     "ClaimGate",
-    "ClaimType",
     "ComposerOutput",
-    "DecisionStatus",
-    "DocumentEvidence",
-    "EvidenceLevel",
-    "EvidenceRef",
-    "EvidenceSpan",
-    "EvidenceType",
-    "ExecutionContext",
-    "ExecutorOutput",
-    "FactCategory",
     "FactCheck",
     "GatekeeperResult",
-    "OutputKind",
-    "ParseStatus",
     "RefCheck",
-    "RetrievalLayer",
     "RetryContext",
     "RuleEvaluation",
     "RuleFactor",
     "SelfEvaluation",
-    "ToolCall",
-    "ToolKind",
-    "ToolOutput",
-    "ToolResult",
-    "ToolSpec",
-    "ToolStatus",
     "ToolTraceSummaryEntry",
-    "UserAssertion",
-    "Verdict",
-    "VerifiedFact",
     "VerifierEvaluation",
 ]

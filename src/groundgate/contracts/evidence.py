@@ -1,7 +1,7 @@
 """Evidence kinds. They keep their type for life (docs/design.md §1 invariant 11).
 
 A document passage carries its source's `Authority` level, an ordered scale: where passages of
-different authority disagree, the higher one wins (the verifier's rule, `groundgate.runtime.verifier`).
+different authority disagree, the higher one wins (the verifier's rule, `groundgate.verify.verifier`).
 """
 
 from __future__ import annotations
@@ -88,7 +88,7 @@ class DocumentEvidence(BaseModel):
     """Candidate claim types this passage may support. A candidate only, never proof."""
     instruction_spans: list[tuple[int, int]] = Field(default_factory=list)
     """`[start, end)` offsets into `text` of instruction-like sentences (addressed to the assistant,
-    see `groundgate.verify.instructions`): shown, never evidence. Consumers also detect them anew."""
+    see `groundgate.text.instructions`): shown, never evidence. Consumers also detect them anew."""
 
     @model_validator(mode="before")
     @classmethod

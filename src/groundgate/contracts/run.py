@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -13,6 +14,31 @@ from groundgate.contracts.tools import ToolCall, ToolResult
 from groundgate.contracts.verification import RetryContext, VerifierEvaluation
 
 StepRole = Literal["planner", "executor", "gatekeeper", "verifier", "composer"]
+
+
+class StopReason(StrEnum):
+    """Why a run ended where it did (`RunResult.stop_reason`; docs/design.md §3.1, §1 invariant 7).
+
+    A run that failed or was interrupted is recorded with a free text instead (`error: …`,
+    `interrupted: …`), so stored and API values are plain strings; the orchestrator only ever
+    ends a run with one of these.
+    """
+
+    # the verdict decided
+    VERDICT_PASS = "verdict_pass"
+    VERDICT_REJECT = "verdict_reject"
+    LOW_CONFIDENCE_ABOVE_THRESHOLD = "low_confidence_above_threshold"
+    NOT_VERIFIED = "not_verified"
+    # evidence ran out
+    NO_VALID_PLAN = "no_valid_plan"
+    NO_NEW_EVIDENCE_TARGET = "no_new_evidence_target"
+    NO_QUALIFIED_EVIDENCE = "no_qualified_evidence"
+    NO_NEW_EVIDENCE = "no_new_evidence"
+    # budgets
+    MAX_ROUNDS = "max_rounds"
+    BUDGET_TOOL_CALLS = "budget_tool_calls"
+    BUDGET_CALLS_PER_ROUND = "budget_calls_per_round"
+    BUDGET_WALL_TIME = "budget_wall_time"
 
 
 class AgentStep(BaseModel):
@@ -90,7 +116,8 @@ class RunResult(BaseModel):
     gaps: list[str] = Field(default_factory=list)
     rounds: int = 1
     stop_reason: str = ""
-    """Why the run ended where it did (e.g. `verdict_pass`, `no_new_evidence_target`, `budget_tool_calls`)."""
+    """Why the run ended where it did: a `StopReason` (`verdict_pass`, `no_new_evidence_target`,
+    `budget_tool_calls`, …), or the free text of a failed or interrupted run."""
     steps: list[AgentStep] = Field(default_factory=list)
     plans: list[PlannerOutput] = Field(default_factory=list)
     tool_results: list[ToolResult] = Field(default_factory=list)

@@ -10,7 +10,7 @@ with open_index(data_dir=Path("~/.groundgate").expanduser()) as index:   # or ur
 ```
 
 Questions find documents in the other language through the bundled zh↔en lexicon
-(`knowledge.lexicon`); pass `dense=OpenAIEmbeddings(...)` (`groundgate.models.embeddings`) to
+(`groundgate.text.lexicon`, re-exported here); pass `dense=OpenAIEmbeddings(...)` (`groundgate.models.embeddings`) to
 `open_index` to fuse dense vectors with BM25.
 """
 
@@ -34,7 +34,7 @@ from groundgate.knowledge.index import (
     UpsertReport,
 )
 from groundgate.knowledge.ingest import BadFile, IngestReport, SkipCode, ingest_path
-from groundgate.knowledge.lexicon import Lexicon, default_lexicon
+from groundgate.text.lexicon import Lexicon, default_lexicon
 
 
 def open_index(
@@ -61,27 +61,33 @@ def open_index(
 
 
 __all__ = [
+    # ingestion
     "BadFile",
-    "Chunk",
-    "DenseEncoder",
-    "DocumentMeta",
-    "EdgeKnowledgeIndex",
-    "IndexedDocument",
     "IngestReport",
+    "SkipCode",
+    "ingest_path",
+    # documents and chunking
+    "Chunk",
+    "DocumentMeta",
+    "ParsedDocument",
+    "parse_document",
+    "read_document",
+    # the index and search
+    "DenseEncoder",
+    "IndexedDocument",
     "KnowledgeIndex",
     "KnowledgeIndexError",
-    "Lexicon",
-    "ParsedDocument",
     "QdrantKnowledgeIndex",
     "SearchFilter",
     "SearchHit",
     "SearchResults",
-    "SkipCode",
     "UpsertReport",
-    "default_lexicon",
-    "ingest_path",
-    "open_index",
-    "parse_document",
-    "read_document",
+    # the embedded Qdrant Edge shard
+    "EdgeKnowledgeIndex",
     "shard_path",
+    # the zh↔en lexicon (groundgate.text.lexicon)
+    "Lexicon",
+    "default_lexicon",
+    # opening the configured index
+    "open_index",
 ]

@@ -39,7 +39,7 @@ Chunk ids are `{doc_id}#{n}` (n counts from 0 in document order), stable while t
 `authority: official` → `official`). Where passages of different levels disagree, the higher one wins.
 
 Every chunk records its instruction-like sentences (`Chunk.instruction_spans`, offsets into the chunk's
-text; see `groundgate.verify.instructions`): text addressed to the assistant ("ignore previous
+text; see `groundgate.text.instructions`): text addressed to the assistant ("ignore previous
 instructions…", "你现在是…") stays in the stored passage, visible as written, but is never evidence.
 """
 
@@ -58,7 +58,7 @@ import yaml  # type: ignore[import-untyped]  # no PyYAML stubs in the dev enviro
 from groundgate.contracts.evidence import Authority
 from groundgate.errors import InvalidInputError
 from groundgate.knowledge.formats import EXTRACTED_FORMATS, EXTRACTED_SUFFIXES, EXTRACTOR_VERSION, extract
-from groundgate.verify.instructions import find_instructions
+from groundgate.text.instructions import find_instructions
 
 #: Bumped when chunking changes, so that unchanged files are re-chunked once (it is part of the hash).
 #: 2: chunks carry their instruction-like sentences. 3: titles and aliases are indexed with their

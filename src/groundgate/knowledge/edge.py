@@ -39,8 +39,8 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
-from groundgate.knowledge.lexicon import Lexicon
 from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
+from groundgate.text.lexicon import Lexicon
 
 _CONFIG_FILE = "edge_config.json"
 

@@ -87,7 +87,6 @@ from typing import Any, Final, ParamSpec, Protocol, Self, TypeVar, runtime_check
 from groundgate.contracts import RetrievalLayer
 from groundgate.errors import ModelError, RunError
 from groundgate.knowledge.documents import Chunk
-from groundgate.knowledge.lexicon import Lexicon, default_lexicon
 from groundgate.knowledge.payload import (
     DOCUMENT_FIELDS,
     LAYOUT_VERSION,
@@ -104,6 +103,7 @@ from groundgate.knowledge.payload import (
 )
 from groundgate.knowledge.sparse import Bm25Encoder, QueryTerms, SparseVec
 from groundgate.knowledge.terms import extract_identifiers, title_candidates
+from groundgate.text.lexicon import Lexicon, default_lexicon
 
 #: Default collection name on a Qdrant server.
 DEFAULT_COLLECTION: Final = "groundgate_knowledge"

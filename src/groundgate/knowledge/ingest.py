@@ -33,7 +33,7 @@
 - A bad file (unreadable, not UTF-8, malformed front matter, invalid dates, a damaged PDF, a
   `doc_id` already used by another file of the same run) is reported with its reason, and ingestion
   goes on.
-- Chunks with instruction-like text (addressed to the assistant; `groundgate.verify.instructions`)
+- Chunks with instruction-like text (addressed to the assistant; `groundgate.text.instructions`)
   are indexed with those sentences marked, and listed in `IngestReport.instruction_chunks`.
 - With an embedding endpoint configured, chunks are written with dense vectors; when the endpoint
   fails, they are written with BM25 only and the report says how many and why

@@ -13,9 +13,9 @@ from datetime import date
 from typing import Any, Final
 
 from groundgate.knowledge.documents import HEADING_SEPARATOR, Chunk, DocumentMeta
-from groundgate.knowledge.lexicon import Lexicon, default_lexicon
 from groundgate.knowledge.terms import extract_identifiers, title_keys
-from groundgate.verify.instructions import find_instructions
+from groundgate.text.instructions import find_instructions
+from groundgate.text.lexicon import Lexicon, default_lexicon
 
 #: Version of the payload layout, stored in every point. 2: `instructions`. 3: `aliases`, `has_dense`.
 #: 4: `path`.

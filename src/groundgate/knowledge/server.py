@@ -33,8 +33,8 @@ from groundgate.knowledge.index import (
     QdrantKnowledgeIndex,
     translate_errors,
 )
-from groundgate.knowledge.lexicon import Lexicon
 from groundgate.knowledge.sparse import DENSE_VECTOR, RRF_K, SPARSE_VECTOR, SparseVec
+from groundgate.text.lexicon import Lexicon
 
 
 def _condition(condition: Condition) -> qm.FieldCondition:

@@ -34,8 +34,8 @@ from typing import Final
 
 import qdrant_edge
 
-from groundgate.knowledge.lexicon import Lexicon, default_lexicon
 from groundgate.knowledge.terms import extract_identifiers, label_terms, squash
+from groundgate.text.lexicon import Lexicon, default_lexicon
 
 #: Name of the sparse vector in the collection layout (both backends).
 SPARSE_VECTOR: Final = "bm25"

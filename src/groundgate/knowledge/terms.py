@@ -28,7 +28,7 @@ from typing import Final
 
 import rjieba
 
-from groundgate.verify.text import normalize
+from groundgate.text.segmentation import normalize
 
 _A: Final = r"A-Za-z0-9_"
 _CODE = re.compile(rf"(?<![{_A}\-])[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)+(?![{_A}\-])")

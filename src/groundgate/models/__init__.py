@@ -16,16 +16,20 @@ if TYPE_CHECKING:
     from groundgate.models.openai import OpenAIModel
 
 __all__ = [
+    # the Model protocol
     "Message",
     "Model",
     "ModelResponse",
-    "OpenAIEmbeddings",
-    "OpenAIModel",
-    "RecordedRequest",
     "Role",
+    "Usage",
+    # embeddings (loaded lazily)
+    "OpenAIEmbeddings",
+    # OpenAI-compatible (loaded lazily)
+    "OpenAIModel",
+    # scripted (tests)
+    "RecordedRequest",
     "ScriptExhaustedError",
     "ScriptedModel",
-    "Usage",
 ]
 
 

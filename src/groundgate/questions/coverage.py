@@ -43,8 +43,8 @@ from groundgate.questions.needs import (
     quantity_interval,
     term_weight,
 )
+from groundgate.text.segmentation import is_cjk_text, normalize, stem, tokenize
 from groundgate.verify import fidelity
-from groundgate.verify.text import is_cjk_text, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
 
@@ -603,11 +603,7 @@ def match_need(
     outcomes = [(c, _condition(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
     conflict = any(o == _CONFLICT for _, o in outcomes)
-    codes += [
-        f"need:condition_{'not_met' if o == _CONFLICT else 'unaddressed'}:{c.text}"
-        for c, o in outcomes
-        if o == _CONFLICT or (o == _UNADDRESSED and _hard(c))
-    ]
+    codes += _condition_codes(outcomes)
 
     # Nothing of the subject could be compared (another script): only a neutral match counts — an
     # identifier or code the need names, or a condition; a proper name alone is not enough.
@@ -646,14 +642,26 @@ def match_need(
             carried > 0 or not weighed or (found > 0 and weighed is checkable) or (not checkable and neutral)
         )
     )
-    mixed = bool(rivals) or (
-        any(o == _SATISFIED for _, o in outcomes)
-        and any(
-            c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
-            for c in need.conditions
-        )
-    )
+    mixed = bool(rivals) or _mixed_quantities(need, s, outcomes)
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]]) -> list[str]:
+    """A condition the statement contradicts, or a hard one it leaves unaddressed."""
+    return [
+        f"need:condition_{'not_met' if o == _CONFLICT else 'unaddressed'}:{c.text}"
+        for c, o in outcomes
+        if o == _CONFLICT or (o == _UNADDRESSED and _hard(c))
+    ]
+
+
+def _mixed_quantities(need: Need, s: Statement, outcomes: Sequence[tuple[NeedCondition, str]]) -> bool:
+    """A condition is met, yet a quantity of the statement conflicts with a quantity condition: the
+    statement states other cases too."""
+    return any(o == _SATISFIED for _, o in outcomes) and any(
+        c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
+        for c in need.conditions
+    )
 
 
 def best_match(need: Need, statements: Sequence[Statement], **kw: TermEquivalents | None) -> NeedMatch | None:

@@ -25,8 +25,8 @@ from dataclasses import dataclass
 import rjieba
 
 from groundgate.questions.needs import QUANTITY_MENTIONS
+from groundgate.text.segmentation import is_cjk_text
 from groundgate.verify import fidelity
-from groundgate.verify.text import is_cjk_text
 
 __all__ = ["Resolution", "Turn", "is_followup", "resolve_followup"]
 

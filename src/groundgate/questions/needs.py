@@ -30,8 +30,9 @@ from typing import Final
 import rjieba
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
+from groundgate.questions.parts import CASE_EN, CASE_ZH, split_parts
+from groundgate.text.segmentation import is_cjk_text, stem
 from groundgate.verify import fidelity
-from groundgate.verify.text import is_cjk_text, stem
 
 __all__ = [
     "QUANTITY_MENTIONS",
@@ -42,137 +43,6 @@ __all__ = [
     "round_two_query",
     "split_parts",
 ]
-
-# --------------------------------------------------------------------------- splitting
-
-_PART_END = re.compile(r"[？?；;。!！\n]+")
-_EN_JOIN = re.compile(
-    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should)\b)"
-    r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
-    re.IGNORECASE,
-)
-_ZH_JOIN = re.compile(r"[，,]\s*|以及|并且|另外")
-_ZH_ASK = re.compile(
-    r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否"
-)
-_EN_ASK = re.compile(
-    r"^\s*(?:what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
-    r"will|was|were|has|have)\b",
-    re.IGNORECASE,
-)
-
-
-# "A 和 B … 分别 …" asks the same thing of A and of B; so does "the X and the Y of Z".
-_ZH_EACH = re.compile(r"分别|各自|各是|各为|各有")
-_ZH_AND = re.compile(r"\s*(?:和|与|及|跟|以及)\s*")
-_EN_BOTH = re.compile(
-    r"\b(?P<det>the|its|their)\s+(?P<x>[\w\-]+(?:\s+[\w\-]+){0,3}?)\s+and\s+(?:the|its|their)\s+"
-    r"(?P<y>[\w\-]+(?:\s+[\w\-]+){0,3}?)(?=\s+(?:of|for|in|on|at|during)\b|\s*$)",
-    re.IGNORECASE,
-)
-
-
-def _zh_conjuncts(sentence: str) -> list[str]:
-    """`一线城市和省会城市出差住宿每晚标准分别是多少` → one question per conjunct (empty: no such shape)."""
-    if "区别" in sentence or "关系" in sentence or "之间" in sentence:
-        return []
-    each = _ZH_EACH.search(sentence)
-    if each is None:
-        return []
-    joins = list(_ZH_AND.finditer(sentence, 0, each.start()))
-    if not joins:
-        return []
-    join = joins[-1]
-    before, after = sentence[: join.start()], sentence[join.end() : each.start()]
-    if not before.strip() or not after.strip():
-        return []
-    x, y = _parallel(before, after)
-    if not x or not y:
-        return []
-    head, tail = before[: len(before) - len(x)], after[len(y) :] + sentence[each.end() :]
-    return [f"{head}{x}{tail}", f"{head}{y}{tail}"]
-
-
-def _parallel(before: str, after: str) -> tuple[str, str]:
-    """The two conjuncts around a `和`: by a shared head word (`一线城市` / `省会城市`, `A 组` / `B 组`),
-    else one word each side (`工作日` / `周末`)."""
-    for size in (2, 1):
-        shared = before[-size:]
-        if not shared.strip() or not is_cjk_text(shared):
-            continue
-        at = after.find(shared, 0, 10)
-        if at > 0:
-            y = after[: at + size]
-            x = before[-max(len(y), size + 1) :] if len(before) > size else before
-            return x.lstrip(), y
-    left = [w for w in rjieba.cut(before) if w.strip()]
-    right = [w for w in rjieba.cut(after) if w.strip()]
-    if not left or not right:
-        return "", ""
-    return left[-1], right[0]
-
-
-# `between the cache and the database` asks one thing about the pair, not one thing of each.
-_EN_PAIR_WORDS = re.compile(
-    r"\b(?:between|difference|differences|relation|relationship|ratio|compare|comparison|versus|vs)\b",
-    re.IGNORECASE,
-)
-_EN_NAMES = re.compile(r"\bof\s+(?P<x>[\w]+[._\-][\w.\-]+)\s+and\s+(?P<y>[\w]+[._\-][\w.\-]+)\s*$")
-
-
-def _en_conjuncts(sentence: str) -> list[str]:
-    """`the availability SLO and the latency SLO of …`, `the defaults of a.b and a.c` → one each."""
-    if _EN_PAIR_WORDS.search(sentence):
-        return []
-    found = _EN_BOTH.search(sentence)
-    if found is not None:
-        det = found.group("det")
-        start, end = found.span()
-        return [f"{sentence[:start]}{det} {found.group(part)}{sentence[end:]}" for part in ("x", "y")]
-    names = _EN_NAMES.search(sentence)
-    if names is not None:
-        start = names.start("x")
-        return [f"{sentence[:start]}{names.group(part)}" for part in ("x", "y")]
-    return []
-
-
-def split_parts(question: str) -> list[str]:
-    """The question's parts: one per sentence, per joined second question that asks on its own,
-    and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
-    parts: list[str] = []
-    sentences: list[str] = []
-    for sentence in _PART_END.split(question):
-        sentence = sentence.strip(" ，,、")
-        if sentence:
-            sentences.extend(
-                (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [sentence]
-            )
-    for sentence in sentences:
-        if is_cjk_text(sentence):
-            pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]
-            asking = [bool(_ZH_ASK.search(p)) for p in pieces]
-        else:
-            pieces = [p for p in _EN_JOIN.split(sentence) if p.strip()]
-            # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
-            asking = [
-                bool(_EN_ASK.search(p)) or (n == 0 and not _CASE_EN.match(p)) for n, p in enumerate(pieces)
-            ]
-        # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
-        carry = ""
-        for piece, asks in zip(pieces, asking, strict=True):
-            joiner = "" if is_cjk_text(sentence) else ", "
-            text = f"{carry}{joiner if carry else ''}{piece.strip()}"
-            if asks or not any(asking):
-                parts.append(text)
-                carry = ""
-            else:
-                carry = text
-        if carry:
-            if parts:
-                parts[-1] = f"{parts[-1]}，{carry}" if is_cjk_text(sentence) else f"{parts[-1]}, {carry}"
-            else:
-                parts.append(carry)
-    return parts
 
 
 # --------------------------------------------------------------------------- kinds
@@ -853,17 +723,9 @@ def derive_needs(
     )
 
 
-_CASE_ZH = re.compile(r"(?:如果|假如|若是|若|要是)?(?P<case>[^，,。？?]{2,16}?)(?:的话|的情况下|时)[，,]?")
-_CASE_EN = re.compile(
-    r"^\s*(?:if|when|for\s+a|for\s+an)\s+(?P<case>[^,?]{3,60}?)"
-    r"(?:,|\s*$|\s+(?:what|how|when|who|which|where|should|can|could|do|does|is|are|will)\b)",
-    re.IGNORECASE,
-)
-
-
 def _case_clause(text: str) -> str:
     """The case a question sets before it asks (`出差当天出发的话`, `if the key leaked,`), or ``."""
-    found = _CASE_ZH.match(text) if is_cjk_text(text) else _CASE_EN.search(text)
+    found = CASE_ZH.match(text) if is_cjk_text(text) else CASE_EN.search(text)
     return found.group("case") if found else ""
 
 

@@ -6,7 +6,7 @@
   sentence of more than two clauses is stated only clause by clause);
 - a table row, stated as `header: cell` pairs and quoting both the header line and the row;
 - a verified fact, whole (bulky point lists are not quoted);
-- a metric's recovery (`runtime.series`), when a need asks when a metric recovered: stated from the
+- a metric's recovery (`verify.series`), when a need asks when a metric recovered: stated from the
   summary and the points facts, both cited.
 
 Headings, lead-ins ending in `:` and fragments are never units; markdown (list markers, backticks,
@@ -26,14 +26,15 @@ import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
+from groundgate.compose.templates import templates
 from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
 from groundgate.questions.coverage import NeedMatch
 from groundgate.questions.needs import term_weight
-from groundgate.runtime.evidence import BULKY_FACT_TYPES, EvidenceItem
-from groundgate.runtime.series import RECOVERY_WORDS, find_recovery, plain, points_excerpt
-from groundgate.verify.instructions import is_instruction_like
-from groundgate.verify.text import Span, split_sentences
+from groundgate.text.instructions import is_instruction_like
+from groundgate.text.segmentation import Span, split_sentences
+from groundgate.verify.evidence_items import BULKY_FACT_TYPES, EvidenceItem
+from groundgate.verify.series import RECOVERY_WORDS, find_recovery, plain, points_excerpt
 
 __all__ = ["Unit", "choose_units", "clean", "units_of"]
 
@@ -272,7 +273,7 @@ def _table_units(item: EvidenceItem, lines: Sequence[re.Match[str]], order: int)
 
 
 def _recovery_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: int) -> list[Unit]:
-    """A recovery statement per metric series whose points show one (see `runtime.series`)."""
+    """A recovery statement per metric series whose points show one (see `verify.series`)."""
     word = next((t for t in need.terms if any(w in t.lower() for w in RECOVERY_WORDS)), "")
     if not word:
         return []
@@ -290,17 +291,15 @@ def _recovery_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, orde
         labels = ",".join(f"{k}={v}" for k, v in dict(s.get("labels") or {}).items())
         series = f"{s.get('name')}{{{labels}}}"
         peak, peak_at = plain(float(s.get("max", recovery.peak))), str(s.get("max_at", ""))[11:16]
-        if zh:
-            verb = word if word in RECOVERY_WORDS else "恢复"
-            text = (
-                f"{series} 在 {recovery.day} {peak_at} UTC 达到最高 {peak}，"
-                f"{recovery.at} UTC {verb}到 {plain(recovery.value)}。"
-            )
-        else:
-            text = (
-                f"{series} peaked at {peak} at {peak_at} UTC on {recovery.day} and recovered to "
-                f"{plain(recovery.value)} by {recovery.at} UTC."
-            )
+        text = templates("zh-CN" if zh else "en").metric_recovery.format(
+            series=series,
+            day=recovery.day,
+            peak_at=peak_at,
+            peak=peak,
+            at=recovery.at,
+            value=plain(recovery.value),
+            verb=word if word in RECOVERY_WORDS else "恢复",
+        )
         quotes = ((summary, summary.quote_text), (points, points_excerpt(recovery)))
         units.append(Unit(text, quotes, order + len(units)))
     return units

@@ -11,7 +11,7 @@ never with the verifier's gap prose.
 
 The extractive executor never writes a fact of its own: for each need it states the evidence that
 meets it — a document sentence or clause, a table row, a verified fact, a metric's recovery — quoted
-with its citation (`runtime.answers`). It reads the evidence as `runtime.evidence` prepares it
+with its citation (`runtime.answers`). It reads the evidence as `verify.evidence_items` prepares it
 (instruction-like text blanked out, so it is never quoted), skips a fact that talks to the assistant,
 and leaves out a sentence that a passage of higher authority contradicts (`outranking_conflicts`):
 where sources disagree, the higher one wins.
@@ -36,13 +36,13 @@ from groundgate.contracts import (
     ToolCall,
 )
 from groundgate.questions import TermEquivalents, derive_needs, round_two_query
+from groundgate.questions.equivalents import bundled_equivalents
 from groundgate.runtime.answers import Unit, choose_units
-from groundgate.runtime.equivalents import bundled_equivalents
-from groundgate.runtime.evidence import outranking_conflicts
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
+from groundgate.text.segmentation import is_cjk_text, tokenize
 from groundgate.verify import fidelity
 from groundgate.verify.claims import key_decision
-from groundgate.verify.text import is_cjk_text, tokenize
+from groundgate.verify.evidence_items import outranking_conflicts
 
 #: Knowledge searches per round for the needs of a question (the rest share the call budget).
 _MAX_NEED_SEARCHES = 3

@@ -54,6 +54,7 @@ from groundgate.contracts import (
     RetryContext,
     RunEvent,
     RunResult,
+    StopReason,
     ToolCall,
     ToolResult,
     ToolSpec,
@@ -62,18 +63,18 @@ from groundgate.contracts import (
 )
 from groundgate.questions import Turn, derive_needs, refers_back, resolve_followup
 from groundgate.runtime.budgets import Budgets
-from groundgate.runtime.evidence import (
+from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
+from groundgate.runtime.tool_trace_summary import build_tool_trace_summary
+from groundgate.verify import fidelity
+from groundgate.verify.evidence_items import (
     EvidenceItem,
     evidence_by_ref,
     mentions_any,
     qualified_evidence,
     question_anchors,
 )
-from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
-from groundgate.runtime.trace_summary import build_tool_trace_summary
-from groundgate.runtime.verifier import Verification, Verifier
-from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import gatekeep
+from groundgate.verify.verifier import Verification, Verifier
 
 EventSink = Callable[[RunEvent], None]
 _STATABLE = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
@@ -250,27 +251,27 @@ class Orchestrator:
         )
         language = language_of(state.resolved)
         rounds = 0
-        stop_reason = ""
+        stop_reason: StopReason | None = None
         for round_no in range(1, self.budgets.max_rounds + 1):
             rounds = round_no
             new_calls = self._plan(state, round_no, emit)
             if new_calls is None:
-                stop_reason = "no_valid_plan"
+                stop_reason = StopReason.NO_VALID_PLAN
                 break
             if round_no > 1 and not new_calls:
-                stop_reason = "no_new_evidence_target"
+                stop_reason = StopReason.NO_NEW_EVIDENCE_TARGET
                 break
             budget_stop = self._execute(state, new_calls, ctx, round_no, emit)
             evidence = self._qualified(state)
             if not evidence:
                 if round_no == 1 or state.verification is None:
                     return self._finish_no_evidence(
-                        state, language, rounds, budget_stop or "no_qualified_evidence", emit
+                        state, language, rounds, budget_stop or StopReason.NO_QUALIFIED_EVIDENCE, emit
                     )
-                stop_reason = budget_stop or "no_new_evidence"
+                stop_reason = budget_stop or StopReason.NO_NEW_EVIDENCE
                 break
             if self._elapsed(state) >= self.budgets.wall_seconds:
-                stop_reason = "budget_wall_time"
+                stop_reason = StopReason.BUDGET_WALL_TIME
                 if state.verification is None:
                     return self._finish_no_evidence(state, language, rounds, stop_reason, emit)
                 break
@@ -283,20 +284,20 @@ class Orchestrator:
                 )
             )
             if verdict is Verdict.REJECT:
-                stop_reason = "verdict_reject"
+                stop_reason = StopReason.VERDICT_REJECT
                 break
             if verdict is Verdict.PASS and verification.needs_met:
-                stop_reason = "verdict_pass"
+                stop_reason = StopReason.VERDICT_PASS
                 break
             wants_more = not verification.needs_met or score < self.budgets.low_confidence_threshold
             if not wants_more:
-                stop_reason = "low_confidence_above_threshold"
+                stop_reason = StopReason.LOW_CONFIDENCE_ABOVE_THRESHOLD
                 break
             if budget_stop:
                 stop_reason = budget_stop
                 break
             if round_no == self.budgets.max_rounds:
-                stop_reason = "max_rounds"
+                stop_reason = StopReason.MAX_ROUNDS
                 break
             state.retry_context = RetryContext(
                 round=round_no,
@@ -413,18 +414,18 @@ class Orchestrator:
         ctx: ExecutionContext,
         round_no: int,
         emit: EventSink,
-    ) -> str:
-        """Run the new calls within the call budgets; returns a budget stop reason or ''."""
-        stop = ""
+    ) -> StopReason | None:
+        """Run the new calls within the call budgets; returns a budget stop reason or None."""
+        stop: StopReason | None = None
         for n, call in enumerate(calls):
             if len(state.done_calls) >= self.budgets.max_tool_calls:
-                stop = "budget_tool_calls"
+                stop = StopReason.BUDGET_TOOL_CALLS
                 break
             if n >= self.budgets.max_calls_per_round:
-                stop = "budget_calls_per_round"
+                stop = StopReason.BUDGET_CALLS_PER_ROUND
                 break
             if self._elapsed(state) >= self.budgets.wall_seconds:
-                stop = "budget_wall_time"
+                stop = StopReason.BUDGET_WALL_TIME
                 break
             emit(
                 RunEvent(
@@ -556,11 +557,18 @@ class Orchestrator:
         return claims
 
     def _finish(
-        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
+        self,
+        state: _RunState,
+        language: Language,
+        rounds: int,
+        stop_reason: StopReason | None,
+        emit: EventSink,
     ) -> RunResult:
         verification = state.verification
         if verification is None:
-            return self._finish_no_evidence(state, language, rounds, stop_reason or "not_verified", emit)
+            return self._finish_no_evidence(
+                state, language, rounds, stop_reason or StopReason.NOT_VERIFIED, emit
+            )
         evaluation = verification.evaluation
         claims = self._claims_for_composer(state)
         stated = [c for c in claims if c.category in _STATABLE and c.citations]
@@ -568,7 +576,9 @@ class Orchestrator:
         failed = self._failed_tools(state)
         if evaluation.verdict is Verdict.REJECT:
             composed = compose_degraded(claims, gaps, language, failed_tools=failed)
-            decision = DecisionStatus.CONFLICT
+            # The answer contradicted its evidence: no reliable answer, not a conflict between
+            # sources (which is what `CONFLICT` means, docs/agent.md).
+            decision = DecisionStatus.NO_EVIDENCE
         elif evaluation.verdict is Verdict.PASS and verification.needs_confirmed and stated:
             composed = compose_normal(claims, language)
             decision = DecisionStatus.ANSWERED
@@ -582,27 +592,33 @@ class Orchestrator:
             composed = compose_disclaimer(claims, [*gaps, *(note.format(need=n) for n in crossed)], language)
             decision = DecisionStatus.PARTIAL
         evaluation.composer_output = composed.output
-        return self._result(state, composed, evaluation.verdict, decision, rounds, stop_reason, emit)
+        return self._result(
+            state, composed, evaluation.verdict, decision, rounds, stop_reason or StopReason.MAX_ROUNDS, emit
+        )
 
     def _finish_no_evidence(
-        self, state: _RunState, language: Language, rounds: int, stop_reason: str, emit: EventSink
+        self,
+        state: _RunState,
+        language: Language,
+        rounds: int,
+        stop_reason: StopReason | None,
+        emit: EventSink,
     ) -> RunResult:
         """No verified answer to show: DEGRADED (invariant 8 when there is no qualified evidence, also a
         plan that never validated or a budget spent before verification). The executor is not called.
         The gaps are the names the question is about that no evidence mentions, else its needs."""
-        zh = language == "zh-CN"
+        texts = templates(language)
         found = qualified_evidence(state.results, limit=self.budgets.max_candidates)
         # The question names something nothing found mentions (`etcd`, an order id): say exactly that.
         gaps = [
-            (f"没有任何证据提到 {a}" if zh else f"no evidence mentions {a}")
+            texts.gap_not_mentioned.format(name=a)
             for a in question_anchors(state.resolved)
             if not any(mentions_any(item.text, [a]) for item in found)
         ] or [n.label for n in state.needs.needs]
-        gaps = gaps or [
-            "没有找到与问题相关的证据" if zh else "no evidence relevant to the question was found"
-        ]
+        gaps = gaps or [texts.gap_nothing_relevant]
         composed = compose_degraded([], gaps, language, failed_tools=self._failed_tools(state))
-        return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, stop_reason, emit)
+        reason = stop_reason or StopReason.NO_QUALIFIED_EVIDENCE
+        return self._result(state, composed, None, DecisionStatus.NO_EVIDENCE, rounds, reason, emit)
 
     @staticmethod
     def _failed_tools(state: _RunState) -> list[str]:
@@ -619,7 +635,7 @@ class Orchestrator:
         verdict: Verdict | None,
         decision: DecisionStatus,
         rounds: int,
-        stop_reason: str,
+        stop_reason: StopReason,
         emit: EventSink,
     ) -> RunResult:
         evaluation = state.verification.evaluation if state.verification else None

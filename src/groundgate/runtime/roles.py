@@ -28,7 +28,7 @@ from groundgate.contracts import (
 )
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model, Role
-from groundgate.runtime.evidence import EvidenceItem
+from groundgate.verify.evidence_items import EvidenceItem
 
 OutT = TypeVar("OutT", bound=BaseModel)
 

@@ -12,6 +12,16 @@ handler, which polls with sleeps of up to 100 ms: the write lock sits idle while
 throughput collapses as contention grows, and a starved waiter fails with "database is locked" once
 the busy timeout has passed. Other processes (the CLI beside the server) still wait in the busy handler.
 
+SQLite runs in WAL mode with `synchronous=NORMAL`: a commit appends to the write-ahead log without an
+fsync (the log is synced at checkpoints), so a committed transaction survives a crash of the process
+and the database stays consistent after a power loss, which may only roll back the last commits.
+With the default rollback journal and `synchronous=FULL` every commit cost several fsyncs, and a run
+(10 transactions) was bound by them (docs/benchmarks.md, "Store"). WAL also lets readers (a trace,
+the CLI beside the server) read while a writer writes.
+
+`Store.transaction()` is a SQLAlchemy Core unit of work for the hot path (the run recorder): the
+same queueing and error translation as `session()`, without the ORM's identity map and flush.
+
 A `Store` also carries the run-lease policy and, once a run is recorded, its `Heartbeat` thread
 (`groundgate.store.leases`): `close()` stops it.
 """
@@ -19,6 +29,7 @@ A `Store` also carries the run-lease policy and, once a run is recorded, its `He
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,24 +40,24 @@ from alembic import command
 from alembic.config import Config
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
-from sqlalchemy import Engine, create_engine, event
+from sqlalchemy import Connection, Engine, create_engine, event
 from sqlalchemy.engine import make_url
-from sqlalchemy.exc import ArgumentError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DisconnectionError, SQLAlchemyError
 from sqlalchemy.orm import Session, sessionmaker
 
-from groundgate.errors import ConfigurationError
+from groundgate.errors import ConfigurationError, StoreError
 from groundgate.store.leases import Heartbeat, LeasePolicy
 
 SQLITE_FILENAME = "groundgate.sqlite"
 MIGRATIONS_DIR = Path(__file__).with_name("migrations")
 SQLITE_BUSY_TIMEOUT_S = 30.0
+PING_AFTER_IDLE_S = 1.0
+"""PostgreSQL/MariaDB: a pooled connection idle this long is pinged before use (`_install_idle_ping`)."""
 SQLITE_QUEUE_TIMEOUT_S = 30.0
 """How long a thread waits for this process's other SQLite transactions before `StoreError`."""
 
 
 def _store_error(message: str) -> Exception:
-    from groundgate.store import StoreError
-
     return StoreError(message)
 
 
@@ -76,11 +87,39 @@ def _install_sqlite_locking(engine: Engine) -> None:
         cursor = dbapi_connection.cursor()
         cursor.execute(f"PRAGMA busy_timeout = {int(SQLITE_BUSY_TIMEOUT_S * 1000)}")
         cursor.execute("PRAGMA foreign_keys = ON")
+        # Persistent in the file once set; an in-memory database answers "memory" and stays so.
+        cursor.execute("PRAGMA journal_mode = WAL")
+        # Per connection: in WAL mode NORMAL syncs at checkpoints, not at every commit.
+        cursor.execute("PRAGMA synchronous = NORMAL")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def _on_begin(connection: Any) -> None:
         connection.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _install_idle_ping(engine: Engine) -> None:
+    """Ping a pooled connection before use only when it sat idle for `PING_AFTER_IDLE_S` or more.
+
+    SQLAlchemy's `pool_pre_ping` pings at every checkout: a round trip for each transaction, two in
+    five of the round trips of a recorded run. A connection returned less than a second ago is
+    alive unless the server went away in that second; then its first statement fails like any
+    statement in flight at that moment would, and SQLAlchemy, seeing a disconnect, drops the
+    pool's older connections. A failed ping discards the connection and the pool takes another."""
+
+    @event.listens_for(engine, "checkin")
+    def _on_checkin(_dbapi_connection: Any, record: Any) -> None:
+        record.info["groundgate_idle_since"] = time.monotonic()
+
+    @event.listens_for(engine, "checkout")
+    def _on_checkout(dbapi_connection: Any, record: Any, _proxy: Any) -> None:
+        idle_since = record.info.get("groundgate_idle_since")
+        if idle_since is not None and time.monotonic() - idle_since < PING_AFTER_IDLE_S:
+            return
+        try:
+            engine.dialect.do_ping(dbapi_connection)
+        except Exception as exc:
+            raise DisconnectionError(f"the pooled connection is gone: {exc}") from exc
 
 
 def create_store_engine(url: str, **kwargs: Any) -> Engine:
@@ -99,8 +138,10 @@ def create_store_engine(url: str, **kwargs: Any) -> Engine:
             )
             _install_sqlite_locking(engine)
         else:
-            kwargs.setdefault("pool_pre_ping", True)
+            explicit_ping = "pool_pre_ping" in kwargs
             engine = create_engine(parsed, **kwargs)
+            if not explicit_ping:
+                _install_idle_ping(engine)
     except (ImportError, SQLAlchemyError) as exc:
         raise ConfigurationError(f"cannot create a database engine for {backend}: {exc}") from exc
     return engine
@@ -163,6 +204,24 @@ class Store:
             self.sessions.begin() as session,
         ):
             yield session
+
+    @contextmanager
+    def transaction(self, *, durable: bool = True) -> Iterator[Connection]:
+        """A Core transaction that commits or rolls back, for the run recorder's many short writes:
+        Core statements on the connection of a `session()` (so it shares its queueing, error
+        translation and every seam on `session`), without the ORM's objects and unit-of-work flush,
+        which cost more than the writes themselves.
+
+        `durable=False` (PostgreSQL): the commit does not wait for the WAL flush
+        (`synchronous_commit = off` for this transaction only). It is committed and visible at once,
+        and survives a crash of this process; only a crash of the database server within a fraction
+        of a second (3 x `wal_writer_delay`) could lose it, never leaving the database inconsistent:
+        the same trade as SQLite's `synchronous=NORMAL`. Elsewhere the flag changes nothing."""
+        with self.session() as session:
+            connection = session.connection()
+            if not durable and self.backend == "postgresql":
+                connection.exec_driver_sql("SET LOCAL synchronous_commit = off")
+            yield connection
 
     @contextmanager
     def _queued(self) -> Iterator[None]:

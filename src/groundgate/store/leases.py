@@ -6,8 +6,8 @@ working on it. A lease says it:
 
 - Owner. `RunRecorder.start()` stamps the run with `lease_owner` (this process, `host:pid:random`)
   and `lease_expires_at = now + lease_seconds`.
-- Heartbeat. Every write of the run pushes the lease forward, and one `Heartbeat` thread per open
-  store renews the leases of all the runs this process is executing every `heartbeat_seconds` (a long
+- Heartbeat. A write of the run pushes the lease forward (once the last such renewal is older than
+  `LeasePolicy.write_renewal_seconds`), and one `Heartbeat` thread per open store renews the leases of all the runs this process is executing every `heartbeat_seconds` (a long
   model call writes nothing for a while). `finish()` / `fail()` clear the lease.
 - Recovery. `recover_interrupted_runs` marks `FAILED` each `RUNNING` run whose lease has expired,
   with one conditional `UPDATE … WHERE status = 'RUNNING' AND lease_expires_at < now` per run. The
@@ -36,7 +36,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
-from sqlalchemy import CursorResult, func, or_, select, update
+from sqlalchemy import Connection, CursorResult, bindparam, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from groundgate.store.tables import AgentStepRow, DiagnosisRun, ToolInvocation, utcnow
@@ -51,6 +51,8 @@ FAILED = "FAILED"
 STOP_REASON_CHARS = 128
 OWNER_CHARS = 128
 CLOSE_WAIT_S = 10.0
+IDLE_LINGER_S = 30.0
+"""How long the heartbeat thread outlives the last run it kept (`close()` ends it at once)."""
 """How long closing a store waits for a heartbeat that is in the middle of a database call."""
 
 _owner_lock = threading.Lock()
@@ -82,6 +84,14 @@ class LeasePolicy:
     def expiry(self, now: datetime | None = None) -> datetime:
         return (now or self.clock()) + timedelta(seconds=self.lease_seconds)
 
+    @property
+    def write_renewal_seconds(self) -> float:
+        """A write of a run renews its lease once the last renewal by that write path is older than
+        this: a heartbeat period, at most a quarter of the lease. So after any write the lease has at
+        least three quarters of `lease_seconds` left, as after a beat, while the many writes of a
+        short run cost one `UPDATE` less each."""
+        return min(self.heartbeat_seconds, self.lease_seconds / 4)
+
 
 def aware(value: datetime | None) -> datetime | None:
     """SQLite and MariaDB return naive datetimes; every stored time is UTC."""
@@ -90,12 +100,14 @@ def aware(value: datetime | None) -> datetime | None:
     return value if value.tzinfo is not None else value.replace(tzinfo=UTC)
 
 
-def _execute(session: Session, statement: Any) -> CursorResult[Any]:
+def _execute(session: Session | Connection, statement: Any) -> CursorResult[Any]:
     """An UPDATE's result, whose `rowcount` (rows matched) says whether the condition held."""
     return cast(CursorResult[Any], session.execute(statement))
 
 
-def renew_leases(run_ids: Sequence[str], *, owner: str, expires_at: datetime, session: Session) -> int:
+def renew_leases(
+    run_ids: Sequence[str], *, owner: str, expires_at: datetime, session: Session | Connection
+) -> int:
     """Push the leases of `owner`'s runs that are still `RUNNING` to `expires_at`; returns how many.
 
     A run another process has already recovered (no longer `RUNNING`) is not brought back."""
@@ -115,6 +127,26 @@ def renew_leases(run_ids: Sequence[str], *, owner: str, expires_at: datetime, se
     return int(result.rowcount)
 
 
+_RENEW_ONE = (
+    update(DiagnosisRun)
+    .where(
+        DiagnosisRun.run_id == bindparam("b_run_id"),
+        DiagnosisRun.status == RUNNING,
+        DiagnosisRun.lease_owner == bindparam("b_owner"),
+    )
+    .values(lease_expires_at=bindparam("b_expires_at"))
+)
+"""Built once: building the statement per write cost more than executing it (a compiled-cache hit)."""
+
+
+def renew_lease(run_id: str, *, owner: str, expires_at: datetime, connection: Connection) -> int:
+    """`renew_leases` for one run, as the recorder does on every write; returns 1 when renewed."""
+    result = connection.execute(
+        _RENEW_ONE, {"b_run_id": run_id, "b_owner": owner, "b_expires_at": expires_at}
+    )
+    return int(result.rowcount)
+
+
 class LeaseHolder(Protocol):
     """What the heartbeat needs of a run it keeps alive (a `RunRecorder`)."""
 
@@ -126,8 +158,8 @@ class LeaseHolder(Protocol):
 class Heartbeat:
     """Renews the leases of the runs this process executes on one store, and retries failed `fail()`s.
 
-    The thread exists only while there are runs to keep (a CLI command leaves none behind); `beat()`
-    is also callable directly (tests call it with an explicit `now`)."""
+    The thread exists while there are runs to keep and for `IDLE_LINGER_S` after the last one; closing
+    the store ends it (a CLI command leaves none behind); `beat()` is also callable directly (tests call it with an explicit `now`)."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
@@ -137,6 +169,8 @@ class Heartbeat:
         self._runs: dict[str, LeaseHolder] = {}
         self._failing: dict[str, str] = {}
         self._thread: threading.Thread | None = None
+        self._idle = False
+        """The thread is lingering without runs (`_loop`); set and read with the lock held."""
         self._closed = False
         self._beating = threading.Lock()
         """One beat at a time (the thread's, a direct call, the last one at close): a recorder's
@@ -149,23 +183,30 @@ class Heartbeat:
     def track(self, holder: LeaseHolder) -> None:
         """`holder`'s run is executing in this process: keep its lease alive."""
         with self._lock:
-            self._runs[holder.run_id] = holder
-            self._ensure_thread()
+            self._keep(holder)
 
     def retry_failure(self, holder: LeaseHolder, reason: str) -> None:
         """`holder.fail(reason)` could not reach the store: retry it on every beat until it succeeds."""
         with self._lock:
-            self._runs[holder.run_id] = holder
+            self._keep(holder)
             self._failing[holder.run_id] = reason
-            self._ensure_thread()
+
+    def _keep(self, holder: LeaseHolder) -> None:
+        """Called with the lock held."""
+        self._runs[holder.run_id] = holder
+        self._ensure_thread()
+        if self._idle:
+            # Only an idle thread is woken: waking a beating one would restart its wait, and runs
+            # that keep arriving would postpone the beat forever.
+            self._changed.notify_all()
 
     def release(self, run_id: str) -> None:
         """The run is final in the store: nothing more to keep."""
         with self._lock:
             self._runs.pop(run_id, None)
             self._failing.pop(run_id, None)
-            if not self._runs:
-                self._changed.notify_all()  # the thread exits now instead of at its next beat
+            # No wake-up: the thread notices at its next beat that there is nothing to renew and
+            # goes idle then (waking it for every run cost a thread switch per run).
 
     def tracked(self) -> list[str]:
         with self._lock:
@@ -240,14 +281,24 @@ class Heartbeat:
     def _loop(self) -> None:
         while True:
             with self._lock:
-                if self._closed or not self._runs:
+                if self._closed:
                     self._thread = None
                     return
+                if not self._runs:
+                    # Idle: linger a while, so a server answering runs one after another keeps one
+                    # thread instead of starting one per run (a thread start cost more than the
+                    # run's writes); woken at once by the next run or by close().
+                    self._idle = True
+                    self._changed.wait(timeout=IDLE_LINGER_S)
+                    self._idle = False
+                    if self._closed or not self._runs:
+                        self._thread = None
+                        return
+                    continue
                 timed_out = not self._changed.wait(timeout=self.policy.heartbeat_seconds)
                 if self._closed or not self._runs:
-                    self._thread = None
-                    return
-            if timed_out:  # woken early only to exit, or by a new run: no extra beat
+                    continue
+            if timed_out:  # woken early only by close(): no extra beat
                 try:
                     self.beat()
                 except Exception:

@@ -9,14 +9,15 @@ from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel
-from sqlalchemy import Text, select, type_coerce, update
+from sqlalchemy import Connection, Text, bindparam, insert, select, type_coerce, update
+from sqlalchemy.dialects import postgresql
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from groundgate.contracts.verification import RuleEvaluation
+from groundgate.errors import NotFoundError, StoreError
 from groundgate.evaluation.rule_evaluation import InvocationRecord, evaluate_rules
 from groundgate.evaluation.self_evaluation import SlotName, load_container, put_slot
-from groundgate.store import NotFoundError
 from groundgate.store.tables import CaseLibrary, DiagnosisRun, DiagnosisSession, ToolInvocation
 
 
@@ -43,38 +44,105 @@ def claim_session(
     session: Session,
     untenanted: bool = True,
     question: str | None = None,
-) -> DiagnosisSession:
+) -> None:
     """Find or create `session_id` for `tenant`, in the caller's transaction; another tenant's session
     raises `NotFoundError` ("unknown session id", the answer for any session that is not yours).
 
     The session is the caller's when its tenant is `tenant`, or when it has none (`tenant` NULL,
     recorded before tenants were stored) and `untenanted` is true. Checking and creating in one
     transaction is what keeps two tenants racing on one new id apart: when two first requests insert
-    the same id at once, the loser's insert (in a savepoint) hits the unique key, and the winner's row
-    is read with a locking read (MariaDB's REPEATABLE READ snapshot would hide it) and checked like
-    any other — same tenant: the session is shared as it should be; another tenant: not yours.
-    `question` becomes the session's `query` when it has none yet.
+    the same id at once, the loser's insert hits the unique key (PostgreSQL: does nothing, `ON
+    CONFLICT`; MariaDB: fails inside a savepoint), and the winner's row is read with a locking read
+    (MariaDB's REPEATABLE READ snapshot would hide it) and checked like any other — same tenant: the
+    session is shared as it should be; another tenant: not yours. `question` becomes the session's
+    `query` when it has none yet. Core statements on the session's connection (`claim_session_core`).
     """
-    row = find_session_row(session_id, session=session)
-    if row is None:
-        created = DiagnosisSession(session_id=session_id, tenant=tenant, query=question)
-        try:
-            with session.begin_nested():
-                session.add(created)
-                session.flush()
-        except IntegrityError:
-            row = session.scalars(
-                select(DiagnosisSession).where(DiagnosisSession.session_id == session_id).with_for_update()
-            ).one_or_none()
-            if row is None:  # not the unique key of a concurrent insert: a real error
-                raise
-        else:
-            return created
-    if not (row.tenant == tenant or (row.tenant is None and untenanted)):
+    session_pk = claim_session_core(
+        session_id, tenant=tenant, untenanted=untenanted, question=question, connection=session.connection()
+    )
+    if session_pk is not None and question:
+        set_session_query(session_pk, question, connection=session.connection())
+
+
+def _check_owner(session_id: str, owner: str | None, *, tenant: str | None, untenanted: bool) -> None:
+    """The one rule of `claim_session` and `claim_session_core`: yours, or "unknown session id"."""
+    if not (owner == tenant or (owner is None and untenanted)):
         raise NotFoundError(f"unknown session id {session_id!r}")
-    if row.query is None and question:
-        row.query = question
-    return row
+
+
+_SESSION_OWNER = select(DiagnosisSession.id, DiagnosisSession.tenant, DiagnosisSession.query).where(
+    DiagnosisSession.session_id == bindparam("b_session_id")
+)
+_INSERT_SESSION = insert(DiagnosisSession)
+_INSERT_SESSION_PG = (
+    postgresql.insert(DiagnosisSession)
+    .on_conflict_do_nothing(index_elements=["session_id"])
+    .returning(DiagnosisSession.id)
+)
+"""Returns the new row's id, or no row when the id exists (`rowcount` is not reliable here)."""
+_SET_SESSION_QUERY = (
+    update(DiagnosisSession)
+    .where(DiagnosisSession.id == bindparam("b_id"))
+    .values(query=bindparam("b_query"))
+)
+"""By primary key, as the ORM does: on MariaDB an update through the `session_id` index would wait
+for the shared lock a racing request's duplicate-key insert holds on that entry, while that request
+waits to upgrade it for its locking read (a deadlock)."""
+
+
+def claim_session_core(
+    session_id: str,
+    *,
+    tenant: str | None,
+    connection: Connection,
+    untenanted: bool = True,
+    question: str | None = None,
+) -> int | None:
+    """`claim_session` in Core statements, for the run recorder's `start()` (the ORM's objects and
+    flush cost more than the statements): the same rule, the same race handling.
+
+    Returns the session's primary key when its `query` is still to be set to `question`: the caller
+    does it with `set_session_query` after inserting its run. That order matters on MariaDB: the
+    run's foreign-key check waits for a racing request that holds the session's `session_id` index
+    entry and wants its primary-key row; updating the row first would hold that row (a deadlock).
+
+    SQLite needs no savepoint around the insert: its transactions begin with `BEGIN IMMEDIATE`, so
+    no other writer can insert the id between the read and the insert."""
+    row = connection.execute(_SESSION_OWNER, {"b_session_id": session_id}).first()
+    if row is None:
+        created = {"session_id": session_id, "tenant": tenant, "query": question}
+        backend = connection.dialect.name
+        conflict: IntegrityError | None = None
+        if backend == "sqlite":
+            connection.execute(_INSERT_SESSION, created)
+            return None
+        if backend == "postgresql":
+            # One statement instead of a savepoint around the insert (three round trips): a
+            # concurrent insert of the same id makes it wait for that transaction, then do nothing.
+            if connection.execute(_INSERT_SESSION_PG, created).first() is not None:
+                return None
+        else:
+            try:
+                with connection.begin_nested():
+                    connection.execute(_INSERT_SESSION, created)
+            except IntegrityError as exc:
+                conflict = exc
+            else:
+                return None
+        # A concurrent first request won: read its row with a locking read (MariaDB's REPEATABLE
+        # READ snapshot would hide it) and check it like any other.
+        row = connection.execute(_SESSION_OWNER.with_for_update(), {"b_session_id": session_id}).first()
+        if row is None:  # not the unique key of a concurrent insert: a real error
+            if conflict is not None:
+                raise conflict
+            raise StoreError(f"session {session_id!r} could neither be created nor read")
+    _check_owner(session_id, row.tenant, tenant=tenant, untenanted=untenanted)
+    return int(row.id) if row.query is None and question else None
+
+
+def set_session_query(session_pk: int, question: str, *, connection: Connection) -> None:
+    """Set the `query` of the session whose primary key `claim_session_core` returned."""
+    connection.execute(_SET_SESSION_QUERY, {"b_id": session_pk, "b_query": question})
 
 
 def get_run(run_id: str, *, session: Session, lock: bool = False) -> DiagnosisRun:

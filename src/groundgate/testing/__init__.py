@@ -4,4 +4,12 @@ and `groundgate serve` in a subprocess."""
 from groundgate.testing.openai_server import OpenAICompatibleServer, ScriptedReply, unused_base_url
 from groundgate.testing.service import free_port, running_service
 
-__all__ = ["OpenAICompatibleServer", "ScriptedReply", "free_port", "running_service", "unused_base_url"]
+__all__ = [
+    # a local OpenAI-compatible server
+    "OpenAICompatibleServer",
+    "ScriptedReply",
+    "unused_base_url",
+    # `groundgate serve` in a subprocess
+    "free_port",
+    "running_service",
+]

@@ -15,6 +15,7 @@ from groundgate.tools.registry import (
 )
 
 __all__ = [
+    # the registry
     "POLICIES",
     "PlanCheck",
     "ReasonCode",

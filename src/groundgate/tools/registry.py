@@ -49,6 +49,7 @@ it when it finally finishes.
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import json
 import logging
@@ -255,6 +256,7 @@ class ToolRegistry:
         if max_workers < 1:
             raise UsageError("max_workers must be at least 1")
         self._entries: dict[str, _Entry] = {}
+        self._described: list[dict[str, Any]] | None = None
         self._pool = ThreadPoolExecutor(max_workers=max_workers, thread_name_prefix="groundgate-tool")
         self._closed = False
         self._lock = threading.Lock()
@@ -299,6 +301,7 @@ class ToolRegistry:
         if project_of is not None and spec.authorization_policy != "project":
             raise UsageError(f"tool {spec.name!r}: project_of is only meaningful with policy 'project'")
         self._entries[spec.name] = _Entry(spec, fn, project_of)
+        self._described = None
 
     def specs(self) -> list[ToolSpec]:
         """The registered specs, in registration order."""
@@ -323,17 +326,21 @@ class ToolRegistry:
     def describe_for_model(self) -> list[dict[str, Any]]:
         """What a planner model may see: name, kind, description and the arguments' JSON schema.
 
-        Nothing about the `ExecutionContext` or the authorization policy is included.
+        Nothing about the `ExecutionContext` or the authorization policy is included. Built once
+        per set of registered tools (a JSON schema per tool costs about a millisecond, every run asked
+        for it); each call gets its own copy, so a caller may change what it got.
         """
-        return [
-            {
-                "name": entry.spec.name,
-                "kind": entry.spec.kind.value,
-                "description": entry.spec.description,
-                "parameters": entry.spec.argument_model.model_json_schema(),
-            }
-            for entry in self._entries.values()
-        ]
+        if self._described is None:
+            self._described = [
+                {
+                    "name": entry.spec.name,
+                    "kind": entry.spec.kind.value,
+                    "description": entry.spec.description,
+                    "parameters": entry.spec.argument_model.model_json_schema(),
+                }
+                for entry in self._entries.values()
+            ]
+        return copy.deepcopy(self._described)
 
     # ------------------------------------------------------------------ validation
 

@@ -1,14 +1,19 @@
-"""What a claim classifier returns, and the protocol both classifiers (offline, LLM) implement."""
+"""What a claim classifier returns, and the protocols the classifiers (offline, model-backed) implement.
+
+A `Classification` says who answered (`checker`, `model_name`) and what it cost (`usage`), so callers
+never need to know which classifier they hold; a model-backed classifier also exposes the offline pass
+it rests on (`ModelBackedClassifier`), so the verifier can run that pass per claim itself."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Protocol, cast
+from typing import Protocol, cast, runtime_checkable
 
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
+from groundgate.models.base import Usage
+from groundgate.text.segmentation import Span
 from groundgate.verify.budget import Deadline
-from groundgate.verify.text import Span
 
 
 @dataclass(frozen=True, slots=True)
@@ -45,9 +50,13 @@ class Classification:
 
     assessments: list[ClaimAssessment]
     checker: str = "offline"
-    """`offline` or `llm`."""
+    """`offline` or `llm`: who answered (a model-backed classifier whose model failed says `offline`)."""
     judge_status: ParseStatus = ParseStatus.NOT_CALLED
     notes: list[str] = field(default_factory=list)
+    usage: Usage = field(default_factory=Usage)
+    """Tokens the model call cost; zero when no model was called."""
+    model_name: str = ""
+    """The model asked (also when it failed); empty when no model was asked."""
 
 
 class ClaimClassifier(Protocol):
@@ -60,6 +69,19 @@ class ClaimClassifier(Protocol):
         *,
         question: str | None = None,
     ) -> Classification: ...
+
+
+@runtime_checkable
+class ModelBackedClassifier(ClaimClassifier, Protocol):
+    """A classifier that asks a model and rests on an offline pass (`fallback`): the offline pass's
+    deterministic contradictions stand, and it answers whenever the model fails."""
+
+    @property
+    def fallback(self) -> ClaimClassifier: ...
+
+    def resting_on(self, fallback: ClaimClassifier) -> ClaimClassifier:
+        """The same classifier over another offline pass (the verifier's per-claim one)."""
+        ...
 
 
 class DeadlineAwareClassifier(Protocol):

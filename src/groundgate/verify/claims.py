@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from groundgate.verify.text import Span, is_cjk_text, split_sentences, tokenize
+from groundgate.text.segmentation import Span, is_cjk_text, split_sentences, tokenize
 
 _DIGIT = re.compile(
     r"[0-9０-９]|[零一二两三四五六七八九十百千万亿]+(?:元|块|天|日|次|个|人|小时|分钟|秒|年|月|%|倍|级|周)"

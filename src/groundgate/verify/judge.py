@@ -16,17 +16,18 @@ The judge never computes a verdict or a score (DESIGN invariant 4): `verify.matr
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
+from groundgate.text.segmentation import Span, find_tolerant
 from groundgate.verify.assessment import ClaimAssessment, ClaimClassifier, Classification, classify_within
 from groundgate.verify.budget import Deadline
-from groundgate.verify.text import Span, find_tolerant
 
 __all__ = ["JUDGE_SYSTEM_PROMPT", "JudgeItem", "JudgeOutput", "JudgeRun", "LLMJudge"]
 
@@ -116,7 +117,13 @@ class LLMJudge:
         self.role: Role = role
         """`judge` for `check`, `verifier` inside the pipeline: each role may use its own model."""
 
-    # ------------------------------------------------------------------ ClaimClassifier
+    # ------------------------------------------------------------------ ModelBackedClassifier
+
+    def resting_on(self, fallback: ClaimClassifier) -> LLMJudge:
+        """This judge over another offline pass (`ModelBackedClassifier`)."""
+        judge = copy.copy(self)
+        judge.fallback = fallback
+        return judge
 
     honours_deadline = True
     """Hands a `deadline` to the offline fallback (the model call keeps its own timeout)."""
@@ -149,7 +156,7 @@ class LLMJudge:
             )
         if not claims or not passages:
             reason = "judge_skipped_no_claims" if not claims else "judge_skipped_no_passages"
-            return JudgeRun(_offline_copy(offline, ParseStatus.NOT_CALLED, reason), Usage(), "", 0)
+            return JudgeRun(_offline_copy(offline, ParseStatus.NOT_CALLED, reason), Usage(), "", 0, "")
 
         messages = self.build_messages(claims, passages, question=question)
         prompt_chars = sum(len(m.content) for m in messages)
@@ -159,15 +166,18 @@ class LLMJudge:
             status = _parse_status(exc.status)
             note = f"judge_fallback:{status.value}: {exc}"
             return JudgeRun(
-                _offline_copy(offline, status, note),
+                replace(_offline_copy(offline, status, note), model_name=self.model.name),
                 Usage(),
                 exc.raw_output or "",
                 prompt_chars,
                 self.model.name,
             )
 
-        classification = self._merge(response.output, claims, passages, offline)
-        return JudgeRun(classification, response.usage, response.raw_text, prompt_chars, response.model_name)
+        name = response.model_name or self.model.name
+        classification = replace(
+            self._merge(response.output, claims, passages, offline), usage=response.usage, model_name=name
+        )
+        return JudgeRun(classification, response.usage, response.raw_text, prompt_chars, name)
 
     def build_messages(
         self,

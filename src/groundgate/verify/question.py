@@ -14,9 +14,9 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from groundgate.contracts.check import QuestionCoverage
+from groundgate.contracts.grounding_check import QuestionCoverage
+from groundgate.text.segmentation import is_cjk_text, normalize, split_sentences, tokenize
 from groundgate.verify.synonyms import canonical
-from groundgate.verify.text import is_cjk_text, normalize, split_sentences, tokenize
 
 _EN_PART = re.compile(
     r"(?:,\s*|\s+)(?:and|or|also)\s+(?=(?:what|when|where|who|whom|whose|which|why|how|is|are|was|were|does|do|did|can|could|should|will|would)\b)"

@@ -23,7 +23,7 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from groundgate.verify.text import tokenize
+from groundgate.text.segmentation import tokenize
 
 #: Records longer than this are read as prose (parsing them would cost more than it helps).
 _MAX_RECORD_CHARS = 200_000

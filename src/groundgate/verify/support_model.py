@@ -10,7 +10,7 @@ The features are meant to survive paraphrase, not to memorise rows: how much of 
 Chinese characters, bigrams) the evidence holds, in the evidence as a whole and in its best
 sentence; whether the claim's numbers (digits, Chinese and English number words) and names or codes
 appear; whether negation differs between the claim and its best sentence; and, across scripts, how
-many of the claim's lexicon terms (`groundgate.knowledge.lexicon`) have a translation in the evidence.
+many of the claim's lexicon terms (`groundgate.text.lexicon`) have a translation in the evidence.
 """
 
 from __future__ import annotations
@@ -344,7 +344,7 @@ def _share(items: Collection[str], present: AbstractSet[str], empty: float = 1.0
 
 def _lexicon_coverage(claim: str, evidence_folded: str) -> tuple[float, int]:
     """Share of the claim's lexicon terms whose term or a translation is in the evidence."""
-    from groundgate.knowledge.lexicon import default_lexicon  # lazily: verify stays import-pure
+    from groundgate.text.lexicon import default_lexicon  # lazily: verify stays import-pure
 
     found = default_lexicon().matches(claim)
     if not found:
@@ -431,7 +431,7 @@ def load_model() -> SupportModel:
         scales=tuple(float(s) for s in raw["scales"]),
         threshold=float(raw["threshold"]),
     )
-    from groundgate.knowledge.lexicon import default_lexicon
+    from groundgate.text.lexicon import default_lexicon
 
     default_lexicon()  # part of the model: its load counts in the load time
     _LOAD_MS.append((time.perf_counter() - started) * 1000)

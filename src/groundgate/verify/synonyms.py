@@ -12,7 +12,7 @@ context, so both sides meet on the same words.
   languages): within English the stemmer already joins word forms, and the lexicon's broader
   English groupings (`upgrade`/`escalate`) would hide real word swaps.
 
-The lexicon's data is `knowledge/data/lexicon_zh_en.tsv` (built by `benchmarks/build_lexicon.py`);
+The lexicon's data is `text/data/lexicon_zh_en.tsv` (built by `benchmarks/build_lexicon.py`);
 it is read lazily, once per process, by path, on the first check that needs it — importing this
 module does no I/O, and `verify` imports nothing from `knowledge` (whose package pulls in the
 index clients). Only the pure parsing and lookup live here.
@@ -28,7 +28,7 @@ from functools import lru_cache
 from pathlib import Path
 
 #: The bundled lexicon, relative to the `groundgate` package.
-_LEXICON = Path(__file__).resolve().parent.parent / "knowledge" / "data" / "lexicon_zh_en.tsv"
+_LEXICON = Path(__file__).resolve().parent.parent / "text" / "data" / "lexicon_zh_en.tsv"
 
 _CJK_RUN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]+")
 _EN_WORD = re.compile(r"[a-z][a-z0-9]*(?:'[a-z]+)?")

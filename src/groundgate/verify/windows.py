@@ -2,7 +2,7 @@
 
 The context is analysed once per check (`ContextIndex`: sentences, words and bigram postings) and
 each claim looks its candidate windows up (`best_window`) instead of scoring every window, so the
-offline checker stays near-linear in the input (see `groundgate.verify.checker`). Words and bigrams
+offline checker stays near-linear in the input (see `groundgate.verify.offline_checker`). Words and bigrams
 are taken from the text after `synonyms.canonical` (lexicon synonyms and number words folded), and a
 structured passage (JSON, `key: value` lines) contributes one window per record, its fields read out
 (`verify.records`).
@@ -15,10 +15,10 @@ from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
 from groundgate.verify import fidelity, records
 from groundgate.verify.budget import Deadline
 from groundgate.verify.synonyms import canonical
-from groundgate.verify.text import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
 
 #: How much more support a two-sentence window needs than a single sentence to be preferred.
 PAIR_MARGIN = 0.1
@@ -131,6 +131,7 @@ class ContextIndex:
         "_large",
         "_lower",
         "_normalized",
+        "_sets",
         "all_text",
         "bigram_postings",
         "context_cjk",
@@ -175,6 +176,7 @@ class ContextIndex:
         self._in_normalized: dict[str, bool] = {}
         self._in_lower: dict[str, bool] = {}
         self._large: dict[int, tuple[Window, fidelity.EvidenceIndex]] = {}
+        self._sets: dict[int, frozenset[int]] = {}
 
     def canonical(self, text: str) -> str:
         """The text whose words and bigrams support is computed on (see `synonyms.canonical`)."""
@@ -311,6 +313,16 @@ class ContextIndex:
         """The window counts `token` as covered: one of its words, or (longer tokens) in its text."""
         return self.has_word(w, token) or (len(token) > 1 and self.contains(w, token))
 
+    def as_set(self, postings: array[int]) -> frozenset[int]:
+        """A posting list as a set, made once per check: scoring a candidate window asks each of
+        the claim's remaining terms whether the window has it, and a set answers that in O(1)
+        where searching the window's text costs its length."""
+        key = id(postings)
+        found = self._sets.get(key)
+        if found is None:
+            found = self._sets[key] = frozenset(postings)
+        return found
+
     def rarest_bigram(self, needle: str) -> array[int] | None:
         """The shortest posting list of `needle`'s bigrams: every window containing `needle` is in it.
 
@@ -405,25 +417,17 @@ class _Term:
         return len(self.postings) + (len(self.substring) if self.substring is not None else 0)
 
 
-def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex) -> Support:
-    """The window with the highest support (a pair must beat a single sentence by `PAIR_MARGIN`).
-
-    Support of a window is the weighted share of the claim's words it covers (averaged, for
-    Chinese, with the share of the claim's character bigrams it has). Instead of scoring every
-    window, the search walks the claim's words and bigrams from the rarest to the most common,
-    adding each one's share to the windows in its postings, and stops as soon as what the
-    remaining terms could add to a window not yet seen cannot beat the best window scored so far
-    (the max-score bound of search engines). The candidates left are scored exactly, in window
-    order, so the result is the one a full scan gives: the first window of the highest rank.
-    """
+def _claim_terms(
+    tokens: list[str], claim_bigrams: set[str], index: ContextIndex
+) -> tuple[list[_Term], float]:
+    """The claim's words and bigrams that occur in the context, rarest first, and the words' total weight."""
     weights: dict[str, float] = {}
     total = 0.0
     for token, w in weighted(tokens):
         total += w
         weights[token] = weights.get(token, 0.0) + w
     n_bigrams = len(claim_bigrams)
-    share = 0.5 if n_bigrams else 1.0  # words are half the score when bigrams are the other half
-
+    share = 0.5 if n_bigrams else 1.0
     terms: list[_Term] = []
     for token, weight in weights.items():
         postings = index.token_postings.get(token, _NO_WINDOWS)
@@ -435,9 +439,26 @@ def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex)
         postings = index.bigram_postings.get(bigram, _NO_WINDOWS)
         if postings:
             terms.append(_Term(None, bigram, 0.0, 0.5 / n_bigrams, postings, None))
+    terms.sort(key=lambda term: term.size)
+    return terms, total
+
+
+def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex) -> Support:
+    """The window with the highest support (a pair must beat a single sentence by `PAIR_MARGIN`).
+
+    Support of a window is the weighted share of the claim's words it covers (averaged, for
+    Chinese, with the share of the claim's character bigrams it has). Instead of scoring every
+    window, the search walks the claim's words and bigrams from the rarest to the most common,
+    adding each one's share to the windows in its postings, and stops as soon as what the
+    remaining terms could add to a window not yet seen cannot beat the best window scored so far
+    (the max-score bound of search engines). The candidates left are scored exactly, in window
+    order, so the result is the one a full scan gives: the first window of the highest rank.
+    """
+    terms, total = _claim_terms(tokens, claim_bigrams, index)
+    n_bigrams = len(claim_bigrams)
+    share = 0.5 if n_bigrams else 1.0  # words are half the score when bigrams are the other half
     if not terms:
         return Support(0.0, None)
-    terms.sort(key=lambda term: term.size)
     remaining = [0.0] * (len(terms) + 1)  # remaining[k]: the most terms k.. can add to a window
     for k in range(len(terms) - 1, -1, -1):
         remaining[k] = remaining[k + 1] + terms[k].value
@@ -452,13 +473,22 @@ def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex)
         words = covered.get(w, 0.0) / total if total else 0.0
         return share * words + (0.5 * hits.get(w, 0) / n_bigrams if n_bigrams else 0.0)
 
-    def exact(w: int, todo: Sequence[_Term]) -> float:
+    # Posted windows only (every candidate comes from a posting list): a window has a word or
+    # bigram exactly when it is in that term's postings, and can hold a longer word inside its text
+    # only when it has the word's rarest bigram — the same answers `index.covers` and
+    # `index.contains` give, without searching the text for every term.
+    has = [index.as_set(term.postings) for term in terms]
+    may_hold = [index.as_set(term.substring) if term.substring is not None else None for term in terms]
+
+    def exact(w: int, start: int) -> float:
         weight, found = covered.get(w, 0.0), hits.get(w, 0)
-        for term in todo:
+        for k in range(start, len(terms)):
+            term = terms[k]
             if term.token is not None:
-                if index.covers(w, term.token):
+                inside = may_hold[k]
+                if w in has[k] or (inside is not None and w in inside and index.contains(w, term.token)):
                     weight += term.weight
-            elif term.bigram is not None and index.contains(w, term.bigram):
+            elif w in has[k]:
                 found += 1
         # The same arithmetic as scoring a window on its own: weights are multiples of 0.5, so
         # the sum is exact in any order and the score is bit-for-bit the full scan's.
@@ -505,11 +535,10 @@ def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex)
                     top, top_value = w, value
         done = k + 1
         if top >= 0:
-            score = exact(top, terms[done:])
+            score = exact(top, done)
             scored[top] = score
             threshold = max(threshold, rank(top, score))
 
-    todo = terms[done:]
     bound = remaining[done]
     best = Support(0.0, None)
     best_rank = 0.0
@@ -518,7 +547,7 @@ def best_window(tokens: list[str], claim_bigrams: set[str], index: ContextIndex)
         if partial(w) + bound - penalty < threshold - _EPS:
             continue  # cannot reach the best rank already found
         known = scored.get(w)
-        support = known if known is not None else exact(w, todo)
+        support = known if known is not None else exact(w, done)
         # A sentence pair must earn its extra length: cite the single sentence unless the pair
         # covers clearly more of the claim.
         r = rank(w, support)

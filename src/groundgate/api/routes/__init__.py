@@ -2,7 +2,7 @@
 
 - `service`: the page (`/`), `/api/me`, `/healthz`, `/metrics`
 - `chat`: `POST /api/chat` (JSON or server-sent events)
-- `check`: `POST /api/check` (the grounding checker)
+- `grounding_check`: `POST /api/check` (the grounding checker)
 - `feedback`: `POST /api/feedback`
 - `runs`: `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs`
 - `cases`: `GET /api/cases`
@@ -15,15 +15,16 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from groundgate.api.routes import cases, chat, check, feedback, runs, service
+from groundgate.api.routes import agent, cases, chat, feedback, grounding_check, runs, service
 
 __all__ = ["ROUTERS"]
 
 ROUTERS: tuple[APIRouter, ...] = (
     service.router,
     chat.router,
-    check.router,
+    grounding_check.router,
     feedback.router,
     runs.router,
     cases.router,
+    agent.router,
 )

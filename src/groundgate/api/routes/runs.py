@@ -12,8 +12,8 @@ from groundgate.api.deps import Limit, PathId, ReadScope, Svc
 from groundgate.api.errors import ERROR_RESPONSES
 from groundgate.api.schemas import ID_PATTERN
 from groundgate.apps.feedback import FEEDBACK_VALUES
+from groundgate.apps.run_trace import RunTrace, get_trace
 from groundgate.apps.runs import RunSummary, list_runs
-from groundgate.apps.trace import RunTrace, get_trace
 
 __all__ = ["router"]
 

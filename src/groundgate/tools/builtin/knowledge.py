@@ -42,11 +42,11 @@ from groundgate.contracts import (
     ToolStatus,
 )
 from groundgate.knowledge.index import KnowledgeIndex, SearchFilter, SearchHit, SearchResults
-from groundgate.knowledge.lexicon import default_lexicon
+from groundgate.text.instructions import overlaps
+from groundgate.text.lexicon import default_lexicon
+from groundgate.text.segmentation import Span, split_sentences, tokenize
 from groundgate.tools.builtin.clock import utc_now
 from groundgate.tools.registry import ToolArguments, ToolFunction, ToolRegistry
-from groundgate.verify.instructions import overlaps
-from groundgate.verify.text import Span, split_sentences, tokenize
 
 __all__ = [
     "KNOWLEDGE_TOOL",

@@ -43,7 +43,6 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator, model_valida
 
 from groundgate.contracts import EvidenceRef, ExecutionContext, ToolOutput, ToolSpec, ToolStatus, VerifiedFact
 from groundgate.errors import UsageError
-from groundgate.tools.builtin import EmbeddedStore, LoadReport, iter_json_objects
 from groundgate.tools.builtin.clock import (
     UtcDatetime,
     format_utc,
@@ -52,6 +51,7 @@ from groundgate.tools.builtin.clock import (
     to_epoch_us,
     utc_now,
 )
+from groundgate.tools.builtin.stores import EmbeddedStore, LoadReport, iter_json_objects
 from groundgate.tools.registry import ToolArguments, ToolFunction
 
 __all__ = [

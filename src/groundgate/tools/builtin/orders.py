@@ -36,8 +36,8 @@ from pydantic import BaseModel, ConfigDict, Field, field_validator
 
 from groundgate.contracts import EvidenceRef, ExecutionContext, ToolOutput, ToolSpec, ToolStatus, VerifiedFact
 from groundgate.errors import UsageError
-from groundgate.tools.builtin import EmbeddedStore, LoadReport, iter_json_objects
 from groundgate.tools.builtin.clock import format_utc, from_epoch_us, parse_timestamp, to_epoch_us, utc_now
+from groundgate.tools.builtin.stores import EmbeddedStore, LoadReport, iter_json_objects
 from groundgate.tools.registry import ToolArguments, ToolFunction
 
 __all__ = [

@@ -103,7 +103,7 @@ def compare_constraints(question: str, plan_text: str) -> list[FidelityIssue]:
 #: Mentions of one claim that `check_claim` compares with the evidence (the first ones). Each costs up
 #: to a look-up per evidence mention of its kind; no sentence a person writes has this many figures,
 #: names and cues, so only hostile input is cut short (the offline checker then refuses to call the
-#: claim supported, see `groundgate.verify.checker`).
+#: claim supported, see `groundgate.verify.offline_checker`).
 MAX_CLAIM_MENTIONS = 256
 
 

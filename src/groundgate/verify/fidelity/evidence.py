@@ -11,6 +11,7 @@ from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
 
+from groundgate.text.segmentation import CACHE_MAX_CHARS
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
     _SQUASH_RX,
@@ -28,7 +29,6 @@ from groundgate.verify.fidelity.matching import (
 )
 from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.negation import _Polarity, _polarity
-from groundgate.verify.text import CACHE_MAX_CHARS
 
 _SQUASHABLE = frozenset({"service", "config_key", "host"})
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+from groundgate.text.segmentation import CACHE_MAX_CHARS
 from groundgate.verify.fidelity.model import Mention, Mentions
 from groundgate.verify.fidelity.patterns import _ALPHA_RX, _DIGIT_RX
 from groundgate.verify.fidelity.scan import _Extractor
@@ -15,7 +16,6 @@ from groundgate.verify.fidelity.scan_cues import comparators, negations
 from groundgate.verify.fidelity.scan_dates import dates
 from groundgate.verify.fidelity.scan_identifiers import codes, identifiers_early, names, versions
 from groundgate.verify.fidelity.scan_quantities import quantities
-from groundgate.verify.text import CACHE_MAX_CHARS
 
 
 def _scan(text: str) -> Mentions:

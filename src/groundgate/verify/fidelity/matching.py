@@ -12,9 +12,9 @@ import unicodedata
 from datetime import date
 from functools import lru_cache
 
+from groundgate.text.segmentation import CACHE_MAX_CHARS
 from groundgate.verify.fidelity.model import _NUMERIC_KINDS, Mention
 from groundgate.verify.fidelity.numbers import _close
-from groundgate.verify.text import CACHE_MAX_CHARS
 
 # --------------------------------------------------------------------------- folding
 

@@ -12,11 +12,11 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 
+from groundgate.text.segmentation import CACHE_MAX_CHARS, split_sentences, stem, tokenize
 from groundgate.verify.fidelity.cues import _CLAUSE_END_RX, _NEG_ZH
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _folded
 from groundgate.verify.fidelity.model import Mention
-from groundgate.verify.text import CACHE_MAX_CHARS, split_sentences, stem, tokenize
 
 _NEG_TOKENS = frozenset(_NEG_ZH) | frozenset(
     [

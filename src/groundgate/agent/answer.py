@@ -1,0 +1,307 @@
+"""Grounded composition and claim/reference validation (seed "agent.answer").
+
+A composer — `compose_offline` (extractive, no model) or `ModelComposer` (the `composer` role) —
+sees only the question, the covered slots and the gated evidence of this run: never a missing slot
+to fill, never a tool's failure detail. It drafts statements and steps, each naming its need and
+citations. `validate_answer` then keeps a statement only if (seed "证据资格与结论校验" 4):
+
+- its need is a covered slot (`PARTIAL` shows covered slots only; a missing step is never filled in);
+- every citation is gated evidence of this run *for that need* (`CITATION_NOT_GATED`);
+- its numbers, dates, comparators, negation and versions agree with the cited text
+  (`groundgate.verify.fidelity.check_claim`; `NUMBER_INCONSISTENT`);
+- the cited text entails it, conservatively: most of its content words are in the cited text
+  (`STATEMENT_NOT_ENTAILED`).
+
+Dropped statements are recorded with their reason; the runtime downgrades the decision when a
+covered slot is left without any statement (fail-closed). User-facing summaries for doubt are fixed
+templates (`SUMMARY`).
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from groundgate.agent.contracts import (
+    Citation,
+    DecisionStatus,
+    EvidenceAssessment,
+    EvidenceType,
+    GroundedAnswer,
+    GroundedStatement,
+    GroundedStep,
+    NeedCode,
+    ReasonCode,
+    RejectedCandidate,
+    SlotStatus,
+    VerifiedFact,
+)
+from groundgate.agent.evidence import fitting, on_topic_sentences
+from groundgate.models.base import Message, Model
+from groundgate.text import mask_instructions, tokenize
+from groundgate.verify.fidelity import check_claim
+
+__all__ = [
+    "ENTAILMENT_COVERAGE",
+    "SUMMARY",
+    "ComposerDraft",
+    "DraftStatement",
+    "DraftStep",
+    "ModelComposer",
+    "compose_offline",
+    "fact_text",
+    "validate_answer",
+]
+
+#: Share of a statement's content words the cited text must contain.
+ENTAILMENT_COVERAGE: Final = 0.7
+
+SUMMARY: Final[dict[DecisionStatus, str]] = {
+    DecisionStatus.ANSWERED: "以下内容均来自现行制度或您的实时数据：",
+    DecisionStatus.PARTIAL: "以下仅包含已找到依据的部分，其余内容暂无可靠依据：",
+    DecisionStatus.NO_EVIDENCE: "没有找到可以作为依据的现行制度或实时数据，暂时无法回答。",
+    DecisionStatus.CONFLICT: "现行资料对此说法不一致，无法给出确定结论，请联系 HR 确认：",
+    DecisionStatus.NEEDS_INPUT: "还需要您补充信息才能回答。",
+}
+UNSUPPORTED_SUMMARY: Final = "当前没有可用的工具处理这个请求：我只能查询人事制度文件和您本人的当前待办。"
+
+_STATUS_ZH: Final = {"PENDING": "待处理", "IN_PROGRESS": "处理中", "COMPLETED": "已完成"}
+_STEP_MARKER = re.compile(
+    r"^\s*(?:第[一二三四五六七八九十\d]+步[：:]?|\d{1,2}\s*[.、)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]+、|步骤\s*\d[：:]?)\s*"
+)
+
+
+class DraftStatement(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    need: str
+    text: str
+    citations: list[str] = Field(default_factory=list)
+
+
+class DraftStep(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str
+    citations: list[str] = Field(default_factory=list)
+
+
+class ComposerDraft(BaseModel):
+    """What a composer proposes; nothing of it reaches the user before `validate_answer`."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    summary: str = ""
+    statements: list[DraftStatement] = Field(default_factory=list)
+    steps: list[DraftStep] = Field(default_factory=list)
+
+
+def fact_text(fact: VerifiedFact) -> str:
+    """A fact as the one sentence statements about it are checked against."""
+    value = fact.value if isinstance(fact.value, dict) else {"value": fact.value}
+    if fact.fact_type == "task.count":
+        return f"您当前共有 {value.get('count', 0)} 项待办。"
+    status = _STATUS_ZH.get(str(value.get("status")), str(value.get("status")))
+    due = f"，截止 {value['dueDate']}" if value.get("dueDate") else ""
+    return f"{value.get('title', '')}（{status}{due}）"
+
+
+def _texts(assessment: EvidenceAssessment) -> dict[str, str]:
+    texts = {cid: mask_instructions(d.text, d.instruction_spans) for cid, d in assessment.documents.items()}
+    texts.update({ref: fact_text(f) for ref, f in assessment.facts.items()})
+    return texts
+
+
+#: At most this many sentences state one slot.
+MAX_SENTENCES_PER_SLOT: Final = 3
+
+
+def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMOUNT_RULE) -> list[str]:
+    """The sentences that state the slot, in text order.
+
+    An amount: those sharing most words with the question (all of them on a tie: "住宿标准" without
+    a city gets every city tier, "一线城市住宿标准" only its own). Anything else: the few sharing most
+    words, since conditions come in pairs ("5000 元以内…；超过 5000 元的…").
+    """
+    terms = set(tokenize(question))
+    if need is NeedCode.AMOUNT_RULE:
+        # An amount is stated for the case asked ("满 10 年" → the 10-20 year tier) only.
+        sentences = fitting(sentences, question)
+        scores = [len(terms & set(tokenize(s))) for s in sentences]
+        keep = {i for i, score in enumerate(scores) if score == max(scores)}
+    else:
+        # Rules in pairs stay together ("5000 元以内…；超过 5000 元的还需…"), the fitting one first.
+        fits = set(fitting(sentences, question))
+        ranks = [(s in fits, len(terms & set(tokenize(s)))) for s in sentences]
+        keep = set(
+            sorted(range(len(sentences)), key=lambda i: ranks[i], reverse=True)[:MAX_SENTENCES_PER_SLOT]
+        )
+    return [s for i, s in enumerate(sentences) if i in keep][:MAX_SENTENCES_PER_SLOT]
+
+
+def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDraft:
+    """Extractive: for each covered slot, the sentence (or steps, or facts) that covered it."""
+    draft = ComposerDraft()
+    for slot in assessment.slots:
+        if slot.status is not SlotStatus.COVERED or not slot.citations:
+            continue
+        if slot.need.code is NeedCode.TASK_STATE:
+            for ref in slot.citations:
+                draft.statements.append(
+                    DraftStatement(
+                        need=slot.need.code.value, text=fact_text(assessment.facts[ref]), citations=[ref]
+                    )
+                )
+            continue
+        cid = slot.citations[0]
+        sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, question)
+        if not sentences:
+            continue
+        if slot.need.code is NeedCode.PROCESS_STEPS:
+            draft.steps += [DraftStep(text=_STEP_MARKER.sub("", s), citations=[cid]) for s in sentences]
+        else:
+            shown = {st.text for st in draft.statements}
+            draft.statements += [
+                DraftStatement(need=slot.need.code.value, text=text, citations=[cid])
+                for text in _best(sentences, question, slot.need.code)
+                if text not in shown  # one sentence may cover two slots: it is said once
+            ]
+    return draft
+
+
+def conflict_statements(assessment: EvidenceAssessment, question: str) -> list[GroundedStatement]:
+    """Both sides of each conflict, each with its own citation (no composer involved)."""
+    out: list[GroundedStatement] = []
+    for slot in assessment.slots:
+        if slot.status is not SlotStatus.CONFLICT:
+            continue
+        for cid in slot.citations:
+            sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, question)
+            if sentences:
+                out.append(
+                    GroundedStatement(
+                        need=slot.need.code, text=_best(sentences, question)[0], citations=[cid]
+                    )
+                )
+    return out
+
+
+_COMPOSER_PROMPT = """Answer the employee's question in Chinese using ONLY the evidence below.
+Return JSON {"summary": str, "statements": [{"need": code, "text": str, "citations": [ids]}],
+"steps": [{"text": str, "citations": [ids]}]}. Each statement restates what its cited evidence says,
+with the same numbers; cite only the ids given for that need; add nothing the evidence does not say."""
+
+
+class ModelComposer:
+    """The answer model: sees the gated evidence of covered slots only."""
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+
+    def compose(self, assessment: EvidenceAssessment, question: str) -> ComposerDraft:
+        texts = _texts(assessment)
+        slots = [
+            {"need": s.need.code.value, "label": s.need.label, "evidence": {c: texts[c] for c in s.citations}}
+            for s in assessment.slots
+            if s.status is SlotStatus.COVERED
+        ]
+        messages = [
+            Message("system", _COMPOSER_PROMPT),
+            Message("user", json.dumps({"question": question, "covered": slots}, ensure_ascii=False)),
+        ]
+        return self._model.request(messages, ComposerDraft, role="composer").output
+
+
+def _statement_problem(
+    text: str, citations: Sequence[str], allowed: set[str], texts: dict[str, str], question: str
+) -> ReasonCode | None:
+    if not citations or any(c not in allowed for c in citations):
+        return ReasonCode.CITATION_NOT_GATED
+    cited = "\n".join(texts[c] for c in citations)
+    issues = check_claim(text, cited, cited, question=question)
+    if any(i.severity == "contradiction" for i in issues):
+        return ReasonCode.NUMBER_INCONSISTENT
+    words = set(tokenize(text))
+    if not words:
+        return ReasonCode.STATEMENT_NOT_ENTAILED
+    if len(words & set(tokenize(cited))) / len(words) < ENTAILMENT_COVERAGE:
+        return ReasonCode.STATEMENT_NOT_ENTAILED
+    return None
+
+
+def validate_answer(
+    draft: ComposerDraft, assessment: EvidenceAssessment, question: str
+) -> tuple[GroundedAnswer, list[RejectedCandidate]]:
+    """Keep only statements and steps that pass every check of the module docstring."""
+    covered = {s.need.code: set(s.citations) for s in assessment.slots if s.status is SlotStatus.COVERED}
+    texts = _texts(assessment)
+    dropped: list[RejectedCandidate] = []
+    statements: list[GroundedStatement] = []
+    for index, st in enumerate(draft.statements):
+        need = NeedCode(st.need) if st.need in NeedCode.__members__ else None
+        if need is None or need not in covered:
+            dropped.append(
+                RejectedCandidate(
+                    citation_id=f"statement:{index}", reason=ReasonCode.STATEMENT_UNCOVERED_SLOT
+                )
+            )
+            continue
+        problem = _statement_problem(st.text, st.citations, covered[need], texts, question)
+        if problem is not None:
+            dropped.append(RejectedCandidate(citation_id=f"statement:{index}", reason=problem))
+            continue
+        statements.append(GroundedStatement(need=need, text=st.text.strip(), citations=list(st.citations)))
+    steps: list[GroundedStep] = []
+    step_citations = covered.get(NeedCode.PROCESS_STEPS)
+    for index, step in enumerate(draft.steps):
+        if step_citations is None:
+            dropped.append(
+                RejectedCandidate(citation_id=f"step:{index}", reason=ReasonCode.STATEMENT_UNCOVERED_SLOT)
+            )
+            continue
+        problem = _statement_problem(step.text, step.citations, step_citations, texts, question)
+        if problem is not None:
+            dropped.append(RejectedCandidate(citation_id=f"step:{index}", reason=problem))
+            continue
+        steps.append(
+            GroundedStep(order=len(steps) + 1, text=step.text.strip(), citations=list(step.citations))
+        )
+    kept = {c for s in statements for c in s.citations} | {c for s in steps for c in s.citations}
+    summary = ""
+    if draft.summary.strip() and kept:
+        problem = _statement_problem(draft.summary, sorted(kept), kept, texts, question)
+        summary = draft.summary.strip() if problem is None else ""
+    answer = GroundedAnswer(
+        summary=summary, statements=statements, steps=steps, citations=citations_for(assessment, kept)
+    )
+    return answer, dropped
+
+
+def citations_for(assessment: EvidenceAssessment, ids: set[str]) -> list[Citation]:
+    """The citation list of an answer, in a stable order (documents, then facts)."""
+    out: list[Citation] = []
+    for cid, doc in assessment.documents.items():
+        if cid in ids:
+            out.append(
+                Citation(
+                    citation_id=cid,
+                    evidence_type=EvidenceType.DOCUMENT_EVIDENCE,
+                    source=doc.source,
+                    excerpt=doc.heading or "",
+                )
+            )
+    for ref, fact in assessment.facts.items():
+        if ref in ids:
+            out.append(
+                Citation(
+                    citation_id=ref,
+                    evidence_type=EvidenceType.VERIFIED_FACT,
+                    source=fact.source_system,
+                    excerpt=fact_text(fact),
+                )
+            )
+    return out

@@ -1,0 +1,218 @@
+"""Context relations, structured conversation state and ref invalidation (seed "agent.context").
+
+A question is resolved against the conversation's `ConversationState`: earlier *questions* (for
+language only: earlier answers have no fact status, invariant 4) and the server-side records of
+the `factRef`s earlier answers showed. A record maps a ref to the tool, its business arguments, the
+item key, when it was read, its TTL, scope, authorization snapshot and the run that read it — never
+the fact itself; reusing it means re-reading it through the registered tool (`agent.runtime`).
+
+Relations:
+
+- `REFERENCE` — "第二个任务…": the record of item 2 becomes a trusted ref, unless it has expired
+  (`REF_EXPIRED`), was read under another tenant/user/project/app/space (`REF_OUT_OF_SCOPE`), or does
+  not exist (`REF_UNKNOWN`); a ref the client sends that the server never issued is `REF_UNKNOWN`;
+- `CORRECTION` — "不是三月，是四月": the previous question with the wrong part replaced; the refs
+  read for the wrong part are invalidated (`REF_INVALIDATED`) and leave the state;
+- `FOLLOW_UP` — "那病假呢？": the previous question with the part of the same kind replaced (HR word
+  classes first, then `groundgate.questions.resolve_followup`);
+- `NEW` — anything else.
+
+What the user asserts about themselves ("我已经提交了", "我是经理") is kept as `UserAssertion`s: for
+understanding, never proof.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from datetime import datetime, timedelta
+from typing import Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from groundgate.agent.contracts import (
+    ContextRelation,
+    ExecutionContext,
+    FactRefRecord,
+    ReasonCode,
+    ResolvedContext,
+    UserAssertion,
+)
+from groundgate.agent.planning import task_window
+from groundgate.agent.tools import snapshot
+from groundgate.agent.vocabulary import WORD_CLASSES, entities_in
+from groundgate.questions import resolve_followup
+
+__all__ = ["STATE_VERSION", "ConversationState", "ordinal_of", "resolve_context"]
+
+#: The version of the `state_json` layout (stored in `state_version`).
+STATE_VERSION: Final = 1
+
+_CN_NUMBERS: Final = {
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+_ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,2})\s*(?:个|项|条|件)")
+_CORRECTION = re.compile(r"不是\s*([^，,。；;]+?)\s*[，,、]\s*(?:而)?是\s*([^，,。？?！!；;]+)")
+_ASSERTION = re.compile(r"我(?:已经|刚刚?|是|有|在)[^，,。？?！!]{1,20}")
+
+
+class ConversationState(BaseModel):
+    """What `state_json` holds: earlier questions and fact-ref records, never fact bodies."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    version: int = STATE_VERSION
+    questions: list[str] = Field(default_factory=list)
+    """Earlier resolved questions, oldest first (never answers)."""
+    refs: list[FactRefRecord] = Field(default_factory=list)
+    """The refs of the items the latest answer showed (a new list replaces the old one)."""
+
+    def remember(self, question: str, new_refs: Sequence[FactRefRecord], invalidated: Sequence[str]) -> None:
+        """Record a finished turn: its question, and its refs when it showed any."""
+        self.questions = [*self.questions, question][-10:]
+        kept = [r for r in self.refs if r.fact_ref not in set(invalidated)]
+        self.refs = list(new_refs) if new_refs else kept
+
+
+def ordinal_of(text: str) -> int | None:
+    match = _ORDINAL.search(text)
+    if match is None:
+        return None
+    raw = match.group(1)
+    if raw.isdigit():
+        return int(raw)
+    if raw.startswith("十"):
+        return 10 + (_CN_NUMBERS.get(raw[1:], 0) if len(raw) > 1 else 0)
+    return _CN_NUMBERS.get(raw)
+
+
+def _ref_problem(record: FactRefRecord, ctx: ExecutionContext, now: datetime) -> ReasonCode | None:
+    if record.queried_at + timedelta(seconds=record.ttl_seconds) < now:
+        return ReasonCode.REF_EXPIRED
+    if record.authorization_snapshot != snapshot(ctx):
+        return ReasonCode.REF_OUT_OF_SCOPE
+    return None
+
+
+def _same_class_replacement(focus: str, previous: str) -> str | None:
+    for group in WORD_CLASSES:
+        new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
+        if new is None:
+            continue
+        old = next((w for w in sorted(group, key=len, reverse=True) if w in previous and w != new), None)
+        if old is not None:
+            return previous.replace(old, new, 1)
+    return None
+
+
+def _follow_up(question: str, previous: str) -> str | None:
+    body = re.sub(r"^\s*(?:那么|那|还有|另外)\s*|\s*(?:的)?呢?\s*[？?。!！]*\s*$", "", question)
+    if (
+        not body
+        or len(body) > 16
+        or not (re.match(r"^\s*(?:那么|那|还有|另外)", question) or "呢" in question)
+    ):
+        return None
+    replaced = _same_class_replacement(body, previous)
+    if replaced is not None:
+        return replaced
+    resolution = resolve_followup(question, [(previous, previous)])
+    return resolution.question if resolution.followup else None
+
+
+def _correct(question: str, previous: str, old: str, new: str) -> str:
+    if old in previous:
+        return previous.replace(old, new, 1)
+    return f"{previous}（{new}）" if previous else question
+
+
+def _refs_read_for(old: str, refs: Sequence[FactRefRecord]) -> list[str]:
+    """Refs whose recorded arguments name what the correction says was wrong (a month, a status)."""
+    window = task_window(old, datetime(2000, 1, 1).date())
+    wrong_month = str(window.get("startDate", ""))[5:7]
+    out: list[str] = []
+    for record in refs:
+        start = str(record.arguments.get("startDate", ""))
+        if (wrong_month and start[5:7] == wrong_month) or (old and old in str(record.arguments)):
+            out.append(record.fact_ref)
+    return out
+
+
+def resolve_context(
+    question: str,
+    state: ConversationState | None,
+    ctx: ExecutionContext,
+    now: datetime,
+    *,
+    client_refs: Sequence[str] = (),
+) -> ResolvedContext:
+    """The question against the state (see the module docstring)."""
+    state = state or ConversationState()
+    text = question.strip()
+    previous = state.questions[-1] if state.questions else ""
+    known = {r.fact_ref: r for r in state.refs}
+    refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}
+    trusted: list[FactRefRecord] = []
+    for ref in client_refs:
+        record = known.get(ref)
+        if record is None:
+            continue
+        problem = _ref_problem(record, ctx, now)
+        if problem is None:
+            trusted.append(record)
+        else:
+            refused[ref] = problem
+    gaps: list[str] = []
+    relation = ContextRelation.NEW
+    resolved = text
+    invalidated: list[str] = []
+
+    correction = _CORRECTION.search(text)
+    ordinal = ordinal_of(text)
+    if correction and previous:
+        relation = ContextRelation.CORRECTION
+        old, new = correction.group(1).strip(), correction.group(2).strip()
+        resolved = _correct(text, previous, old, new)
+        invalidated = _refs_read_for(old, state.refs)
+    elif ordinal is not None:
+        relation = ContextRelation.REFERENCE
+        record = next((r for r in state.refs if r.ordinal == ordinal), None)
+        if record is None:
+            gaps.append(f"找不到第{ordinal}项：请先查询列表")
+            refused.setdefault(f"ordinal:{ordinal}", ReasonCode.REF_UNKNOWN)
+        else:
+            problem = _ref_problem(record, ctx, now)
+            if problem is None:
+                trusted.append(record)
+            else:
+                refused[record.fact_ref] = problem
+                gaps.append(f"第{ordinal}项的记录已失效：请重新查询")
+    elif previous:
+        completed = _follow_up(text, previous)
+        if completed is not None:
+            relation, resolved = ContextRelation.FOLLOW_UP, completed
+
+    return ResolvedContext(
+        question=text,
+        resolved_question=resolved,
+        relation=relation,
+        current_goal=resolved,
+        candidate_entities=entities_in(resolved),
+        user_assertions=[
+            UserAssertion(text=m.group(0), turn=len(state.questions) + 1) for m in _ASSERTION.finditer(text)
+        ],
+        trusted_refs=trusted,
+        refused_refs=refused,
+        invalidated_refs=invalidated,
+        gaps=gaps,
+    )

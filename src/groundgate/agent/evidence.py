@@ -1,0 +1,430 @@
+"""The evidence evaluator, slot by slot (seed "agent.evidence", "证据资格与结论校验").
+
+A document passage covers a need only if all three hold (fail-closed: any doubt is "not covered"):
+
+1. **governance** — tenant, effective dates, project scope, authority level and document kind pass
+   (`governance_reason`); the kinds a need accepts are `NEED_KINDS`: an amount or eligibility rule
+   only from a `policy`, so a manual's steps never prove an amount or who is eligible;
+2. **candidate labels** — its `supportedNeedCodes` name the need and its `claimTypes` the need's
+   claim type (`NEED_CLAIM_TYPE`); labels come from a model or loose cues and are never enough alone
+   (invariant 8);
+3. **text** — a conservative check of its own text, instruction-like stretches blanked out, finds a
+   sentence of that claim type (`supporting_sentences`): an amount with a rule cue for
+   `AMOUNT_RULE`, two ordered steps for `PROCESS_STEPS`, … An amount clause therefore supports only
+   `AMOUNT_RULE`, whatever it was labelled.
+
+Among the passages that qualify for a need, only the highest authority level stands (the others are
+`OUTRANKED`). Two qualifying sources of that level that state different amounts or periods for the
+question's subject make the slot `CONFLICT`, citing both.
+
+`TASK_STATE` is live state: only a `VerifiedFact` of this run's own tool results covers it, unexpired
+and read under the current tenant/user/project; a document never does, and a fact never covers a
+document need (invariant 3).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from datetime import date, datetime, timedelta
+from typing import Final
+
+from groundgate.agent.contracts import (
+    NEED_CLAIM_TYPE,
+    DocumentEvidence,
+    EvidenceAssessment,
+    EvidenceNeed,
+    EvidenceSlot,
+    ExecutionContext,
+    NeedCode,
+    ReasonCode,
+    RejectedCandidate,
+    SlotStatus,
+    ToolResult,
+    VerifiedFact,
+)
+from groundgate.agent.tools import COMPANY_SCOPE, snapshot
+from groundgate.agent.vocabulary import ENTITY, entities_in
+from groundgate.contracts import ToolStatus
+from groundgate.contracts.evidence import Authority
+from groundgate.questions import quantity_interval
+from groundgate.text import mask_instructions, split_sentences, tokenize
+from groundgate.verify.fidelity import extract
+
+__all__ = [
+    "NEED_KINDS",
+    "EvidenceEvaluator",
+    "condition_fit",
+    "fitting",
+    "governance_reason",
+    "names_entities",
+    "on_subject",
+    "on_topic_sentences",
+    "subject_terms",
+    "supporting_sentences",
+]
+
+#: Document kinds that may support each need (seed: "制度/流程结论只能由合适 authority/kind 的
+#: DocumentEvidence 支持").
+NEED_KINDS: Final[dict[NeedCode, frozenset[str]]] = {
+    NeedCode.AMOUNT_RULE: frozenset({"policy"}),
+    NeedCode.ELIGIBILITY: frozenset({"policy"}),
+    NeedCode.APPROVAL: frozenset({"policy", "process"}),
+    NeedCode.MATERIALS: frozenset({"policy", "process", "manual"}),
+    NeedCode.PROCESS_STEPS: frozenset({"policy", "process", "manual"}),
+}
+MIN_AUTHORITY: Final = Authority.OWNED
+
+_RULE_CUE = re.compile(
+    r"标准|上限|不超过|不得超过|最高|最多|每(?:天|晚|日|人|次|月|年)|补贴|额度|限额|以内|按|享有|可休|给予|至少|提前|\d+\s*(?:天|个工作日)内"
+)
+_EXAMPLE_CUE = re.compile(r"例如|比如|示例|举例|如：|如:")
+_STEP_LINE = re.compile(
+    r"^\s*(?:第[一二三四五六七八九十\d]+步|\d{1,2}\s*[.、)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]+、|步骤\s*\d)",
+    re.MULTILINE,
+)
+_SEQUENCE = re.compile(r"首先.{1,80}?(?:然后|再|之后|最后)")
+_MATERIAL_VERB = re.compile(r"需(?:要)?(?:提供|提交|附|上传|准备|携带)|材料|附件|须附")
+_MATERIAL_NOUN = re.compile(r"发票|单据|证明|清单|复印件|截图|行程单|病历|诊断|登机牌|水单|申请表")
+_APPROVAL_VERB = re.compile(r"审批|批准|审核|签字|同意")
+_APPROVAL_ACTOR = re.compile(r"经理|主管|负责人|HRBP|HR|人力|总监|部门|财务|上级|领导|总经理")
+_ELIGIBILITY_CUE = re.compile(
+    r"适用于|适用|符合|满\s*\d|入职满|试用期|仅限|方可|才能|可以申请|可申请|有资格|不得申请|不能申请|均可享受"
+)
+
+
+#: Words that say what kind of answer is wanted, not what it is about: they do not make a passage
+#: relevant ("员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物).
+_GENERIC_WORDS: Final = frozenset(
+    tokenize(
+        "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
+        "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
+        "第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+    )
+)
+
+
+_ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
+
+
+def subject_terms(question: str) -> frozenset[str]:
+    """The words of the question that name what it is about: its domain words (`agent.vocabulary`),
+    then the other words of the rest, less those that only say what kind of answer is wanted
+    (`_GENERIC_WORDS`); single characters (满, 年) and figures are conditions, not subjects."""
+    question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
+    entities = entities_in(question)
+    rest = ENTITY.sub(" ", question)
+    for m in reversed(extract(rest).items):  # figures and periods ("半年", "500 元") are conditions
+        rest = rest[: m.start] + " " + rest[m.end :]
+    words = {t for t in tokenize(rest) if t not in _GENERIC_WORDS and len(t) > 1 and not t.isdigit()}
+    return frozenset(entities) | frozenset(words)
+
+
+def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
+    """Whether the sentence, read under its document's title, names every domain word of the
+    question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy."""
+    context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
+    named = set(entities_in(context))
+    return all(word in named or word in context for word in entities_in(question))
+
+
+def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
+    """Whether the passage (heading included) names the question's subject: every subject word of a
+    short subject (up to three: "国外出差住宿" is not "出差住宿"), two in three of a longer one."""
+    if not subject:
+        return True
+    text = f"{doc.heading or ''}\n{doc.text}".lower()
+    text += " " + " ".join(entities_in(text))  # 年休假 names 年假
+    words = set(tokenize(text))
+    # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
+    named = sum(1 for term in subject if term in words or term in text)
+    return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2
+
+
+_CONDITION_KINDS: Final = frozenset({"amount", "duration", "count", "percent"})
+
+
+def _intervals(text: str) -> dict[tuple[str, str | None], tuple[float, float, bool, bool]]:
+    """Per kind and unit, the interval the text's figures bound (`满 1 年不满 10 年` → [12, 120) months)."""
+    out: dict[tuple[str, str | None], tuple[float, float, bool, bool]] = {}
+    for m in extract(text):
+        if m.kind not in _CONDITION_KINDS or not isinstance(m.value, int | float):
+            continue
+        lo, hi, lo_in, hi_in = quantity_interval(text, m)
+        key = (m.kind, m.unit)
+        if key in out:
+            plo, phi, plo_in, phi_in = out[key]
+            lo, lo_in = (lo, lo_in) if lo > plo else (plo, plo_in if lo < plo else plo_in and lo_in)
+            hi, hi_in = (hi, hi_in) if hi < phi else (phi, phi_in if hi > phi else phi_in and hi_in)
+        out[key] = (lo, hi, lo_in, hi_in)
+    return out
+
+
+def condition_fit(sentence: str, question: str) -> bool | None:
+    """Whether the figures the question states fall inside the conditions the sentence sets
+    ("入职满 10 年" fits "满 10 年不满 20 年", not "满 1 年不满 10 年"; "6000 元" fits "超过 5000 元");
+    None when they share no kind of figure."""
+    asked = [
+        (m.kind, m.unit, float(m.value))
+        for m in extract(question)
+        if m.kind in _CONDITION_KINDS and isinstance(m.value, int | float)
+    ]
+    bounds = _intervals(sentence)
+    verdicts: list[bool] = []
+    for kind, unit, value in asked:
+        interval = bounds.get((kind, unit))
+        if interval is None:
+            continue
+        lo, hi, lo_in, hi_in = interval
+        verdicts.append((value > lo or (lo_in and value == lo)) and (value < hi or (hi_in and value == hi)))
+    return all(verdicts) if verdicts else None
+
+
+def fitting(sentences: Sequence[str], question: str) -> list[str]:
+    """The sentences whose conditions the question meets ("满 15 年" → the 10-20 year tier, not a
+    sentence that bounds no years); else those that at least do not contradict it; else all."""
+    verdicts = [(s, condition_fit(s, question)) for s in sentences]
+    exact = [s for s, fit in verdicts if fit is True]
+    if exact:
+        return exact
+    return [s for s, fit in verdicts if fit is not False] or list(sentences)
+
+
+def governance_reason(
+    doc: DocumentEvidence, need: NeedCode, ctx: ExecutionContext, today: date
+) -> ReasonCode | None:
+    """None when the passage's source may support `need` for `ctx` today, else why not."""
+    if doc.tenant is not None and doc.tenant != ctx.tenant:
+        return ReasonCode.GOVERNANCE_TENANT
+    if doc.effective_from is not None and doc.effective_from > today:
+        return ReasonCode.GOVERNANCE_NOT_YET_EFFECTIVE
+    if doc.effective_to is not None and doc.effective_to < today:
+        return ReasonCode.GOVERNANCE_EXPIRED
+    scopes = {s.strip().lower() for s in (doc.scope or "").split(",") if s.strip()}
+    if scopes and COMPANY_SCOPE not in scopes and (ctx.project or "").lower() not in scopes:
+        return ReasonCode.GOVERNANCE_SCOPE
+    if doc.authority_level.rank < MIN_AUTHORITY.rank:
+        return ReasonCode.GOVERNANCE_AUTHORITY
+    if (doc.kind or "").lower() not in NEED_KINDS.get(need, frozenset()):
+        return ReasonCode.GOVERNANCE_KIND
+    return None
+
+
+def _has_amount(sentence: str) -> bool:
+    """An amount with its currency, or an entitlement in days (`年休假 5 天`): what a rule grants."""
+    return any((m.kind == "amount" and m.unit) or m.kind == "duration" for m in extract(sentence))
+
+
+def supporting_sentences(doc: DocumentEvidence, need: NeedCode) -> list[str]:
+    """Sentences of the passage that by themselves state a claim of the need's type (may be empty).
+
+    For `PROCESS_STEPS` the step lines, in order (at least two), or one "首先…然后…" sentence.
+    """
+    text = mask_instructions(doc.text, doc.instruction_spans)
+    if need is NeedCode.PROCESS_STEPS:
+        lines = [line.strip() for line in text.splitlines() if _STEP_LINE.match(line)]
+        if len(lines) >= 2:
+            return lines
+        return [s.text for s in split_sentences(text) if _SEQUENCE.search(s.text)]
+    sentences = [
+        s.text for s in split_sentences(text) if s.text.strip() and not s.text.lstrip().startswith("#")
+    ]
+    if need is NeedCode.AMOUNT_RULE:
+        return [s for s in sentences if _has_amount(s) and _RULE_CUE.search(s) and not _EXAMPLE_CUE.search(s)]
+    if need is NeedCode.MATERIALS:
+        return [s for s in sentences if _MATERIAL_VERB.search(s) and _MATERIAL_NOUN.search(s)]
+    if need is NeedCode.APPROVAL:
+        return [s for s in sentences if _APPROVAL_VERB.search(s) and _APPROVAL_ACTOR.search(s)]
+    if need is NeedCode.ELIGIBILITY:
+        return [s for s in sentences if _ELIGIBILITY_CUE.search(s)]
+    return []
+
+
+def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> list[str]:
+    """The supporting sentences that name the question's domain words (all of them for steps, which
+    are read as one list under their heading)."""
+    sentences = supporting_sentences(doc, need)
+    if need is NeedCode.PROCESS_STEPS:
+        return sentences if names_entities(" ".join(sentences), doc, question) else []
+    sentences = [s for s in sentences if names_entities(s, doc, question)]
+    if need in (NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY):
+        # A figure answers only the aspect asked: "请年假要提前多久" is not answered by how many days
+        # of leave there are. The paragraph holding the sentence must name the question's other
+        # subject words (those that are not domain words), when it has any.
+        aspect = subject_terms(question) - set(entities_in(question))
+        if aspect:
+            text = mask_instructions(doc.text, doc.instruction_spans)
+            named = [s for s in sentences if _names_any(_paragraph_of(text, s), aspect)]
+            # Preferred, not required: word segmentation is too unsure a ground to refuse on.
+            sentences = named or sentences
+        sentences = fitting(sentences, question)
+    return sentences
+
+
+def _paragraph_of(text: str, sentence: str) -> str:
+    """The block of `text` (between blank lines) that holds `sentence`."""
+    return next((block for block in re.split(r"\n\s*\n", text) if sentence in block), sentence)
+
+
+def _names_any(text: str, words: frozenset[str]) -> bool:
+    # Whole words only: "工作满 15 年" is not about "3 个工作日".
+    return bool(words & set(tokenize(text)))
+
+
+def _labelled_for(doc: DocumentEvidence, need: NeedCode) -> bool:
+    return need.value in doc.supported_need_codes and NEED_CLAIM_TYPE[need] in doc.claim_types
+
+
+@dataclass
+class _Qualified:
+    doc: DocumentEvidence
+    sentences: list[str]
+
+
+@dataclass
+class EvidenceEvaluator:
+    """Judges one run's tool results against the plan's needs (see the module docstring)."""
+
+    ctx: ExecutionContext
+    now: datetime
+    run_id: str
+    question: str = ""
+    focus_items: dict[str, str] = field(default_factory=dict)
+    """item key → ref: when the question points at earlier items, only those facts count."""
+
+    def evaluate(self, needs: Sequence[EvidenceNeed], results: Sequence[ToolResult]) -> EvidenceAssessment:
+        usable = [r for r in results if r.run_id == self.run_id and r.status is ToolStatus.OK]
+        documents = {d.citation_id: d for r in usable for d in r.documents}
+        facts = [f for r in usable for f in r.facts]
+        assessment = EvidenceAssessment()
+        for need in needs:
+            if need.code is NeedCode.TASK_STATE:
+                slot = self._fact_slot(need, facts, assessment)
+            else:
+                slot = self._document_slot(need, list(documents.values()), assessment)
+            assessment.slots.append(slot)
+        return assessment
+
+    # ------------------------------------------------------------------ documents
+
+    def _document_slot(
+        self,
+        need: EvidenceNeed,
+        documents: list[DocumentEvidence],
+        assessment: EvidenceAssessment,
+    ) -> EvidenceSlot:
+        # Facts are never candidates for a document need (invariant 3).
+        slot = EvidenceSlot(need=need)
+        subject = subject_terms(self.question)
+        today = self.now.date()
+        qualified: list[_Qualified] = []
+        for doc in documents:
+            reason = governance_reason(doc, need.code, self.ctx, today)
+            if reason is None and not _labelled_for(doc, need.code):
+                reason = ReasonCode.LABEL_MISSING
+            if reason is None and not on_subject(doc, subject):
+                reason = ReasonCode.OFF_SUBJECT
+            sentences = on_topic_sentences(doc, need.code, self.question) if reason is None else []
+            if reason is None and not sentences:
+                # A sentence of the type that is about something else is off subject, not unsupported.
+                supported = supporting_sentences(doc, need.code)
+                reason = ReasonCode.OFF_SUBJECT if supported else ReasonCode.TEXT_UNSUPPORTED
+            if reason is not None:
+                slot.rejected.append(RejectedCandidate(citation_id=doc.citation_id, reason=reason))
+                continue
+            qualified.append(_Qualified(doc, sentences))
+        if not qualified:
+            return slot
+        top = max(q.doc.authority_level.rank for q in qualified)
+        for q in qualified:
+            if q.doc.authority_level.rank < top:
+                slot.rejected.append(
+                    RejectedCandidate(citation_id=q.doc.citation_id, reason=ReasonCode.OUTRANKED)
+                )
+        standing = [q for q in qualified if q.doc.authority_level.rank == top]
+        conflict = self._conflict(need.code, standing)
+        for q in standing:
+            assessment.documents[q.doc.citation_id] = q.doc
+        if conflict:
+            slot.status = SlotStatus.CONFLICT
+            slot.citations = conflict
+            assessment.conflicts.append(conflict)
+        else:
+            slot.status = SlotStatus.COVERED
+            slot.citations = [q.doc.citation_id for q in standing]
+        return slot
+
+    def _conflict(self, need: NeedCode, standing: list[_Qualified]) -> list[str]:
+        """Citation ids of two sources that state different values for the question's subject."""
+        if need not in (NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY):
+            return []
+        subject = subject_terms(self.question)
+        terms = subject or frozenset(tokenize(self.question))
+        best: dict[str, tuple[str, frozenset[tuple[str, str | None, float]]]] = {}
+        for q in standing:
+            candidates = fitting(q.sentences, self.question)
+            ranked = sorted(candidates, key=lambda s: len(terms & set(tokenize(s))), reverse=True)
+            for sentence in ranked[:1]:
+                # Two sources disagree only about the same thing: the sentence names the whole subject.
+                named = {*entities_in(sentence), *tokenize(sentence)}
+                if not all(term in named or term in sentence.lower() for term in subject):
+                    continue
+                values = frozenset(
+                    (m.kind, m.unit, float(m.value))
+                    for m in extract(sentence)
+                    if m.kind in ("amount", "duration") and isinstance(m.value, int | float)
+                )
+                if values and q.doc.source not in best:
+                    best[q.doc.source] = (q.doc.citation_id, values)
+        entries = list(best.values())
+        for i, (first_id, first) in enumerate(entries):
+            for second_id, second in entries[i + 1 :]:
+                # Only figures of one kind and unit can disagree: 30 天 and 120 元 are two rules.
+                shared = {(k, u) for k, u, _ in first} & {(k, u) for k, u, _ in second}
+                if shared and all(
+                    {v for k, u, v in first if (k, u) == kind}.isdisjoint(
+                        {v for k, u, v in second if (k, u) == kind}
+                    )
+                    for kind in shared
+                ):
+                    return [first_id, second_id]
+        return []
+
+    # ------------------------------------------------------------------ facts
+
+    def _fact_slot(
+        self,
+        need: EvidenceNeed,
+        facts: list[VerifiedFact],
+        assessment: EvidenceAssessment,
+    ) -> EvidenceSlot:
+        # Documents are never considered for live state (invariant 3).
+        slot = EvidenceSlot(need=need)
+        wanted = snapshot(self.ctx)
+        counted = False
+        for fact in facts:
+            reason: ReasonCode | None = None
+            expiry = fact.queried_at + timedelta(seconds=fact.ttl_seconds or 0)
+            if fact.ttl_seconds is not None and expiry < self.now:
+                reason = ReasonCode.FACT_EXPIRED
+            elif any(fact.authorization_snapshot.get(k) != v for k, v in wanted.items()) or any(
+                k not in wanted for k in fact.authorization_snapshot
+            ):
+                reason = ReasonCode.FACT_UNAUTHORIZED
+            elif not fact.fact_type.startswith("task"):
+                reason = ReasonCode.WRONG_EVIDENCE_TYPE
+            elif self.focus_items and fact.fact_type == "task":
+                key = fact.value.get("taskKey") if isinstance(fact.value, dict) else None
+                if key not in self.focus_items:
+                    continue  # another item of the same list: not what the question points at
+            elif self.focus_items:
+                continue  # the count of a re-read list says nothing about the one item
+            if reason is not None:
+                slot.rejected.append(RejectedCandidate(citation_id=fact.fact_ref, reason=reason))
+                continue
+            assessment.facts[fact.fact_ref] = fact
+            slot.citations.append(fact.fact_ref)
+            counted = True
+        slot.status = SlotStatus.COVERED if counted else SlotStatus.MISSING
+        return slot

@@ -1,0 +1,463 @@
+"""Constrained semantic planning with deterministic validation (seed "agent.planning").
+
+A planner proposes a `PlannerDraft` — intent, domain, entities, evidence needs and actions — from the
+resolved question alone (the `ExecutionContext` is never in its input). Two proposers share one
+validator:
+
+- `propose_by_rules`: offline cue tables for the HR domains (reimbursement, leave) and tasks;
+- `ModelPlanner`: a model in the `planner` role (any `Model`; `ScriptedModel` in tests).
+
+`validate_draft` then decides in code, in this order:
+
+1. any authorization field anywhere in the draft — a key at any depth in any spelling
+   (`tenant`, `tenantId`, `TENANT_ID`, `userId`, `principal`, `roles`, `appId`, `projectId`, `spaceId`…)
+   or a `key=value` / `key: value` inside a string — discards the whole draft (invariant 1);
+2. an action that is not whitelisted and registered discards the whole draft (seed "兼容与回滚");
+3. each action's arguments are narrowed to its tool's schema: other keys are dropped (so a date
+   range never reaches `KNOWLEDGE_SEARCH`, invariant 9) and the registry validates the rest;
+4. the question's numbers, currency, dates, periods, comparators, negation and versions must
+   survive (`groundgate.verify.fidelity.compare_constraints`); where they do not, the question's own
+   words replace the normalised question and the search query, and the date window the rules read
+   from the question replaces the model's (invariant 2);
+5. unknown need codes are dropped; a need no action can serve leaves the plan incomplete, and an
+   incomplete plan is not taken over by the agent (seed "迁移顺序" 3).
+
+`SemanticPlanner` asks the model when there is one and falls back to the rules when the model fails
+or its draft is discarded; the plan records where it came from and every reason code.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Callable
+from datetime import UTC, date, datetime, timedelta
+from typing import Any, Final
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from groundgate.agent.contracts import (
+    AgentTool,
+    EvidenceNeed,
+    Intent,
+    NeedCode,
+    PlanSource,
+    ReasonCode,
+    ResolvedContext,
+    SemanticQueryPlan,
+    ToolCall,
+)
+from groundgate.errors import ModelError
+from groundgate.models.base import Message, Model
+from groundgate.tools.registry import ToolRegistry, find_authorization_fields
+from groundgate.verify.fidelity import compare_constraints, extract
+
+__all__ = [
+    "DOMAINS",
+    "PlannerDraft",
+    "ModelPlanner",
+    "SemanticPlanner",
+    "authorization_findings",
+    "propose_by_rules",
+    "task_window",
+    "validate_draft",
+]
+
+#: Business domains a knowledge search may name (the top folder of the HR documents).
+DOMAINS: Final = ("reimbursement", "leave")
+
+#: Names that carry authorization beyond `AUTHORIZATION_FIELDS` (which the registry folds in every
+#: case style): a principal or an owner is a user by another name.
+_EXTRA_AUTH_KEYS: Final = frozenset({"principal", "principalid", "owner", "ownerid", "assignee", "operator"})
+_AUTH_IN_TEXT = re.compile(
+    r"(?i)\b(?:tenant|user|project|space|app|ext[_-]?party|role|principal)s?[_\-\s]?(?:id)?\s*[:=]"
+)
+
+
+class PlannerDraft(BaseModel):
+    """What a planner proposes. Extra keys are kept, not refused, so that validation can find an
+    authorization field the model slipped in and discard the draft for that reason."""
+
+    model_config = ConfigDict(extra="allow")
+
+    intent: str = Intent.POLICY_QUESTION.value
+    domain: str | None = None
+    normalized_question: str | None = None
+    entities: list[Any] = Field(default_factory=list)
+    """Loosely typed on purpose: an authorization field hidden inside is found and named, not a parse error."""
+    needs: list[str] = Field(default_factory=list)
+    actions: list[dict[str, Any]] = Field(default_factory=list)
+
+
+# --------------------------------------------------------------------------- rules
+
+_DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
+    "reimbursement": re.compile(r"报销|差旅|出差|住宿|酒店|餐补|伙食|交通费|打车|机票|招待|发票"),
+    "leave": re.compile(r"年假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休"),
+}
+_NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
+    NeedCode.AMOUNT_RULE: re.compile(
+        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久"
+    ),
+    NeedCode.PROCESS_STEPS: re.compile(
+        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请)|如何(?:申请|报销|提交|办理|处理)|怎样|在哪(?:里)?(?:提交|申请)"
+    ),
+    NeedCode.MATERIALS: re.compile(
+        r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)"
+    ),
+    NeedCode.APPROVAL: re.compile(r"审批|谁批|批准|审核"),
+    NeedCode.ELIGIBILITY: re.compile(
+        r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|可以(?:申请|休|报)[^？?]*吗"
+    ),
+    NeedCode.TASK_STATE: re.compile(r"待办|任务|待审批|待处理|要处理的"),
+}
+_REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报销[^？?]*吗")
+
+
+def _names_amount(text: str) -> bool:
+    return any(m.kind == "amount" for m in extract(text))
+
+
+_UNSUPPORTED = re.compile(r"(?i)CRM|客户|合同|商机|销售额|工资条|薪资")
+#: Requests to act, not to know: every tool is read-only, so these are never planned.
+_WRITE_ACTION = re.compile(r"(?:帮我|替我|给我)(?:提交|审批|批准|删除|修改|发起|撤回|取消)")
+_NEED_LABEL: Final[dict[NeedCode, str]] = {
+    NeedCode.AMOUNT_RULE: "金额标准",
+    NeedCode.PROCESS_STEPS: "办理步骤",
+    NeedCode.MATERIALS: "所需材料",
+    NeedCode.APPROVAL: "审批要求",
+    NeedCode.ELIGIBILITY: "适用条件",
+    NeedCode.TASK_STATE: "我的当前待办",
+}
+_DOMAIN_LABEL: Final = {"reimbursement": "报销", "leave": "休假"}
+
+_MONTH = re.compile(
+    r"(?<![\d一二三四五六七八九十])(1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?!\s*\d+\s*[日号])"
+)
+_CN_DIGITS: Final = {
+    "一": 1,
+    "二": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+    "十": 10,
+}
+_RANGE_CUES: Final = (
+    (re.compile(r"今天|今日"), "TODAY"),
+    (re.compile(r"本周|这周|这个星期"), "THIS_WEEK"),
+    (re.compile(r"上个?月"), "LAST_MONTH"),
+    (re.compile(r"本月|这个月"), "THIS_MONTH"),
+    (re.compile(r"未来\s*7\s*天|最近一周|接下来一周"), "NEXT_7_DAYS"),
+)
+_STATUS_CUES: Final = (
+    (re.compile(r"已完成|完成了的"), "COMPLETED"),
+    (re.compile(r"进行中|处理中"), "IN_PROGRESS"),
+    (re.compile(r"全部|所有"), "ALL"),
+)
+
+
+def _month_number(text: str) -> int:
+    if text.isdigit():
+        return int(text)
+    if text.startswith("十"):
+        return 10 + (_CN_DIGITS[text[1]] if len(text) > 1 else 0)
+    return _CN_DIGITS[text]
+
+
+def task_window(question: str, today: date) -> dict[str, Any]:
+    """`MY_CURRENT_TASKS` arguments read from the question's own words (month, range, status)."""
+    args: dict[str, Any] = {}
+    months = _MONTH.findall(question)
+    if months:
+        # A correction ("不是三月，是四月") names the right month last.
+        month = _month_number(months[-1])
+        first = date(today.year, month, 1)
+        following = (first + timedelta(days=32)).replace(day=1)
+        args["startDate"] = first.isoformat()
+        args["endDate"] = (following - timedelta(days=1)).isoformat()
+    else:
+        for cue, value in _RANGE_CUES:
+            if cue.search(question):
+                args["dateRange"] = value
+                break
+    for cue, value in _STATUS_CUES:
+        if cue.search(question):
+            args["status"] = value
+            break
+    return args
+
+
+def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
+    """The offline planner: cue tables over the resolved question."""
+    question = resolved.resolved_question
+    domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
+    needs = [code for code, cue in _NEED_CUES.items() if cue.search(question)]
+    if NeedCode.ELIGIBILITY in needs and _REIMBURSABLE.search(question) and _names_amount(question):
+        # "每晚 500 元能报销吗" asks whether an amount is within the rule: the amount rule answers it.
+        needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
+        if NeedCode.AMOUNT_RULE not in needs:
+            needs.insert(0, NeedCode.AMOUNT_RULE)
+    if resolved.trusted_refs and NeedCode.TASK_STATE not in needs:
+        needs.insert(0, NeedCode.TASK_STATE)  # "第二个任务…": the referenced task is re-read
+    if _WRITE_ACTION.search(question) or (_UNSUPPORTED.search(question) and not (domain and needs)):
+        return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
+    doc_needs = [n for n in needs if n is not NeedCode.TASK_STATE]
+    actions: list[dict[str, Any]] = []
+    if doc_needs:
+        # The parts asking about tasks ("我本周有哪些待办？") are not the document question.
+        parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
+        policy = "".join(p for p in parts if not _NEED_CUES[NeedCode.TASK_STATE].search(p)) or question
+        arguments: dict[str, Any] = {"query": policy}
+        if domain:
+            arguments["domain"] = domain
+        actions.append({"tool": AgentTool.KNOWLEDGE_SEARCH.value, "arguments": arguments})
+    if NeedCode.TASK_STATE in needs:
+        if resolved.trusted_refs:
+            arguments = dict(resolved.trusted_refs[0].arguments)
+        else:
+            arguments = task_window(question, today)
+        actions.append({"tool": AgentTool.MY_CURRENT_TASKS.value, "arguments": arguments})
+    if NeedCode.TASK_STATE in needs:
+        intent = Intent.TASKS_AND_POLICY if doc_needs else Intent.MY_TASKS
+    else:
+        intent = Intent.POLICY_QUESTION
+    return PlannerDraft(
+        intent=intent.value,
+        domain=domain,
+        normalized_question=question,
+        entities=list(resolved.candidate_entities),
+        needs=[n.value for n in needs],
+        actions=actions,
+    )
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def authorization_findings(value: object, *, scan_text: bool = True) -> list[str]:
+    """Where an authorization field appears in `value`: keys at any depth in any spelling (the
+    registry's folding), a few synonyms, and `key=value` / `key: value` written inside a string."""
+    found = find_authorization_fields(value)
+
+    def walk(item: object, path: str) -> None:
+        if isinstance(item, dict):
+            for key, inner in item.items():
+                here = f"{path}.{key}" if path else str(key)
+                if re.sub(r"[^0-9a-z]", "", str(key).casefold()) in _EXTRA_AUTH_KEYS:
+                    found.append(here)
+                walk(inner, here)
+        elif isinstance(item, list | tuple):
+            for index, inner in enumerate(item):
+                walk(inner, f"{path}[{index}]")
+        elif scan_text and isinstance(item, str) and _AUTH_IN_TEXT.search(item):
+            found.append(f"{path} (text)")
+
+    walk(value, "")
+    return found
+
+
+def _served_by(code: NeedCode) -> AgentTool:
+    return AgentTool.MY_CURRENT_TASKS if code is NeedCode.TASK_STATE else AgentTool.KNOWLEDGE_SEARCH
+
+
+def _discarded(resolved: ResolvedContext, reason: ReasonCode, detail: str) -> SemanticQueryPlan:
+    return SemanticQueryPlan(
+        original_question=resolved.question,
+        normalized_question=resolved.resolved_question,
+        intent=Intent.UNSUPPORTED,
+        validation=[reason],
+        validation_detail=[detail],
+        complete=False,
+    )
+
+
+def validate_draft(
+    draft: PlannerDraft,
+    resolved: ResolvedContext,
+    registry: ToolRegistry,
+    *,
+    today: date,
+    source: PlanSource,
+) -> SemanticQueryPlan:
+    """The deterministic checks of the module docstring; a discarded draft has `complete=False`
+    and the reason first in `validation`."""
+    question = resolved.resolved_question
+    raw = draft.model_dump(mode="json")
+    # A model may not even write `tenantId=…` into its text; the rules only copy the user's words,
+    # which change nothing (the context is the server's), so their text is not scanned.
+    auth = authorization_findings(raw, scan_text=source is PlanSource.MODEL)
+    if auth:
+        return _discarded(resolved, ReasonCode.AUTHORIZATION_FIELD_IN_PLAN, ", ".join(auth[:5]))
+    reasons: list[ReasonCode] = []
+    details: list[str] = []
+    calls: list[ToolCall] = []
+    for action in draft.actions:
+        tool = str(action.get("tool", ""))
+        if tool not in AgentTool.__members__ or tool not in registry:
+            return _discarded(resolved, ReasonCode.UNREGISTERED_ACTION, f"action {tool!r} is not registered")
+        arguments = action.get("arguments") or {}
+        if not isinstance(arguments, dict):
+            return _discarded(resolved, ReasonCode.INVALID_ARGUMENTS, f"{tool}: arguments are not an object")
+        allowed = registry.get(tool).argument_model.model_fields
+        narrowed = {key: value for key, value in arguments.items() if key in allowed}
+        if len(narrowed) != len(arguments):
+            reasons.append(ReasonCode.ARGUMENT_NARROWED)
+            details.append(f"{tool}: dropped {sorted(set(arguments) - set(narrowed))}")
+        if tool == AgentTool.KNOWLEDGE_SEARCH and narrowed.get("domain") not in (None, *DOMAINS):
+            reasons.append(ReasonCode.ARGUMENT_NARROWED)
+            details.append(f"{tool}: unknown domain {narrowed.pop('domain')!r}")
+        calls.append(ToolCall(tool=tool, arguments=narrowed))
+
+    normalized = draft.normalized_question or question
+    calls, normalized = _keep_constraints(question, normalized, calls, today, reasons, details)
+    check = registry.validate_plan(calls)
+    if not check.ok:
+        return _discarded(resolved, ReasonCode.INVALID_ARGUMENTS, check.detail)
+
+    needs: list[EvidenceNeed] = []
+    for code in draft.needs:
+        if code not in NeedCode.__members__:
+            reasons.append(ReasonCode.UNKNOWN_NEED_DROPPED)
+            details.append(f"unknown need {code!r}")
+            continue
+        need = NeedCode(code)
+        if all(n.code is not need for n in needs):
+            needs.append(EvidenceNeed(code=need, label=_label(need, draft.domain)))
+    tools = {call.tool for call in check.calls}
+    complete = all(_served_by(n.code).value in tools for n in needs)
+    intent = Intent(draft.intent) if draft.intent in Intent.__members__ else Intent.POLICY_QUESTION
+    if intent is Intent.UNSUPPORTED:
+        complete = True  # the agent itself answers that no registered tool can do this
+    elif not needs:
+        complete = False
+    if not complete:
+        reasons.append(ReasonCode.INCOMPLETE_PLAN)
+    purposes = {
+        AgentTool.KNOWLEDGE_SEARCH.value: ",".join(
+            n.code for n in needs if n.code is not NeedCode.TASK_STATE
+        ),
+        AgentTool.MY_CURRENT_TASKS.value: NeedCode.TASK_STATE.value,
+    }
+    return SemanticQueryPlan(
+        original_question=resolved.question,
+        normalized_question=normalized,
+        intent=intent,
+        domain=draft.domain if draft.domain in DOMAINS else None,
+        entities=[e for e in draft.entities if isinstance(e, str)][:10],
+        needs=needs,
+        actions=[call.model_copy(update={"purpose": purposes.get(call.tool)}) for call in check.calls],
+        source=source,
+        validation=reasons or [ReasonCode.PLAN_OK],
+        validation_detail=details,
+        complete=complete,
+    )
+
+
+def _label(code: NeedCode, domain: str | None) -> str:
+    prefix = _DOMAIN_LABEL.get(domain or "", "") if code is not NeedCode.TASK_STATE else ""
+    return prefix + _NEED_LABEL[code]
+
+
+def _keep_constraints(
+    question: str,
+    normalized: str,
+    calls: list[ToolCall],
+    today: date,
+    reasons: list[ReasonCode],
+    details: list[str],
+) -> tuple[list[ToolCall], str]:
+    """Invariant 2: restore the question's own words and date window where the plan lost them."""
+    texts = [normalized] + [str(c.arguments.get("query", "")) for c in calls]
+    issues = compare_constraints(question, "\n".join(texts))
+    lost = [i for i in issues if i.severity == "contradiction" or i.code == "constraint_lost"]
+    restored: list[ToolCall] = []
+    if lost:
+        reasons.append(ReasonCode.CONSTRAINT_RESTORED)
+        details.append("; ".join(sorted({i.code for i in lost})))
+        normalized = question
+    window = task_window(question, today)
+    for call in calls:
+        arguments = dict(call.arguments)
+        if call.tool == AgentTool.KNOWLEDGE_SEARCH and lost:
+            arguments["query"] = question
+        if call.tool == AgentTool.MY_CURRENT_TASKS and window:
+            dates = {k: arguments.get(k) for k in ("dateRange", "startDate", "endDate")}
+            wanted = {k: window.get(k) for k in ("dateRange", "startDate", "endDate")}
+            if dates != wanted:
+                reasons.append(ReasonCode.CONSTRAINT_RESTORED)
+                details.append(f"task window {dates} → {wanted}")
+                arguments = {**{k: v for k, v in arguments.items() if k not in dates}, **window}
+        restored.append(call.model_copy(update={"arguments": arguments}))
+    return restored, normalized
+
+
+# --------------------------------------------------------------------------- planners
+
+_SYSTEM_PROMPT = """You plan how to answer an employee's HR question with read-only tools.
+Return JSON: {"intent": one of POLICY_QUESTION|MY_TASKS|TASKS_AND_POLICY|UNSUPPORTED,
+"domain": one of reimbursement|leave|null, "normalized_question": the question, keeping every number,
+currency, date, period, comparator, negation and version exactly, "entities": [...],
+"needs": subset of AMOUNT_RULE|PROCESS_STEPS|MATERIALS|APPROVAL|ELIGIBILITY|TASK_STATE,
+"actions": [{"tool": name, "arguments": {...}}] using only the tools below and only their arguments.
+Never name a tenant, user, project, space, app or role: the server supplies them."""
+
+
+class ModelPlanner:
+    """A planner model: sees the resolved question and the tool schemas, never the context."""
+
+    def __init__(self, model: Model) -> None:
+        self._model = model
+
+    def propose(self, resolved: ResolvedContext, registry: ToolRegistry) -> PlannerDraft:
+        tools = [t for t in registry.describe_for_model() if t["name"] in AgentTool.__members__]
+        messages = [
+            Message("system", _SYSTEM_PROMPT + "\nTools:\n" + json.dumps(tools, ensure_ascii=False)),
+            Message("user", resolved.resolved_question),
+        ]
+        return self._model.request(messages, PlannerDraft, role="planner").output
+
+
+class SemanticPlanner:
+    """The model when there is one, the rules otherwise or after it fails; always validated."""
+
+    def __init__(
+        self,
+        registry: ToolRegistry,
+        *,
+        model: Model | None = None,
+        clock: Callable[[], datetime] | None = None,
+    ) -> None:
+        self._registry = registry
+        self._model = ModelPlanner(model) if model is not None else None
+        self._clock = clock or (lambda: datetime.now(UTC))
+
+    def plan(self, resolved: ResolvedContext) -> SemanticQueryPlan:
+        today = self._clock().date()
+        earlier: list[ReasonCode] = []
+        earlier_detail: list[str] = []
+        source = PlanSource.RULES
+        if self._model is not None:
+            try:
+                draft = self._model.propose(resolved, self._registry)
+            except ModelError as exc:
+                source = PlanSource.RULES_AFTER_MODEL_FAILURE
+                earlier, earlier_detail = [ReasonCode.MODEL_FAILED], [type(exc).__name__]
+            else:
+                plan = validate_draft(draft, resolved, self._registry, today=today, source=PlanSource.MODEL)
+                if plan.complete:
+                    return plan
+                # Discarded whole, or a need no action serves: the rules plan from scratch.
+                source = PlanSource.RULES_AFTER_DISCARD
+                earlier, earlier_detail = plan.validation, plan.validation_detail
+        rules = propose_by_rules(resolved, today)
+        plan = validate_draft(rules, resolved, self._registry, today=today, source=source)
+        return plan.model_copy(
+            update={
+                "validation": [*earlier, *plan.validation],
+                "validation_detail": [*earlier_detail, *plan.validation_detail],
+            }
+        )

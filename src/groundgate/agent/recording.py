@@ -1,0 +1,156 @@
+"""Every agent run is persisted and traceable like a chat run (issue 13, "Entry points and rollout").
+
+`run_result_of` maps a `DecisionResult` onto the run store's `RunResult`, and `record_decision` writes it
+with the store's own `persist_run` (mode `agent`): `GET /api/trace/{runId}` and `groundgate runs` then
+show it like any run — its decision, the structured steps, and one `tool_invocation` per call.
+
+| decision | `output_kind` |
+|---|---|
+| `ANSWERED` | `NORMAL` |
+| `PARTIAL`, `CONFLICT` | `LOW_CONFID_WITH_DISCLAIMER` (what is shown is stated as incomplete or disputed) |
+| `NO_EVIDENCE`, `NEEDS_INPUT` | `DEGRADED` |
+
+The steps hold the plan, the slots and the composition as structured output with reason codes — no
+model reasoning (invariant 7). Tool invocations keep the registry's summary, never a fact's body.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from typing import TYPE_CHECKING, Final
+
+from groundgate.agent.contracts import DecisionResult, DecisionStatus, ExecutionContext
+from groundgate.contracts import AgentStep, AnswerCitation, OutputKind, ParseStatus, RunResult
+
+if TYPE_CHECKING:
+    from groundgate.agent.runtime import AgentRuntime
+    from groundgate.contracts import RuleEvaluation
+    from groundgate.store import Store
+
+__all__ = ["AGENT_MODE", "OUTPUT_KIND", "SHADOW_MODE", "record_decision", "run_in_shadow", "run_result_of"]
+
+logger = logging.getLogger(__name__)
+
+#: `diagnosis_run.mode` of an agent run.
+AGENT_MODE: Final = "agent"
+
+OUTPUT_KIND: Final[dict[DecisionStatus, OutputKind]] = {
+    DecisionStatus.ANSWERED: OutputKind.NORMAL,
+    DecisionStatus.PARTIAL: OutputKind.LOW_CONFID_WITH_DISCLAIMER,
+    DecisionStatus.CONFLICT: OutputKind.LOW_CONFID_WITH_DISCLAIMER,
+    DecisionStatus.NO_EVIDENCE: OutputKind.DEGRADED,
+    DecisionStatus.NEEDS_INPUT: OutputKind.DEGRADED,
+}
+
+
+def _steps(result: DecisionResult) -> list[AgentStep]:
+    steps: list[AgentStep] = []
+    last_round = max(result.rounds, 1)
+    if result.plan is not None:
+        steps.append(
+            AgentStep(
+                role="planner",
+                round=1,
+                reason_code=result.plan.validation[0].value if result.plan.validation else "",
+                model_output=result.plan.model_dump(mode="json"),
+                parse_status=ParseStatus.OK,
+            )
+        )
+    steps.append(
+        AgentStep(
+            role="gatekeeper",
+            round=last_round,
+            reason_code=result.reason.value,
+            model_output={
+                "slots": [s.model_dump(mode="json") for s in result.slots],
+                "conflicts": result.conflicts,
+                "actions": [a.model_dump(mode="json") for a in result.actions],
+            },
+        )
+    )
+    steps.append(
+        AgentStep(
+            role="composer",
+            round=last_round,
+            reason_code=result.status.value,
+            model_output={
+                "answer": result.answer.model_dump(mode="json"),
+                "dropped": [d.model_dump(mode="json") for d in result.dropped_statements],
+            },
+            parse_status=ParseStatus.OK if result.answer_model_called else ParseStatus.NOT_CALLED,
+        )
+    )
+    return steps
+
+
+def run_result_of(result: DecisionResult, *, session_id: str, elapsed_ms: float = 0.0) -> RunResult:
+    """The `RunResult` the run store persists for one agent decision."""
+    where = {d.citation_id: r.invocation_id for r in result.tool_results for d in r.documents}
+    where.update({f.fact_ref: r.invocation_id for r in result.tool_results for f in r.facts})
+    citations = [
+        AnswerCitation(
+            number=n,
+            citation_id=c.citation_id,
+            source=c.source,
+            excerpt=c.excerpt,
+            invocation_id=where.get(c.citation_id, ""),
+        )
+        for n, c in enumerate(result.answer.citations, start=1)
+    ]
+    return RunResult(
+        run_id=result.run_id,
+        session_id=session_id,
+        question=result.question,
+        output_kind=OUTPUT_KIND[result.status],
+        decision_status=result.status,
+        answer=result.answer.render(),
+        citations=citations,
+        gaps=list(result.answer.missing_information),
+        rounds=max(result.rounds, 1),
+        stop_reason=result.reason.value,
+        steps=_steps(result),
+        tool_results=list(result.tool_results),
+        elapsed_ms=elapsed_ms,
+        resolved_question=result.resolved.resolved_question,
+    )
+
+
+def record_decision(
+    store: Store,
+    result: DecisionResult,
+    *,
+    session_id: str,
+    tenant: str,
+    elapsed_ms: float = 0.0,
+    mode: str = AGENT_MODE,
+) -> RuleEvaluation | None:
+    """Persist the run (mode `agent`, or `agent-shadow`) under the caller's tenant; returns its rule
+    evaluation."""
+    from groundgate.store.recorder import persist_run
+
+    run = run_result_of(result, session_id=session_id, elapsed_ms=elapsed_ms)
+    return persist_run(store, run, mode=mode, tenant=tenant)
+
+
+#: `diagnosis_run.mode` of a decision taken in shadow mode, beside a chat run.
+SHADOW_MODE: Final = "agent-shadow"
+
+
+def run_in_shadow(
+    runtime: AgentRuntime, store: Store, question: str, ctx: ExecutionContext, *, session_id: str
+) -> DecisionResult | None:
+    """Shadow mode (seed "迁移顺序" 1: "新契约和 Semantic Planner 以影子方式运行，不改变旧响应"): run the
+    agent beside a chat run of `session_id` and record its decision (mode `agent-shadow`) in the same
+    session. It never changes the chat response and never fails it: any error is logged, None returned."""
+    started = time.perf_counter()
+    try:
+        result = runtime.run(question, ctx)
+        elapsed = round((time.perf_counter() - started) * 1000.0, 2)
+        record_decision(
+            store, result, session_id=session_id, tenant=ctx.tenant, elapsed_ms=elapsed, mode=SHADOW_MODE
+        )
+    except Exception:
+        logger.exception("the agent's shadow run failed; the chat response is unaffected")
+        return None
+    return result

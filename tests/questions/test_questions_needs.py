@@ -1,0 +1,252 @@
+"""A question's needs, derived in code (Chinese and English): what is asked about, what of it, under
+which conditions, one need per part — and gaps named by need, never by single words."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import AnswerKind, ConditionKind
+from groundgate.questions import derive_needs, refers_back, round_two_query, split_parts
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("产假多少天？婚假多少天？", ["产假多少天", "婚假多少天"]),
+        (
+            "How high did the ERR_TIMEOUT rate get on 2026-03-14 and when did it recover?",
+            ["How high did the ERR_TIMEOUT rate get on 2026-03-14", "when did it recover"],
+        ),
+        (
+            "What is the availability SLO of the payment gateway, and how large is its error budget?",
+            ["What is the availability SLO of the payment gateway", "how large is its error budget"],
+        ),
+        ("病假超过 10 天，工资怎么算？", ["病假超过 10 天工资怎么算"]),  # the first piece asks nothing
+        (
+            "Which payment methods and currencies are supported?",
+            ["Which payment methods and currencies are supported"],
+        ),
+    ],
+)
+def test_a_question_is_split_into_the_parts_that_each_ask_something(question: str, parts: list[str]) -> None:
+    assert split_parts(question) == parts
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "label", "anchors", "terms"),
+    [
+        ("When is the Team B standup?", AnswerKind.TIME, "time of the Team B standup", ["Team B"], ["standup"]),
+        ("Who is the CEO of Lanting Pay?", AnswerKind.PERSON, "Who is the CEO of Lanting Pay", ["Lanting Pay"], ["ceo"]),
+        ("工作满 12 年有几天年假？", AnswerKind.QUANTITY, "工作满 12 年的年假天数", [], ["工作", "年假"]),
+        ("病假超过 10 天工资怎么算？", AnswerKind.PROCEDURE, "病假超过 10 天的工资计算方法", [], ["病假", "工资"]),
+        ("那 P2 告警多久内确认？", AnswerKind.QUANTITY, "P2 告警确认时长", ["P2"], ["告警", "确认"]),
+        ("etcd 备份的保留周期是多少天？", AnswerKind.QUANTITY, "etcd 备份保留周期天数", ["etcd"], ["备份", "保留", "周期"]),
+        ("DBPoolSaturation 告警什么条件下触发？", AnswerKind.TIME, "DBPoolSaturation 告警触发条件", ["DBPoolSaturation"], ["告警", "触发"]),
+        ("订单 ORD-20260314-00042 为什么支付失败？", AnswerKind.REASON, "订单 ORD-20260314-00042 支付失败原因", ["ORD-20260314-00042"], ["订单", "支付", "失败"]),
+        ("What should I do when search latency is high?", AnswerKind.PROCEDURE, "what to do when search latency is high", [], ["search", "latency", "high"]),
+    ],
+)  # fmt: skip
+def test_each_need_names_its_subject_kind_and_label(
+    question: str, kind: AnswerKind, label: str, anchors: list[str], terms: list[str]
+) -> None:
+    (need,) = derive_needs(question).needs
+    assert (need.kind, need.label, need.anchors, need.terms) == (kind, label, anchors, terms)
+
+
+@pytest.mark.parametrize(
+    ("question", "text", "low", "high", "low_inclusive"),
+    [
+        ("工作满 12 年有几天年假？", "满 12 年", 144.0, None, True),  # months
+        ("病假超过 10 天工资怎么算？", "超过 10 天", 864000.0, None, False),  # seconds
+        ("报销不超过 5000 元需要谁审批？", "不超过 5000 元", None, 5000.0, True),
+        (
+            "Staff with at least 12 years of service get how many days?",
+            "at least 12 years",
+            144.0,
+            None,
+            True,
+        ),
+    ],
+)
+def test_a_figure_with_a_comparator_becomes_a_range_condition(
+    question: str, text: str, low: float | None, high: float | None, low_inclusive: bool
+) -> None:
+    (condition,) = derive_needs(question).needs[0].conditions
+    assert condition.kind is ConditionKind.QUANTITY
+    assert (condition.text, condition.low, condition.high, condition.low_inclusive) == (
+        text,
+        low,
+        high,
+        low_inclusive,
+    )
+
+
+def test_a_part_without_a_subject_takes_the_earlier_parts_names_and_day() -> None:
+    first, second = derive_needs(
+        "How high did the ERR_TIMEOUT rate get on 2026-03-14 and when did it recover?"
+    ).needs
+    assert first.label == "peak value of the ERR_TIMEOUT rate (2026-03-14)"
+    assert (second.kind, second.anchors, second.terms, second.soft_terms) == (
+        AnswerKind.TIME,
+        ["ERR_TIMEOUT"],
+        ["recover"],
+        ["rate"],
+    )
+    assert [c.value for c in second.conditions] == ["2026-03-14"]
+    assert second.label == "recovery time of the ERR_TIMEOUT rate"
+
+
+def test_parts_about_different_things_must_each_name_their_own() -> None:
+    maternity, marriage = derive_needs("产假多少天？婚假多少天？").needs
+    assert (maternity.distinct, marriage.distinct) == (["产假"], ["婚假"])
+    assert [maternity.label, marriage.label] == ["产假天数", "婚假天数"]
+
+
+def test_what_a_code_means_holds_on_any_day_so_the_date_is_no_condition() -> None:
+    (need,) = derive_needs("3月14日 ERR_TIMEOUT 是什么意思？").needs
+    assert need.kind is AnswerKind.DEFINITION
+    assert need.conditions == []
+
+
+@pytest.mark.parametrize(
+    ("question", "query"),
+    [
+        ("退款手续费由谁承担？", "退款 手续费 承担"),
+        ("工作满 12 年有几天年假？", "工作 年假 满 12 年"),
+        ("When is the Team B standup?", "Team B standup"),
+    ],
+)
+def test_round_two_searches_with_the_needs_words_never_with_gap_prose(question: str, query: str) -> None:
+    assert round_two_query(derive_needs(question).needs[0]) == query
+
+
+def test_a_resolved_follow_up_is_recorded_with_the_question_as_typed() -> None:
+    needs = derive_needs("那 P2 呢？", resolved_question="P2 告警要求多久内确认？", followup=True)
+    assert (needs.question, needs.resolved_question, needs.followup, needs.language) == (
+        "那 P2 呢？",
+        "P2 告警要求多久内确认？",
+        True,
+        "zh-CN",
+    )
+    assert needs.needs[0].anchors == ["P2"]
+
+
+@pytest.mark.parametrize(
+    ("question", "same_as"),
+    [
+        ("P1 告警要求多长时间内确认？", "P1 告警要求多久内确认？"),
+        ("P1 告警要求多少时间内确认？", "P1 告警要求多久内确认？"),
+        ("退款多少天内到账？", "退款多久到账？"),
+        ("事故复盘需要在几个工作日内完成？", "事故复盘需要多久完成？"),
+        ("How many business days does a refund take?", "How long does a refund take?"),
+    ],
+)
+def test_paraphrases_of_the_interrogative_ask_for_the_same_kind_of_answer_about_the_same_words(
+    question: str, same_as: str
+) -> None:
+    (need,) = derive_needs(question).needs
+    (other,) = derive_needs(same_as).needs
+    assert (need.kind, need.terms, need.value_kinds) == (other.kind, other.terms, other.value_kinds)
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        # One question asked of two things at once: one part per thing.
+        (
+            "一线城市和省会城市出差住宿每晚标准分别是多少？",
+            ["一线城市出差住宿每晚标准是多少", "省会城市出差住宿每晚标准是多少"],
+        ),
+        ("A 组和 B 组的站会分别几点开？", ["A 组的站会几点开", "B 组的站会几点开"]),
+        ("产假和婚假分别多少天？", ["产假多少天", "婚假多少天"]),
+        (
+            "What are the availability SLO and the latency SLO of the payment gateway?",
+            [
+                "What are the availability SLO of the payment gateway",
+                "What are the latency SLO of the payment gateway",
+            ],
+        ),
+        (
+            "What are the defaults of payment-db.pool.max_size and payment-db.pool.max_waiters?",
+            [
+                "What are the defaults of payment-db.pool.max_size",
+                "What are the defaults of payment-db.pool.max_waiters",
+            ],
+        ),
+        # A question about the pair stays one part.
+        (
+            "What is the relation between the cache and the database?",
+            ["What is the relation between the cache and the database"],
+        ),
+        ("A和B之间的区别分别是什么？", ["A和B之间的区别分别是什么"]),
+        # A case set before the question is not a part of its own.
+        ("If the merchant key leaked, what should we do?", ["If the merchant key leaked, what should we do"]),
+    ],
+)
+def test_a_question_asked_of_two_things_is_split_per_thing(question: str, parts: list[str]) -> None:
+    assert split_parts(question) == parts
+
+
+def test_a_rank_word_such_as_yixian_stays_a_term_of_the_need() -> None:
+    needs = derive_needs("一线城市和省会城市出差住宿每晚标准分别是多少？").needs
+    assert "一线" in needs[0].terms
+    assert "一线" in needs[0].distinct
+    assert "省会" in needs[1].distinct
+
+
+def test_the_question_word_nayitian_is_not_a_condition_of_one_day() -> None:
+    need = derive_needs("公司年会在哪一天举行？").needs[0]
+    assert need.conditions == []
+
+
+@pytest.mark.parametrize(
+    ("question", "value_kinds"),
+    [
+        ("And how often does that happen?", ["frequency"]),
+        ("商户签名密钥多久轮换一次？", ["frequency"]),
+        ("How long is the overlap window?", ["duration", "range", "period"]),
+    ],
+)
+def test_how_often_asks_for_a_recurrence_not_a_duration(question: str, value_kinds: list[str]) -> None:
+    assert derive_needs(question).needs[0].value_kinds == value_kinds
+
+
+def test_a_case_the_question_sets_is_recorded_as_case_terms() -> None:
+    need = derive_needs("出差当天出发的话，那一天的餐饮补贴是多少？").needs[0]
+    assert need.case_terms == ["出差", "当天", "出发"]
+
+
+@pytest.mark.parametrize(
+    ("question", "previous", "anchors"),
+    [
+        (
+            "What is its normal lag?",
+            "Which consumer group reads the payment-events topic?",
+            ["payment-events"],
+        ),
+        ("它的上限是多少？", "payment-db.pool.max_size 的默认值是多少？", ["payment-db.pool.max_size"]),
+    ],
+)
+def test_a_pronoun_question_in_a_session_takes_the_previous_subject(
+    question: str, previous: str, anchors: list[str]
+) -> None:
+    needs = derive_needs(question, previous_question=previous)
+    assert needs.followup
+    assert needs.needs[0].anchors == anchors
+    assert anchors[0] in needs.needs[0].search_text
+
+
+@pytest.mark.parametrize(
+    ("question", "refers"),
+    [
+        ("What is its normal lag?", True),
+        ("And how often does that happen?", True),
+        ("它的上限是多少？", True),
+        ("What is the Team B standup time?", False),
+        ("What does ERR_TIMEOUT mean and what causes it?", False),
+    ],
+)
+def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
+    question: str, refers: bool
+) -> None:
+    assert refers_back(question) is refers

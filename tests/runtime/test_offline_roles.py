@@ -1,0 +1,129 @@
+"""The offline roles on their own: the rule planner (round 1 per need, orders and traces named in the
+question; round 2 live telemetry in the question's window and the unmet needs' own words) and the
+extractive executor (verbatim quotes with citations, nothing of its own, the higher authority wins)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+from typing import Any
+
+from groundgate.contracts import EvidenceType, ParseStatus, RetryContext, ToolCall
+from groundgate.contracts.evidence import Authority
+from groundgate.questions import derive_needs
+from groundgate.runtime.offline import ExtractiveExecutor, RulePlanner
+from groundgate.runtime.roles import ExecuteRequest, PlanRequest
+from groundgate.verify.evidence_items import EvidenceItem
+
+TOOLS: list[dict[str, Any]] = [
+    {"name": "lookup_knowledge"},
+    {"name": "query_logs"},
+    {"name": "query_metrics"},
+    {"name": "query_order"},
+]
+NOW = datetime(2026, 3, 20, tzinfo=UTC)
+
+
+def _plan(
+    question: str, *, tools: list[dict[str, Any]] = TOOLS, retry: RetryContext | None = None
+) -> list[ToolCall]:
+    request = PlanRequest(
+        question=question,
+        tools=tools,
+        round=2 if retry else 1,
+        retry_context=retry,
+        needs=derive_needs(question),
+    )
+    outcome = RulePlanner(now=NOW).plan(request)
+    assert outcome.output is not None
+    assert outcome.step.role == "planner"
+    assert outcome.step.parse_status is ParseStatus.OK
+    assert outcome.step.model_name == "offline-rules"
+    return outcome.output.calls
+
+
+def test_round_one_searches_the_documents_once_per_need() -> None:
+    calls = _plan("产假和婚假分别多少天？")
+    searches = [c for c in calls if c.tool == "lookup_knowledge"]
+    assert len(searches) == 2
+    assert {c.purpose for c in searches} == {n.label for n in derive_needs("产假和婚假分别多少天？").needs}
+
+
+def test_round_one_reads_an_order_and_a_trace_named_in_the_question() -> None:
+    calls = _plan("订单 ORD-20260314-00042 为什么失败？trace 4bf92f3577b34da6 里有什么？")
+    assert (
+        ToolCall(tool="query_order", arguments={"order_id": "ORD-20260314-00042"}, purpose="order state")
+        in calls
+    )
+    assert any(c.tool == "query_logs" and c.arguments == {"trace_id": "4bf92f3577b34da6"} for c in calls)
+
+
+def test_the_planner_only_plans_registered_tools() -> None:
+    calls = _plan("订单 ORD-20260314-00042 现在是什么状态？", tools=[{"name": "query_order"}])
+    assert [c.tool for c in calls] == ["query_order"]
+
+
+def test_round_two_reads_logs_and_metrics_of_the_questions_window() -> None:
+    question = "3月14日 14:05 开始的支付超时根因是什么？"
+    retry = RetryContext(round=1, missing_evidence_facts=["the logs around 14:05"])
+    calls = _plan(question, retry=retry)
+    logs = next(c for c in calls if c.tool == "query_logs")
+    assert logs.arguments["level"] == "ERROR"
+    assert logs.arguments["start"] == "2026-03-14T13:35:00+00:00"
+    assert logs.arguments["end"] == "2026-03-14T14:35:00+00:00"
+    metrics = [c for c in calls if c.tool == "query_metrics"]
+    assert "payment_gateway_error_rate" in {c.arguments["name"] for c in metrics}
+    # The gap prose is never a query.
+    assert all("the logs around" not in str(c.arguments) for c in calls)
+
+
+def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:
+    retry = RetryContext(round=1, missing_evidence_facts=["退款手续费由谁承担"])
+    calls = _plan("退款手续费由谁承担？", retry=retry)
+    assert {c.tool for c in calls} <= {"lookup_knowledge"}
+
+
+def _item(text: str, n: int, *, authority: Authority | None = Authority.OWNED) -> EvidenceItem:
+    return EvidenceItem(
+        invocation_id=f"inv{n}",
+        citation_id=f"doc{n}#0",
+        tool="lookup_knowledge",
+        source=f"doc{n}.md",
+        text=text,
+        quote_text=text,
+        evidence_type=EvidenceType.DOCUMENT_EVIDENCE,
+        round=1,
+        authority=authority,
+    )
+
+
+def _execute(question: str, evidence: list[EvidenceItem]) -> list[tuple[str, list[str]]]:
+    outcome = ExtractiveExecutor().execute(
+        ExecuteRequest(question=question, evidence=evidence, round=1, needs=derive_needs(question))
+    )
+    assert outcome.output is not None
+    assert outcome.step.role == "executor"
+    assert outcome.step.model_name == "offline-extractive"
+    return [(c.text, [r.excerpt for r in c.evidence_refs]) for c in outcome.output.claims]
+
+
+def test_the_executor_quotes_the_evidence_verbatim_with_its_citation() -> None:
+    passage = "ERR_TIMEOUT 由支付网关返回，表示银行通道在 3000 毫秒内没有响应。"
+    claims = _execute("ERR_TIMEOUT 是哪个组件返回的？", [_item(passage, 1)])
+    assert claims
+    for text, excerpts in claims:
+        assert text in passage
+        assert excerpts
+        assert all(e in passage for e in excerpts)
+
+
+def test_the_executor_states_nothing_without_evidence() -> None:
+    assert _execute("etcd 备份的保留周期是多少天？", []) == []
+
+
+def test_a_passage_outranked_by_a_contradicting_official_one_is_not_stated() -> None:
+    unverified = _item("Refunds reach the card within 10 working days.", 1, authority=Authority.UNVERIFIED)
+    official = _item("Refunds reach the card within 3 working days.", 2, authority=Authority.OFFICIAL)
+    claims = _execute("How long do refunds take to reach the card?", [unverified, official])
+    stated = " ".join(text for text, _ in claims)
+    assert "3 working days" in stated
+    assert "10 working days" not in stated

@@ -1,0 +1,365 @@
+"""Issue 10's examples, one regression test each: the checker must neither pass wrong answers nor
+flag right ones (English and Chinese, free text, records and mixed languages)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from groundgate.contracts import FactCategory, Verdict
+from groundgate.contracts.grounding_check import QuestionCoverage
+from groundgate.models import ScriptedModel
+from groundgate.verify.grounding_check import check
+
+_RECORD = json.dumps(
+    {
+        "name": "Blue Cafe",
+        "city": "Austin",
+        "stars": 4.5,
+        "review_count": 132,
+        "is_open": True,
+        "attributes": {"WiFi": "free", "OutdoorSeating": False, "DogsAllowed": True},
+        "hours": {"Monday": "8:00-17:00", "Saturday": "9:00-15:00"},
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("病假不需要提前申请，可以事后补交证明。", "病假需要提前申请。"),
+        (
+            "Do not restart the master nodes during business hours.",
+            "You may restart the master nodes during business hours.",
+        ),
+    ],
+)
+def test_a_flipped_obligation_is_a_key_contradiction_and_rejects(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is Verdict.REJECT
+    contradicted = [c for c in result.claims if c.category is FactCategory.CONTRADICTED]
+    assert contradicted
+    assert all(c.key for c in contradicted)
+
+
+def test_a_changed_time_inside_a_long_hedged_sentence_rejects() -> None:
+    context = (
+        "The maintenance window opens at 22:00 UTC on Saturday. "
+        "All deployments must start after 22:00 UTC and finish within 2 hours."
+    )
+    answer = (
+        "The weekend maintenance window is when all of the roughly 40 service deployments "
+        "must start after 20:00 UTC and finish within 2 hours."
+    )
+    result = check(context=context, answer=answer)
+    assert result.verdict is Verdict.REJECT
+    assert "fidelity:date_mismatch" in result.claims[0].reason_codes
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "invented"),
+    [
+        (
+            "P1 alerts must be acknowledged within 10 minutes by the on-call engineer.",
+            "P1 alerts must be acknowledged within 10 minutes, otherwise the CTO is called.",
+            "the CTO is called",
+        ),
+        (
+            "错误码 E1001 表示库存不足，下单时库存校验失败会返回该错误码。",
+            "E1001 表示库存不足，根因是数据库主从延迟。",
+            "根因是数据库主从延迟",
+        ),
+        (
+            "差旅报销需在费用发生后 30 天内提交，提交时须附发票原件。",
+            "差旅报销需在费用发生后 30 天内提交，逾期可由部门经理特批补交。",
+            "逾期可由部门经理特批补交",
+        ),
+    ],
+)
+def test_an_invented_clause_riding_on_a_supported_one_is_not_passed(
+    context: str, answer: str, invented: str
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+    claim = result.claims[0]
+    unsupported = [u for u in claim.units if u.category is FactCategory.NO_EVIDENCE]
+    assert unsupported, claim
+    unit = unsupported[0]
+    assert invented in unit.text
+    assert answer[unit.start : unit.end] == unit.text
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (
+            "The cache node was evicted for exceeding its CPU quota.",
+            "The cache node was evicted for exceeding its memory quota.",
+        ),
+        ("订单服务因超出 CPU 配额被驱逐。", "订单服务因超出内存配额被驱逐。"),
+    ],
+)
+def test_a_one_word_entity_swap_is_not_passed(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+    assert any(code.startswith("entity_swap:") for code in result.claims[0].reason_codes)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("病假需要提供医院证明。员工年休假需提前3个工作日申请。", "年假需要提前三个工作日申请。"),
+        (
+            "Requests are retried three times before the job fails.",
+            "The job fails after requests are retried 3 times.",
+        ),
+    ],
+)
+def test_a_synonym_or_number_word_paraphrase_passes(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("Blue Cafe in Austin has a 4.5-star rating and offers free WiFi.", Verdict.PASS),
+        ("Blue Cafe is open on Monday from 8:00 to 17:00 and allows dogs.", Verdict.PASS),
+        ("Blue Cafe has outdoor seating.", Verdict.REJECT),
+        ("Blue Cafe has a 3.5-star rating.", Verdict.REJECT),
+        ("Blue Cafe does not allow dogs.", Verdict.REJECT),
+        ("Blue Cafe has free parking.", Verdict.LOW_CONFID),
+    ],
+)
+def test_a_record_is_checked_field_by_field(answer: str, verdict: Verdict) -> None:
+    assert check(context=_RECORD, answer=answer).verdict is verdict
+
+
+def test_key_value_text_is_checked_field_by_field() -> None:
+    context = "order_id: A-1029\nstatus: shipped\ncarrier: SF Express\nrefundable: false\namount: 299.00 CNY"
+    assert check(context=context, answer="Order A-1029 has shipped via SF Express.").verdict is Verdict.PASS
+    assert check(context=context, answer="Order A-1029 is refundable.").verdict is Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (
+            "员工累计工作已满1年不满10年的，年休假5天。",
+            "Employees with 1 to 10 years of service get 5 days of annual leave.",
+        ),
+        (
+            "Employees get 5 days of annual leave after one year of service.",
+            "员工工作满一年后有5天年假。",
+        ),
+    ],
+)
+def test_a_true_answer_in_the_other_language_is_never_contradicted(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+    assert all(c.category is not FactCategory.CONTRADICTED for c in result.claims)
+    assert all(c.category is not FactCategory.NO_EVIDENCE for c in result.claims), result.claims
+
+
+def test_a_changed_number_in_the_other_language_still_rejects() -> None:
+    result = check(
+        context="员工累计工作已满1年不满10年的，年休假5天。",
+        answer="Employees with 1 to 10 years of service get 7 days of annual leave.",
+    )
+    assert result.verdict is Verdict.REJECT
+
+
+def test_a_claim_the_checker_cannot_judge_across_languages_says_so() -> None:
+    result = check(
+        context="支付网关在高峰期会自动扩容到十个实例。",
+        answer="The gateway team meets every Tuesday to review incidents.",
+    )
+    claim = result.claims[0]
+    assert claim.category is FactCategory.NO_EVIDENCE
+    assert "cross_language:unjudged" in claim.reason_codes
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "coverage", "unaddressed"),
+    [
+        (
+            "What time does the maintenance window open?",
+            "The maintenance window opens at 22:00 UTC.",
+            QuestionCoverage.ADDRESSED,
+            [],
+        ),
+        (
+            "What time does the maintenance window open, and who approves emergency changes?",
+            "The maintenance window opens at 22:00 UTC.",
+            QuestionCoverage.PARTLY_ADDRESSED,
+            ["who approves emergency changes?"],
+        ),
+        (
+            "Who approves emergency changes?",
+            "Deployments must finish within 2 hours.",
+            QuestionCoverage.NOT_ADDRESSED,
+            ["Who approves emergency changes?"],
+        ),
+    ],
+)
+def test_the_checker_reports_whether_the_answer_addresses_the_question(
+    question: str, answer: str, coverage: QuestionCoverage, unaddressed: list[str]
+) -> None:
+    context = "The maintenance window opens at 22:00 UTC. Deployments must finish within 2 hours."
+    result = check(context=context, answer=answer, question=question)
+    assert result.addresses_question is coverage
+    assert result.unaddressed_parts == unaddressed
+    if coverage is QuestionCoverage.NOT_ADDRESSED:
+        assert result.verdict is not Verdict.PASS
+
+
+def test_an_answer_that_addresses_nothing_of_a_chinese_question_is_not_passed() -> None:
+    result = check(
+        context="年假需提前3个工作日申请。病假需提供医院证明。",
+        answer="病假需提供医院证明。",
+        question="年假要提前几天申请？",
+    )
+    assert result.addresses_question is QuestionCoverage.NOT_ADDRESSED
+    assert result.verdict is not Verdict.PASS
+
+
+def test_every_claim_and_unit_carries_a_support_score_that_serialises() -> None:
+    result = check(
+        context="P1 alerts must be acknowledged within 10 minutes.",
+        answer="P1 alerts must be acknowledged within 10 minutes, otherwise the CTO is called. P1 alerts are acknowledged within 5 minutes.",
+    )
+    payload = json.loads(result.model_dump_json())
+    for claim in payload["claims"]:
+        assert 0.0 <= claim["support_score"] <= 1.0
+        for unit in claim["units"]:
+            assert 0.0 <= unit["support_score"] <= 1.0
+    assert 0.0 <= payload["support_score"] <= 1.0
+    scores = [c.support_score for c in result.claims]
+    assert scores[1] < 0.1  # the contradicted claim
+
+
+def test_a_contradiction_the_llm_judge_finds_is_a_key_fact() -> None:
+    model = ScriptedModel(
+        {
+            "judge": [
+                {
+                    "claims": [
+                        {
+                            "claim_index": 1,
+                            "key": False,
+                            "category": "contradicted",
+                            "passage": 1,
+                            "excerpt": "Restarts happen at night.",
+                            "rationale": "The passage says night only.",
+                        }
+                    ]
+                }
+            ]
+        }
+    )
+    result = check(context="Restarts happen at night.", answer="You can restart it at noon.", model=model)
+    assert result.claims[0].key
+    assert result.verdict is Verdict.REJECT
+
+
+# --------------------------------------------------------------------------- tuned on the tune splits
+
+
+def test_a_bare_name_given_in_reply_to_a_question_is_the_key_fact_and_passes() -> None:
+    context = "The Oberoi Group is a hotel company with its head office in Delhi."
+    result = check(context=context, answer="Delhi", question="In what city is the Oberoi head office?")
+    assert result.verdict is Verdict.PASS
+    assert result.claims[0].key
+    assert "key:answer_to_question" in result.claims[0].reason_codes
+
+
+def test_a_bare_name_the_context_never_states_is_flagged() -> None:
+    context = "The Oberoi Group is a hotel company with its head office in Delhi."
+    result = check(context=context, answer="Mumbai", question="In what city is the Oberoi head office?")
+    assert result.verdict is not Verdict.PASS
+
+
+def test_without_a_question_a_bare_word_is_still_not_a_key_fact() -> None:
+    result = check(context="The Oberoi Group has its head office in Delhi.", answer="Delhi")
+    assert not result.claims[0].key
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "name"),
+    [
+        (
+            "He was awarded the 2012 Nobel Prize in Physics, jointly with Serge Haroche, for methods "
+            "that enable measuring quantum systems. La Fontaine wrote fables.",
+            "He was awarded the 2012 Nobel Prize in Physics jointly with Jean De La Fontaine.",
+            "Jean De La Fontaine",
+        ),
+        (
+            "Balston was educated at Eton and New College, Oxford. The King visited the college.",
+            "Balston attended New College, which was founded by King Henry in Oxford.",
+            "King Henry",
+        ),
+    ],
+)
+def test_a_name_with_a_word_the_context_never_uses_is_not_direct_evidence(
+    context: str, answer: str, name: str
+) -> None:
+    result = check(context=context, answer=answer)
+    claim = result.claims[0]
+    assert claim.category is not FactCategory.DIRECT_EVIDENCE
+    assert any(code.startswith("unsupported_entity:") and name in code for code in claim.reason_codes)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # The claim's figure is in the context, only not in the sentence read as its source.
+        (
+            "Leeds sit 13th in the Championship table and play Blackburn on Saturday. "
+            "The club has collected 52 points so far this season.",
+            "Leeds are 13th in the Championship with 52 points.",
+        ),
+        # A figure set against a loosely aligned sentence of a long story.
+        (
+            "On Day Six of Nepal's tragedy, rescuers pulled a 15-year-old from the rubble of a building "
+            "in one of Kathmandu's hard-hit neighborhoods, officials told reporters on Thursday.",
+            "Death toll rises to more than 6,100.",
+        ),
+    ],
+)
+def test_a_figure_not_read_off_its_own_sentence_is_flagged_but_not_rejected(
+    context: str, answer: str
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+    assert all(c.category is not FactCategory.CONTRADICTED for c in result.claims)
+
+
+def test_a_negated_phrase_the_context_states_word_for_word_is_not_a_negation_flip() -> None:
+    context = (
+        "What we don't know: It's not known whether Gray's criminal past had anything to do with "
+        "his arrest, or his death. Gray was known to police."
+    )
+    answer = "Gray has a criminal history but it's not known if that had anything to do with his arrest."
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("新品电池容量 5200mAh，官方标称续航约 180 分钟。", "官方标称续航约 280 分钟。"),
+        ("传统工艺只有萎凋和干燥两道工序，不炒不揉。", "传统工艺包括萎凋、轻揉和干燥三道工序。"),
+    ],
+)
+def test_a_softened_figure_that_differs_from_its_sentence_is_never_shown(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+
+
+def test_fail_to_reads_as_a_negation_so_a_paraphrase_with_not_is_no_flip() -> None:
+    context = (
+        "Consumers using client versions older than 2.8 must be upgraded by 30 September, "
+        "or they may fail to reconnect after the upgrade."
+    )
+    answer = "Consumers on clients older than 2.8 need upgrading by 30 September, otherwise they might not reconnect."
+    assert check(context=context, answer=answer).verdict is not Verdict.REJECT
