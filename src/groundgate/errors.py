@@ -48,6 +48,14 @@ __all__ = [
     "ModelTimeoutError",
     "RegressionError",
     "StoreError",
+    "ScriptExhaustedError",
+    "OutOfTimeError",
+    "KnowledgeIndexError",
+    "ConnectorError",
+    "ConnectorTimeoutError",
+    "ConnectorUnavailableError",
+    "ConnectorHTTPError",
+    "ConnectorResponseError",
 ]
 
 
@@ -169,3 +177,46 @@ class RegressionError(RunError):
     def __init__(self, message: str, *, cases: Sequence[str] = ()) -> None:
         super().__init__(message)
         self.cases = tuple(cases)
+
+
+class ScriptExhaustedError(UsageError):
+    """A `ScriptedModel` has no output left for a role and no function to ask: fix the test's script."""
+
+
+class KnowledgeIndexError(RunError):
+    """The search engine failed (unreachable server, corrupt shard, incompatible layout)."""
+
+
+class ConnectorError(RunError):
+    """A monitoring backend (Prometheus, Alertmanager, Loki) could not answer a query."""
+
+    def __init__(self, message: str, *, system: str) -> None:
+        super().__init__(message)
+        self.system = system
+        """`prometheus`, `alertmanager` or `loki`."""
+
+
+class ConnectorTimeoutError(ConnectorError):
+    """The backend did not answer within the configured timeout."""
+
+
+class ConnectorUnavailableError(ConnectorError):
+    """The backend could not be reached (refused, unresolvable, TLS failure, reset)."""
+
+
+class ConnectorHTTPError(ConnectorError):
+    """The backend answered with a non-2xx status; `detail` is its own error message when it sent one."""
+
+    def __init__(self, message: str, *, system: str, status_code: int, detail: str = "") -> None:
+        super().__init__(message, system=system)
+        self.status_code = status_code
+        self.detail = detail
+
+
+class ConnectorResponseError(ConnectorError):
+    """The backend answered 2xx with something that is not the JSON its API documents."""
+
+
+class OutOfTimeError(RunError):
+    """The check's deadline passed while its context was being indexed; the checker catches it and
+    reports the claims it did not reach as `budget:time_exceeded` (never seen by callers)."""

@@ -12,11 +12,12 @@ from groundgate.errors import (
     ModelOutputError,
     ModelRefusalError,
     ModelTimeoutError,
+    ScriptExhaustedError,
     UsageError,
 )
 from groundgate.models._parsing import estimate_tokens, parse_structured_output, strip_json_fences
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
-from groundgate.models.scripted import ScriptedModel, ScriptExhaustedError
+from groundgate.models.scripted import ScriptedModel
 
 
 class Plan(BaseModel):

@@ -10,7 +10,7 @@ writes to a monitoring system, and nothing a model writes becomes a query string
 | `alertmanager` | `AlertmanagerClient`: `GET /api/v2/alerts` (active / silenced / inhibited, matchers) |
 | `loki` | `LokiClient`, `LogQuery`: `/loki/api/v1/query_range`, LogQL from checked parts |
 | `webhook` | `AlertmanagerWebhook`, `parse_webhook`: version-4 notifications, `dedup_key` |
-| `http` | the one GET they share, and `ConnectorError` and its kinds (timeouts, HTTP errors, bad JSON) |
+| `http` | the one GET they share; its failures are `ConnectorError` and its kinds in `groundgate.errors` (timeouts, HTTP errors, bad JSON) |
 
 The registry-facing tools over these clients live in `groundgate.tools.prometheus` (`query_metrics`),
 `groundgate.tools.alertmanager` (`list_active_alerts`) and `groundgate.tools.loki` (`query_logs`);
@@ -21,17 +21,17 @@ The registry-facing tools over these clients live in `groundgate.tools.prometheu
 from __future__ import annotations
 
 from groundgate.aiops.alertmanager import AlertmanagerClient, GettableAlert
-from groundgate.aiops.http import (
+from groundgate.aiops.loki import LineFilter, LogQuery, LokiClient, LokiLine
+from groundgate.aiops.prometheus import PrometheusClient, PromSeries
+from groundgate.aiops.promql import LabelMatcher, MetricQuery
+from groundgate.aiops.webhook import AlertmanagerWebhook, WebhookAlert, parse_webhook
+from groundgate.errors import (
     ConnectorError,
     ConnectorHTTPError,
     ConnectorResponseError,
     ConnectorTimeoutError,
     ConnectorUnavailableError,
 )
-from groundgate.aiops.loki import LineFilter, LogQuery, LokiClient, LokiLine
-from groundgate.aiops.prometheus import PrometheusClient, PromSeries
-from groundgate.aiops.promql import LabelMatcher, MetricQuery
-from groundgate.aiops.webhook import AlertmanagerWebhook, WebhookAlert, parse_webhook
 
 __all__ = [
     # clients

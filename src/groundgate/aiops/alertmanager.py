@@ -18,8 +18,9 @@ from datetime import datetime
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from groundgate.aiops.http import ConnectorResponseError, HttpEndpoint
+from groundgate.aiops.http import HttpEndpoint
 from groundgate.aiops.promql import LabelMatcher
+from groundgate.errors import ConnectorResponseError
 
 __all__ = ["AlertReceiver", "AlertStatus", "AlertmanagerClient", "GettableAlert"]
 

@@ -24,7 +24,13 @@ from typing import Any
 
 import httpx
 
-from groundgate.errors import RunError
+from groundgate.errors import (
+    ConnectorError,
+    ConnectorHTTPError,
+    ConnectorResponseError,
+    ConnectorTimeoutError,
+    ConnectorUnavailableError,
+)
 
 __all__ = [
     "ConnectorError",
@@ -40,36 +46,6 @@ __all__ = [
 QueryParams = Sequence[tuple[str, str]]
 
 _MAX_MESSAGE_CHARS = 300
-
-
-class ConnectorError(RunError):
-    """A monitoring backend (Prometheus, Alertmanager, Loki) could not answer a query."""
-
-    def __init__(self, message: str, *, system: str) -> None:
-        super().__init__(message)
-        self.system = system
-        """`prometheus`, `alertmanager` or `loki`."""
-
-
-class ConnectorTimeoutError(ConnectorError):
-    """The backend did not answer within the configured timeout."""
-
-
-class ConnectorUnavailableError(ConnectorError):
-    """The backend could not be reached (refused, unresolvable, TLS failure, reset)."""
-
-
-class ConnectorHTTPError(ConnectorError):
-    """The backend answered with a non-2xx status; `detail` is its own error message when it sent one."""
-
-    def __init__(self, message: str, *, system: str, status_code: int, detail: str = "") -> None:
-        super().__init__(message, system=system)
-        self.status_code = status_code
-        self.detail = detail
-
-
-class ConnectorResponseError(ConnectorError):
-    """The backend answered 2xx with something that is not the JSON its API documents."""
 
 
 def _short(text: str) -> str:

@@ -26,8 +26,9 @@ from typing import Literal
 import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from groundgate.aiops.http import ConnectorResponseError, HttpEndpoint
+from groundgate.aiops.http import HttpEndpoint
 from groundgate.aiops.promql import LabelMatcher, quote, render_matchers
+from groundgate.errors import ConnectorResponseError
 
 __all__ = ["LineFilter", "LogQuery", "LokiClient", "LokiLine", "regex_literal"]
 

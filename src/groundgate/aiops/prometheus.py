@@ -21,7 +21,8 @@ from typing import Any
 
 import httpx
 
-from groundgate.aiops.http import ConnectorResponseError, HttpEndpoint
+from groundgate.aiops.http import HttpEndpoint
+from groundgate.errors import ConnectorResponseError
 
 __all__ = ["PromSeries", "PrometheusClient"]
 

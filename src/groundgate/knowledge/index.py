@@ -85,7 +85,7 @@ from types import TracebackType
 from typing import Any, Final, ParamSpec, Protocol, Self, TypeVar, runtime_checkable
 
 from groundgate.contracts import RetrievalLayer
-from groundgate.errors import ModelError, RunError
+from groundgate.errors import KnowledgeIndexError, ModelError
 from groundgate.knowledge.documents import Chunk
 from groundgate.knowledge.payload import (
     DOCUMENT_FIELDS,
@@ -126,10 +126,6 @@ SCROLL_PAGE: Final = 1024
 #: Fields with a keyword payload index, and those with an integer range index.
 KEYWORD_FIELDS: Final = ("doc_id", "f_kind", "f_authority", "f_scopes", "identifiers", "title_keys")
 RANGE_FIELDS: Final = ("f_from", "f_to")
-
-
-class KnowledgeIndexError(RunError):
-    """The search engine failed (unreachable server, corrupt shard, incompatible layout)."""
 
 
 # --------------------------------------------------------------------------- public types

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from groundgate.errors import ScriptExhaustedError
 from groundgate.models.base import Message, Model, ModelResponse, Role, Usage
-from groundgate.models.scripted import RecordedRequest, ScriptedModel, ScriptExhaustedError
+from groundgate.models.scripted import RecordedRequest, ScriptedModel
 
 if TYPE_CHECKING:
     from groundgate.models.embeddings import OpenAIEmbeddings

@@ -18,7 +18,7 @@ from typing import Any, TypeAlias
 
 from pydantic import BaseModel
 
-from groundgate.errors import ModelError, UsageError
+from groundgate.errors import ModelError, ScriptExhaustedError, UsageError
 from groundgate.models._parsing import estimate_tokens, parse_structured_output
 from groundgate.models.base import Message, ModelResponse, OutputT, Role, Usage
 
@@ -36,10 +36,6 @@ ScriptedOutput: TypeAlias = (
 
 ScriptFunction: TypeAlias = Callable[[Sequence[Message], type[BaseModel], Role], Any]
 """`(messages, output_type, role) -> ScriptedOutput`; it may also raise."""
-
-
-class ScriptExhaustedError(UsageError):
-    """The script has no output left for a role and no function to ask: fix the test's script."""
 
 
 @dataclass(frozen=True, slots=True)

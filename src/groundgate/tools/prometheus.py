@@ -39,7 +39,6 @@ from typing import Any
 
 from pydantic import Field, field_validator, model_validator
 
-from groundgate.aiops.http import ConnectorError
 from groundgate.aiops.prometheus import PrometheusClient, PromSeries
 from groundgate.aiops.promql import (
     METRIC_NAME_PATTERN,
@@ -51,6 +50,7 @@ from groundgate.aiops.promql import (
     window_seconds,
 )
 from groundgate.contracts import EvidenceRef, ExecutionContext, ToolOutput, ToolSpec, ToolStatus, VerifiedFact
+from groundgate.errors import ConnectorError
 from groundgate.tools.builtin.clock import UtcDatetime, format_utc, from_epoch_us, to_epoch_us, utc_now
 from groundgate.tools.builtin.metrics import MAX_SERIES, METRICS_TOOL, TOOL_MAX_POINTS, downsample, summarise
 from groundgate.tools.registry import ToolArguments, ToolFunction

@@ -28,6 +28,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 
 from groundgate.contracts import EvidenceSpan, FactCategory
+from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import Span, is_cjk_text, normalize, tokenize
 from groundgate.verify import fidelity, records
 from groundgate.verify.alignment import anchor_coverage, entity_swaps
@@ -37,7 +38,6 @@ from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.windows import (
     MAX_EXCERPT_CHARS,
     ContextIndex,
-    OutOfTimeError,
     Support,
     best_window,
     char_bigrams,

@@ -15,6 +15,7 @@ from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
+from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
 from groundgate.verify import fidelity, records
 from groundgate.verify.budget import Deadline
@@ -87,10 +88,6 @@ def _evidence_sentences(passage: str) -> list[Span]:
                 spans.append(Span(stripped, left, left + len(stripped)))
             start = end
     return spans
-
-
-class OutOfTimeError(Exception):
-    """The deadline passed while the context was being indexed."""
 
 
 @dataclass(frozen=True, slots=True)

@@ -772,11 +772,35 @@
                     h("span", { class: "muted small" }, fmtTime(run.createdAt)),
                   ),
                 ),
+                feedback === "not_useful"
+                  ? h("button", { type: "button", class: "linkish small", title: t("bad.captureTitle"), dataset: { testid: "capture-fixture" }, onclick: () => downloadFixture(run.runId) }, t("bad.capture"))
+                  : null,
               ),
             ),
           )
         : h("p", { class: "muted", dataset: { testid: `${testid}-empty` } }, empty),
     );
+  }
+
+  // A bad case as an eval fixture (GET /api/runs/{id}/fixture): fetched with the key, saved as a file.
+  async function downloadFixture(runId) {
+    let response;
+    try {
+      response = await fetch(`/api/runs/${encodeURIComponent(runId)}/fixture`, { headers: headers({ Accept: "application/yaml" }) });
+    } catch (err) {
+      alert(t("error.network", { message: err.message }));
+      return;
+    }
+    if (!response.ok) {
+      alert((await failure(response)).message);
+      return;
+    }
+    const url = URL.createObjectURL(new Blob([await response.text()], { type: "application/yaml" }));
+    const link = h("a", { href: url, download: `${runId}.yaml` });
+    document.body.append(link);
+    link.click();
+    link.remove();
+    URL.revokeObjectURL(url);
   }
 
   // Long stored text: the first lines, the rest behind "more".

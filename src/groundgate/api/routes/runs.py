@@ -7,6 +7,7 @@ from typing import Annotated
 
 from fastapi import APIRouter, Query
 from fastapi.concurrency import run_in_threadpool
+from fastapi.responses import PlainTextResponse
 
 from groundgate.api.deps import Limit, PathId, ReadScope, Svc
 from groundgate.api.errors import ERROR_RESPONSES
@@ -63,4 +64,36 @@ async def runs(
         feedback=feedback,
         limit=limit,
         include_untenanted=scope.include_untenanted,
+    )
+
+
+@router.get(
+    "/api/runs/{run_id}/fixture",
+    response_class=PlainTextResponse,
+    responses={
+        200: {"content": {"application/yaml": {}}, "description": "The run as a fixture (YAML)."},
+        # Errors stay JSON (`ErrorBody`) whatever this route's own content type is.
+        **{
+            code: {"content": {"application/json": {"schema": {"$ref": "#/components/schemas/ErrorBody"}}}}
+            for code in ERROR_RESPONSES
+        },
+    },
+)
+async def run_fixture(run_id: PathId, svc: Svc, scope: ReadScope) -> PlainTextResponse:
+    """The run as a replayable eval fixture (docs/eval.md): its question, its tool outputs re-read
+    through this service's tools, its model outputs and its outcome as expectations; a bad case gets
+    an empty `reviewer_expected` to fill in. Chat runs of the caller's tenant only (404 otherwise)."""
+    from groundgate.regression.capture import capture_run
+    from groundgate.regression.fixtures import dump_fixture
+
+    def capture() -> str:
+        # Visibility is the trace's rule (the capture itself reads as the operator would).
+        get_trace(svc.store, run_id, tenant=scope.tenant, include_untenanted=scope.include_untenanted)
+        return dump_fixture(capture_run(svc.store, run_id, tenant=scope.tenant, tools=svc.workspace.registry))
+
+    text = await run_in_threadpool(capture)
+    return PlainTextResponse(
+        text,
+        media_type="application/yaml",
+        headers={"Content-Disposition": f'attachment; filename="{run_id}.yaml"'},
     )
