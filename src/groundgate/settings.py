@@ -271,6 +271,19 @@ class ApiSettings(BaseModel):
     on a connection the server is closing."""
 
 
+class AgentSettings(BaseModel):
+    """`[agent]`: how the business agent (groundgate.agent, seed 003) is rolled out beside the chat
+    pipeline (seed "迁移顺序"). `POST /api/agent/ask` answers with the agent in every mode."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    mode: Literal["off", "shadow", "active"] = "off"
+    """`off`: `POST /api/chat` is the chat pipeline alone. `shadow`: the agent also runs beside each chat
+    run (after its answer, off the request's path) and its decision is recorded (mode `agent-shadow`)
+    without changing the reply (step 1). `active`: questions the agent can fully plan are answered by
+    it; the others fall back to the chat pipeline, recorded as `agent-fallback` (step 3)."""
+
+
 class Settings(BaseSettings):
     """All of groundgate's configuration."""
 
@@ -301,6 +314,8 @@ class Settings(BaseSettings):
     alertmanager: MonitoringBackend = MonitoringBackend()
     """`list_active_alerts` is registered, reading this Alertmanager, when `url` is set."""
     loki: LokiSettings = LokiSettings()
+    agent: AgentSettings = AgentSettings()
+    """The business agent's rollout beside `POST /api/chat` (`off`, `shadow`, `active`)."""
 
     @field_validator("data_dir")
     @classmethod

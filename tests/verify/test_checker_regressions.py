@@ -363,3 +363,33 @@ def test_fail_to_reads_as_a_negation_so_a_paraphrase_with_not_is_no_flip() -> No
     )
     answer = "Consumers on clients older than 2.8 need upgrading by 30 September, otherwise they might not reconnect."
     assert check(context=context, answer=answer).verdict is not Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # The figures count different things: a summary's figure beside another one of the sentence.
+        (
+            "Leeds sit 13th in the Championship table and take on Blackburn Rovers on Saturday.",
+            "Leeds are 13th in the Championship with 52 points.",
+        ),
+        (
+            "Sterling has been offered a £100,000-a-week deal to stay on Merseyside.",
+            "Sterling went from £60 a day at QPR to a £100,000-per-week offer.",
+        ),
+    ],
+)
+def test_two_figures_that_count_different_things_are_not_a_changed_value(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is not Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("一线城市住宿每晚不超过 600 元。", "一线城市住宿每晚最多报销 900 元。"),
+        ("Submit the claim within 60 days of the dinner.", "Submit the claim within 30 days of the dinner."),
+        ("Guided tours cost £12 per adult.", "Guided tours cost £5 per adult."),
+    ],
+)
+def test_the_same_thing_counted_differently_still_rejects(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.REJECT

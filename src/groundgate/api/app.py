@@ -44,6 +44,7 @@ from groundgate.api.docs import install_offline_docs
 from groundgate.api.errors import install_error_handlers
 from groundgate.api.middleware import CorrelationId, RequestGuard, SecurityHeaders
 from groundgate.api.routes import ROUTERS
+from groundgate.api.routes.agent import close_agent
 from groundgate.api.routes.service import WEB_DIR
 from groundgate.apps.workspace import Workspace
 from groundgate.errors import StoreError, UsageError
@@ -130,6 +131,8 @@ def create_app(
                 finally:
                     stop_recovery.set()
                     await recovery  # lets a pass in progress finish
+                    # Queued shadow decisions are written before the store closes (never lost).
+                    await run_in_threadpool(close_agent, app.state)
                     close = getattr(getattr(classifier, "model", None), "close", None)
                     if callable(close):
                         close()  # the judge model's HTTP client

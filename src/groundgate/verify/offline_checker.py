@@ -213,7 +213,15 @@ class OfflineChecker:
             best.score >= t.alignment_for_values or window_chars <= t.short_window_chars or bool(fields)
         )
         contradictions, unjudged = _contradictions(
-            claim, issues, polarity_ok, cross, index, value_ok, best.score >= t.alignment_for_values
+            claim,
+            issues,
+            polarity_ok,
+            cross,
+            index,
+            value_ok,
+            best.score >= t.alignment_for_values,
+            best.window.text if best.window is not None else "",
+            bool(fields),
         )
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
@@ -535,6 +543,8 @@ def _contradictions(
     index: ContextIndex,
     value_ok: bool = True,
     aligned_ok: bool = True,
+    window_text: str = "",
+    record: bool = False,
 ) -> tuple[list[fidelity.FidelityIssue], bool]:
     """The issues that make the claim `contradicted`, and whether some figure was left unjudged."""
     contradictions: list[fidelity.FidelityIssue] = []
@@ -565,7 +575,11 @@ def _contradictions(
             # a spelled or relative value is too often a paraphrase of another mention to reject on.
             unjudged = True
             continue
-        if issue.code in _VALUE_CHANGES and (not value_ok or _stated_elsewhere(issue.claim_mention, index)):
+        if issue.code in _VALUE_CHANGES and (
+            not value_ok
+            or _stated_elsewhere(issue.claim_mention, index)
+            or (not record and _counts_apart(claim, issue.claim_mention, window_text, issue.evidence_mention))
+        ):
             # The claim's figure is in the context, only not in the window read as its source
             # (`Leeds are 13th with 52 points` against the sentence that has `13th`): a summary
             # joins facts from several places, so this is not shown, but not a changed value.
@@ -590,6 +604,38 @@ def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:
         return False
     needle = normalize(mention)
     return bool(needle) and index.in_normalized(needle)
+
+
+_SKIP_AFTER = frozenset({"a", "an", "the", "per", "of", "-", "each"})
+_HEAD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*")
+
+
+def _head(text: str, mention: str | None) -> str:
+    """The word a figure counts (`52 *points*`, `£60 a *day*`, `600 *元*`), or ``."""
+    if not mention:
+        return ""
+    at = text.find(mention)
+    if at < 0:
+        return ""
+    rest = text[at + len(mention) :].lstrip(" -")
+    if rest[:1] and is_cjk_text(rest[:1]):
+        return rest[:1]
+    words = [w.lower() for w in _HEAD_EN.findall(rest[:40])]
+    words = [w for w in words if w not in _SKIP_AFTER]
+    return words[0].rstrip("s") if words else ""
+
+
+def _counts_apart(claim: str, claim_mention: str | None, window: str, evidence_mention: str | None) -> bool:
+    """The two figures count different things (`52 points` / `13th`, `£60 a day` / `£100,000 a
+    week`, `Euro 2015` / a `2-1` score): a summary's figure set beside another of its sentence's,
+    not a changed value. Both must name what they count for this to hold."""
+    if not (_BARE_FIGURE.fullmatch(claim_mention or "") and _BARE_FIGURE.fullmatch(evidence_mention or "")):
+        return False  # `2 万元`, `30 days`, `80%`: the unit is part of the figure and was compared
+    mine, theirs = _head(claim, claim_mention), _head(window, evidence_mention)
+    return bool(mine) and bool(theirs) and mine != theirs
+
+
+_BARE_FIGURE = re.compile(r"[£$€¥]?\s*\d[\d.,]*")
 
 
 def _phrase_in_context(mention: str | None, index: ContextIndex) -> bool:

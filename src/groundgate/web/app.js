@@ -245,6 +245,7 @@
     $("question").disabled = !canWrite;
     $("ask-button").disabled = !canWrite || state.busy;
     renderExamples();
+    if (agentView && location.hash === "#/agent") agentView.show($("view-agent"), me);
   }
 
   function renderExamples() {
@@ -850,6 +851,9 @@
 
   // ------------------------------------------------------------------ routing
 
+  // The business agent's view (#/agent) is agent.js, loaded before this file; it builds with these helpers.
+  const agentView = window.GroundgateAgent && window.GroundgateAgent.create({ h, t, api, newId, canWrite: () => !state.me || state.me.canWrite });
+
   function route() {
     const hash = location.hash || "#/";
     let view = "chat";
@@ -857,6 +861,7 @@
     else if (hash === "#/runs") view = "runs";
     else if (hash === "#/bad-cases") view = "bad-cases";
     else if (hash === "#/cases") view = "cases";
+    else if (hash === "#/agent") view = "agent";
     for (const section of document.querySelectorAll("main > .view")) {
       section.hidden = section.id !== `view-${view}`;
     }
@@ -869,6 +874,7 @@
       showRunList($("view-bad-cases"), { feedback: "not_useful", title: t("bad.title"), empty: t("bad.empty"), testid: "bad-case" });
     }
     else if (view === "cases") showCases($("view-cases"));
+    else if (view === "agent" && agentView) agentView.show($("view-agent"), state.me);
   }
 
   // ------------------------------------------------------------------ start

@@ -26,17 +26,25 @@ from pydantic import Field
 from groundgate.api.deps import Services, Svc, Writer
 from groundgate.api.errors import ERROR_RESPONSES, invalid_request
 from groundgate.api.schemas import Identifier, NonBlankText, _Body
+from groundgate.apps.agent_rollout import FALLBACK_MODE
 from groundgate.contracts import ExecutionContext
 
 if TYPE_CHECKING:
+    from groundgate.apps.agent_rollout import ShadowRuns
     from groundgate.demo.hr.workspace import HrWorkspace
 
-__all__ = ["FALLBACK_MODE", "AgentAskRequest", "router"]
+__all__ = [
+    "FALLBACK_MODE",
+    "AgentAskRequest",
+    "agent_context",
+    "close_agent",
+    "hr_workspace",
+    "router",
+    "shadow_runs",
+]
 
 router = APIRouter(tags=["agent"])
 
-#: The `diagnosis_run.mode` of a chat run the agent handed a question to.
-FALLBACK_MODE = "agent-fallback"
 _LOCK = threading.Lock()
 
 
@@ -48,7 +56,15 @@ class AgentAskRequest(_Body):
     """Refs the client was shown; re-read and re-authorized by the server, never trusted."""
 
 
-def _workspace(request: Request, svc: Services) -> HrWorkspace:
+def agent_context(ctx: ExecutionContext) -> ExecutionContext:
+    """The agent's context of a principal: its project is the key's only allowed project, if one."""
+    if len(ctx.allowed_projects) == 1:
+        return ctx.model_copy(update={"project": ctx.allowed_projects[0]})
+    return ctx
+
+
+def hr_workspace(request: Request, svc: Services) -> HrWorkspace:
+    """The agent's HR workspace, opened on first use and kept on the app (closed with it)."""
     from groundgate.agent import TaskStore
     from groundgate.demo.hr.workspace import open_hr_workspace
 
@@ -58,6 +74,33 @@ def _workspace(request: Request, svc: Services) -> HrWorkspace:
             hr = open_hr_workspace(svc.settings.data_dir, TaskStore(svc.store))
             request.app.state.agent_hr = hr
         return hr
+
+
+def shadow_runs(request: Request) -> ShadowRuns:
+    """The app's shadow worker (`[agent] mode = "shadow"`), started on first use, drained and stopped
+    when the app stops (`api.app`)."""
+    from groundgate.apps.agent_rollout import ShadowRuns
+
+    with _LOCK:
+        runs: ShadowRuns | None = getattr(request.app.state, "agent_shadow", None)
+        if runs is None:
+            runs = ShadowRuns()
+            request.app.state.agent_shadow = runs
+        return runs
+
+
+def close_agent(state: Any) -> None:
+    """When the app stops, before its store closes: record the shadow decisions still queued, then
+    close the HR workspace (its index has one owner per process)."""
+    runs: ShadowRuns | None = getattr(state, "agent_shadow", None)
+    if runs is not None:
+        runs.close()
+        state.agent_shadow = None
+    with _LOCK:
+        hr: HrWorkspace | None = getattr(state, "agent_hr", None)
+        state.agent_hr = None
+    if hr is not None:
+        hr.close()
 
 
 @router.post("/api/agent/ask", responses=ERROR_RESPONSES)
@@ -71,10 +114,8 @@ def ask(body: AgentAskRequest, request: Request, svc: Svc, who: Writer) -> dict[
         raise invalid_request(
             "question", f"the question is longer than {limit} characters", "string_too_long"
         )
-    ctx = who.context()
-    if len(ctx.allowed_projects) == 1:
-        ctx = ctx.model_copy(update={"project": ctx.allowed_projects[0]})
-    hr = _workspace(request, svc)
+    ctx = agent_context(who.context())
+    hr = hr_workspace(request, svc)
     result = ask_in_session(
         hr.runtime,
         StoreSessionStore(svc.store),

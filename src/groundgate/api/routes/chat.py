@@ -10,22 +10,34 @@ yours — and a run is never attached to another tenant's session.
 A run that raises (a model or tool outage the pipeline did not absorb) is recorded `FAILED` and
 answered `DEGRADED`, never 500 (`groundgate.apps.chat.answer_recorded`). A run that cannot be
 recorded at all is 503 `unavailable` (for a stream, an `error` event instead of `result`).
+
+`[agent] mode` (`groundgate.apps.agent_rollout`): `shadow` hands each answered question to the
+business agent after the reply is computed (recorded `agent-shadow`, the reply unchanged); `active`
+answers a question the agent can fully plan with the agent — the chat response's fields plus the
+agent's, `answeredBy: "agent"` — and any other with the chat pipeline recorded `agent-fallback`
+(`answeredBy: "chat"`, `fallback: true`). A stream in active mode sends `final` then `result` for an
+agent answer, the chat run's events for a fallback.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
 import json
+import logging
 from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from fastapi import APIRouter, Request
 from fastapi.concurrency import run_in_threadpool
-from fastapi.responses import StreamingResponse
+from fastapi.responses import JSONResponse, StreamingResponse
 
+from groundgate.agent.recording import run_result_of
 from groundgate.api.deps import Services, Svc, Writer
 from groundgate.api.errors import ERROR_RESPONSES, invalid_request, unavailable_body
+from groundgate.api.routes.agent import agent_context, hr_workspace, shadow_runs
 from groundgate.api.schemas import ChatRequest, ChatResponse
+from groundgate.apps.agent_rollout import FALLBACK_MODE, ActiveAnswer, answer_actively, chat_payload
 from groundgate.apps.chat import FailedRun, answer_recorded, claim_session
 from groundgate.contracts import ExecutionContext, RunEvent
 from groundgate.errors import RunError
@@ -36,6 +48,8 @@ SSE_MEDIA_TYPE = "text/event-stream"
 
 router = APIRouter(tags=["chat"])
 
+logger = logging.getLogger(__name__)
+
 
 def _run_chat(
     svc: Services,
@@ -43,6 +57,9 @@ def _run_chat(
     ctx: ExecutionContext,
     session_id: str | None,
     on_event: Callable[[RunEvent], None] | None,
+    *,
+    request: Request | None = None,
+    mode: str = "api",
 ) -> ChatResponse:
     answered = answer_recorded(
         svc.store,
@@ -50,15 +67,61 @@ def _run_chat(
         question,
         ctx,
         session_id=session_id,
-        mode="api",
+        mode=mode,
         on_event=on_event,
         untenanted_sessions=not svc.settings.api.keys,
     )
     if isinstance(answered, FailedRun):
         svc.metrics.observe_failed_run()
-        return ChatResponse.from_failed(answered)
-    svc.metrics.observe_run(answered)
-    return ChatResponse.from_result(answered)
+        response = ChatResponse.from_failed(answered)
+    else:
+        svc.metrics.observe_run(answered)
+        response = ChatResponse.from_result(answered)
+    if request is not None and svc.settings.agent.mode == "shadow":
+        _shadow(request, svc, question, ctx, response.run_id)
+    return response
+
+
+def _shadow(request: Request, svc: Services, question: str, ctx: ExecutionContext, chat_run_id: str) -> None:
+    """Shadow mode: the reply is computed; the agent runs on the same question in the background."""
+    try:
+        runtime = hr_workspace(request, svc).runtime
+        shadow_runs(request).submit(runtime, svc.store, question, agent_context(ctx), chat_run_id=chat_run_id)
+    except Exception:
+        # Opening the agent's workspace failed: the shadow is lost for this run, the reply is not.
+        logger.exception("the agent's shadow run could not start; the chat response is unaffected")
+
+
+def _active(
+    request: Request, svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
+) -> ActiveAnswer | None:
+    """Active mode, first step: the agent's decision, or None when the chat pipeline must answer."""
+    try:
+        runtime = hr_workspace(request, svc).runtime
+    except Exception:
+        logger.exception("the agent's workspace could not open; the chat pipeline answers")
+        return None
+    return answer_actively(runtime, svc.store, question, agent_context(ctx), session_id=session_id)
+
+
+def _agent_body(answer: ActiveAnswer) -> dict[str, Any]:
+    run = run_result_of(answer.result, session_id=answer.session_id, elapsed_ms=answer.elapsed_ms)
+    chat = ChatResponse.from_result(run).model_dump(mode="json", by_alias=True)
+    return chat_payload(answer.result, chat, session_id=answer.session_id)
+
+
+def _fallback_body(response: ChatResponse) -> dict[str, Any]:
+    return {**response.model_dump(mode="json", by_alias=True), "answeredBy": "chat", "fallback": True}
+
+
+def _answer_active(
+    request: Request, svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
+) -> dict[str, Any]:
+    agent = _active(request, svc, question, ctx, session_id)
+    if agent is not None and not agent.fallback:
+        return _agent_body(agent)
+    sid = agent.session_id if agent is not None else session_id
+    return _fallback_body(_run_chat(svc, question, ctx, sid, None, mode=FALLBACK_MODE))
 
 
 def _validate_question(svc: Services, body: ChatRequest) -> str:
@@ -92,17 +155,61 @@ async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> An
             tenant=ctx.tenant,
             include_untenanted=not svc.settings.api.keys,
         )
-    if SSE_MEDIA_TYPE not in request.headers.get("accept", ""):
-        return await run_in_threadpool(_run_chat, svc, question, ctx, body.session_id, None)
+    streamed = SSE_MEDIA_TYPE in request.headers.get("accept", "")
+    if svc.settings.agent.mode == "active":
+        if not streamed:
+            body_json = await run_in_threadpool(_answer_active, request, svc, question, ctx, body.session_id)
+            return JSONResponse(body_json)
+        return StreamingResponse(
+            _stream_active(request, svc, question, ctx, body.session_id),
+            media_type=SSE_MEDIA_TYPE,
+            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        )
+    if not streamed:
+        return await run_in_threadpool(
+            functools.partial(_run_chat, request=request), svc, question, ctx, body.session_id, None
+        )
     return StreamingResponse(
-        _stream(svc, question, ctx, body.session_id),
+        _stream(svc, question, ctx, body.session_id, request=request),
         media_type=SSE_MEDIA_TYPE,
         headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
     )
 
 
+async def _stream_active(
+    request: Request, svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
+) -> AsyncIterator[str]:
+    """Active mode over SSE: the agent decides first; its answer is one `final` event and the
+    `result`, a fallback streams the chat run (recorded `agent-fallback`)."""
+    try:
+        agent = await run_in_threadpool(_active, request, svc, question, ctx, session_id)
+    except RunError as exc:
+        yield _sse("error", unavailable_body(exc))
+        return
+    if agent is not None and not agent.fallback:
+        body = _agent_body(agent)
+        detail = {"output_kind": body["outputKind"], "decision": body["decision"]}
+        yield _sse("final", {"stage": "final", "round": body["rounds"], "detail": detail})
+        yield _sse("result", body)
+        return
+    sid = agent.session_id if agent is not None else session_id
+    async for event in _stream(svc, question, ctx, sid, mode=FALLBACK_MODE, extra=_FALLBACK_MARK):
+        yield event
+
+
+#: What a fallback's `result` adds to the chat response in active mode.
+_FALLBACK_MARK: dict[str, Any] = {"answeredBy": "chat", "fallback": True}
+
+
 async def _stream(
-    svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
+    svc: Services,
+    question: str,
+    ctx: ExecutionContext,
+    session_id: str | None,
+    *,
+    request: Request | None = None,
+    mode: str = "api",
+    extra: dict[str, Any] | None = None,
 ) -> AsyncIterator[str]:
     loop = asyncio.get_running_loop()
     queue: asyncio.Queue[tuple[str, dict[str, Any]] | None] = asyncio.Queue()
@@ -112,7 +219,9 @@ async def _stream(
         loop.call_soon_threadsafe(queue.put_nowait, (event.stage, payload))
 
     task: asyncio.Future[ChatResponse] = asyncio.ensure_future(
-        run_in_threadpool(_run_chat, svc, question, ctx, session_id, on_event)
+        run_in_threadpool(
+            functools.partial(_run_chat, request=request, mode=mode), svc, question, ctx, session_id, on_event
+        )
     )
     task.add_done_callback(lambda _t: queue.put_nowait(None))
     while (item := await queue.get()) is not None:
@@ -124,7 +233,7 @@ async def _stream(
         # Headers (200) are already sent: the failure travels as an `error` event instead.
         yield _sse("error", unavailable_body(exc))
         return
-    yield _sse("result", result.model_dump(mode="json", by_alias=True))
+    yield _sse("result", {**result.model_dump(mode="json", by_alias=True), **(extra or {})})
 
 
 def _sse(event: str, data: dict[str, Any]) -> str:
