@@ -393,3 +393,59 @@ def test_two_figures_that_count_different_things_are_not_a_changed_value(context
 )
 def test_the_same_thing_counted_differently_still_rejects(context: str, answer: str) -> None:
     assert check(context=context, answer=answer).verdict is Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "coverage"),
+    [
+        # The asked kind of reply, without repeating the question's words.
+        (
+            "Is there a deadline?",
+            "Yes, you have 60 days from the event to submit it.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "Does the pika hibernate?",
+            "No. It collects haypiles during the summer instead.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "What caused the outage?",
+            "A certificate expired because its renewal job had been failing.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "How much are tickets?",
+            "Adults pay £12 and children under 16 get in free.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "Can you summarise this article?",
+            "The council approved the plan by 7 votes to 2.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "What does this log line mean?",
+            "The replica is 48 seconds behind, so writes pause.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        # Off the question: no asked kind, no shared subject.
+        (
+            "What caused the outage?",
+            "Deployments must finish within 2 hours.",
+            QuestionCoverage.NOT_ADDRESSED,
+        ),
+        ("How much are tickets?", "The museum is on Dock Street.", QuestionCoverage.NOT_ADDRESSED),
+        (
+            "Is there a deadline?",
+            "The museum stands on Dock Street, beside the old harbour and the ferry terminal.",
+            QuestionCoverage.NOT_ADDRESSED,
+        ),
+    ],
+)
+def test_an_answer_of_the_asked_kind_addresses_the_question(
+    question: str, answer: str, coverage: QuestionCoverage
+) -> None:
+    from groundgate.verify.question import question_coverage
+
+    assert question_coverage(question, answer)[0] is coverage

@@ -80,8 +80,24 @@ _QUESTION_WORDS = frozenset(
 )
 #: Requests for an account rather than a fact: no part can be checked word by word.
 _OPEN_REQUEST = re.compile(
-    r"^\s*(?:summari[sz]e|describe|explain|tell me about|give an overview|总结|概括|介绍|说明一下|解释)"
-    r"|说明了什么|是怎么回事|what happened",
+    r"^\s*(?:(?:can|could|would) you\s+(?:please\s+)?)?(?:summari[sz]e|describe|explain|tell me about|"
+    r"give (?:me )?an overview|总结|概括|介绍|说明一下|解释)"
+    r"|说明了什么|是怎么回事|what happened|what does (?:this|that|it)\b[^?]{0,40}\bmean|什么意思",
+    re.IGNORECASE,
+)
+#: A yes/no question is taken up by an answer that opens with its reply ("No. Instead …", "可以，…").
+_YES_NO_REPLY = re.compile(
+    r"^\s*(?:yes|no|not|yeah|nope|it is|it isn't|it's not|there is|there are|there isn't|"
+    r"是|不是|可以|不可以|不能|能|会|不会|有|没有|需要|不需要|要|不用|暂时|不)",
+    re.IGNORECASE,
+)
+#: A "why" / "what caused" question is taken up by an answer that gives a cause.
+_CAUSE_QUESTION = re.compile(
+    r"\bwhy\b|\bwhat caused\b|\broot cause\b|\bcause of\b|为什么|为何|原因|根因", re.IGNORECASE
+)
+_CAUSE_REPLY = re.compile(
+    r"\b(?:because|due to|caused|causing|since|as a result|led to|after|expired|failed|failing)\b"
+    r"|因为|由于|导致|造成|引起|所以|因此|之后",
     re.IGNORECASE,
 )
 _QUESTION_CHARS = re.compile(r"什么|多少|几|哪|谁|怎么|如何|是否|能否|吗|呢|要不要|何时|请问|[？?，,。]")
@@ -121,10 +137,12 @@ def _part_addressed(part: str, answer_tokens: set[str], answer: str, short: bool
     if shared >= _TOPIC_SHARE:
         return True
     if _NUMBER_QUESTION.search(part) or _DATE_QUESTION.search(part):
-        value = _DIGIT.search(answer) is not None
-        return value and (short or shared > 0)
+        # The asked kind of value is there: a figure for "how much", a date or time for "when".
+        return _DIGIT.search(answer) is not None
     if _YES_NO.search(part):
-        return short or shared > 0
+        return short or shared > 0 or bool(_YES_NO_REPLY.match(answer))
+    if _CAUSE_QUESTION.search(part):
+        return short or bool(_CAUSE_REPLY.search(answer))
     return short
 
 
