@@ -103,3 +103,12 @@ def test_the_bundled_synonym_table_is_found() -> None:
     table = default_table()
     assert len(table.zh) > 300
     assert len(table.en) > 300
+
+
+def test_an_english_claim_needs_more_word_support_than_a_chinese_one_for_direct_evidence() -> None:
+    from groundgate.verify.offline_checker import _direct_bar
+
+    t = CheckerThresholds()
+    assert _direct_bar("The pool is full.", t, record=False) > _direct_bar("连接池已满。", t, record=False)
+    assert _direct_bar("The pool is full.", t, record=True) == t.direct  # records: field by field
+    assert _direct_bar("The pool is full.", CheckerThresholds(direct=0.9), record=False) == 0.9
