@@ -187,6 +187,24 @@ class MonitoringBackend(BaseModel):
         return bool(self.url)
 
 
+class AiOpsSettings(BaseModel):
+    """`[aiops]`: receiving Alertmanager webhooks (`POST /api/aiops/alertmanager`) and diagnosing them."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    webhook_token: SecretStr | None = None
+    """The bearer token Alertmanager's receiver sends (`http_config.authorization.credentials`).
+    Unset: the endpoint answers 401 to every request (nothing is accepted unauthenticated)."""
+    tenant: str = Field(default="acme", min_length=1, max_length=128)
+    """The tenant the diagnosis runs of received alerts belong to (a webhook carries no principal)."""
+    max_concurrency: int = Field(default=2, ge=1, le=32)
+    """Diagnoses `groundgate serve` runs at once; the rest wait in the durable queue."""
+    claim_seconds: float = Field(default=300.0, gt=0, le=86_400)
+    """A claimed alert whose worker did not finish within this is claimed again (a crashed worker)."""
+    max_attempts: int = Field(default=3, ge=1, le=20)
+    poll_seconds: float = Field(default=1.0, gt=0, le=60)
+
+
 class LokiSettings(MonitoringBackend):
     """`[loki]`: `query_logs` reads Loki instead of the embedded log store when `url` is set."""
 
@@ -314,6 +332,7 @@ class Settings(BaseSettings):
     alertmanager: MonitoringBackend = MonitoringBackend()
     """`list_active_alerts` is registered, reading this Alertmanager, when `url` is set."""
     loki: LokiSettings = LokiSettings()
+    aiops: AiOpsSettings = AiOpsSettings()
     agent: AgentSettings = AgentSettings()
     """The business agent's rollout beside `POST /api/chat` (`off`, `shadow`, `active`)."""
 

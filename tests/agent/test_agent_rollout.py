@@ -20,6 +20,7 @@ from groundgate.settings import Settings, load_settings
 from groundgate.store import open_store
 
 LI = {"Authorization": "Bearer li-key"}
+WANG = {"Authorization": "Bearer wang-key"}
 ACME = {"Authorization": "Bearer acme-key"}
 KEYS = {
     hash_key("li-key"): {
@@ -27,6 +28,12 @@ KEYS = {
         "user": "u-li",
         "roles": ["user"],
         "allowed_projects": ["proj-east"],
+    },
+    hash_key("wang-key"): {
+        "tenant": "hrdemo",
+        "user": "u-wang",
+        "roles": ["user"],
+        "allowed_projects": ["proj-west"],
     },
     hash_key("acme-key"): {"tenant": "acme", "user": "alice", "roles": ["user"]},
 }
@@ -80,7 +87,7 @@ class Service:
 @pytest.fixture
 def service(tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Service]:
     mode: str = request.param
-    settings = Settings(data_dir=tmp_path, api={"keys": KEYS}, agent={"mode": mode})  # type: ignore[arg-type]
+    settings = Settings(data_dir=tmp_path, api={"keys": KEYS}, agent={"mode": mode})
     store = open_store(tmp_path)
     with open_workspace(tmp_path) as workspace:
         app = create_app(settings, workspace=workspace, store=store)
@@ -95,7 +102,7 @@ def _stable(body: dict[str, Any]) -> dict[str, Any]:
 
 def test_the_mode_is_off_by_default_and_a_misspelt_mode_is_refused() -> None:
     assert Settings().agent.mode == "off"
-    with pytest.raises(ConfigurationError, match="agent.mode"):
+    with pytest.raises(ConfigurationError, match=r"agent\.mode"):
         load_settings(agent={"mode": "on"})
     with pytest.raises(ConfigurationError, match="agent"):
         load_settings(agent={"mode": "shadow", "ratio": 0.5})
@@ -121,7 +128,7 @@ def test_shadow_mode_records_the_agents_decision_and_never_changes_the_chat_repl
     off_dir = tmp_path_factory.mktemp("off")
     store = open_store(off_dir)
     with open_workspace(off_dir) as workspace:
-        app = create_app(Settings(data_dir=off_dir, api={"keys": KEYS}), workspace=workspace, store=store)  # type: ignore[arg-type]
+        app = create_app(Settings(data_dir=off_dir, api={"keys": KEYS}), workspace=workspace, store=store)
         with TestClient(app) as client:
             off = Service(app, client).chat(LI, question=POLICY, sessionId="shadow-chat")
     store.close()
@@ -190,6 +197,16 @@ def test_active_mode_continues_the_agents_conversation_in_the_replys_session(ser
 
 
 @pytest.mark.parametrize("service", ["active"], indirect=True)
+def test_active_mode_refuses_another_users_conversation_before_any_stream_starts(service: Service) -> None:
+    # seed L181 "引用再次使用时必须按当前 tenant/app/user/conversation/project/version 重新读取"
+    mine = service.chat(LI, question="我有哪些待办？")
+    follow = {"question": "第一个任务是什么？", "sessionId": mine["sessionId"]}
+    assert service.client.post("/api/chat", json=follow, headers=WANG).status_code == 403
+    streamed = service.client.post("/api/chat", json=follow, headers={**WANG, "Accept": "text/event-stream"})
+    assert streamed.status_code == 403
+
+
+@pytest.mark.parametrize("service", ["active"], indirect=True)
 def test_active_mode_falls_back_to_the_chat_pipeline_recorded_as_such(service: Service) -> None:
     # seed L197 "新 Evidence Evaluator 和 Grounded Composer 只接管新 Planner 能完整规划的请求，其他请求回退旧链路"
     body = service.chat(ACME, question=UNPLANNABLE)
@@ -227,3 +244,46 @@ def test_an_agent_that_raises_in_active_mode_falls_back_to_the_chat_pipeline(
     body = service.chat(LI, question=POLICY)
     assert (body["answeredBy"], body["fallback"]) == ("chat", True)
     assert service.trace(LI, body["runId"])["mode"] == "agent-fallback"
+
+
+def test_the_cli_ask_records_a_shadow_decision_without_changing_its_output(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from typer.testing import CliRunner
+
+    from groundgate.cli import app
+
+    def cli(*args: str) -> Any:
+        result = CliRunner().invoke(app, [*args, "--json", "--data-dir", str(tmp_path)])
+        assert result.exit_code == 0, result.output
+        return json.loads(result.stdout)
+
+    monkeypatch.setenv("GROUNDGATE_LOCAL__TENANT", "hrdemo")
+    monkeypatch.setenv("GROUNDGATE_LOCAL__USER", "u-li")
+    off = cli("ask", POLICY)
+    monkeypatch.setenv("GROUNDGATE_AGENT__MODE", "shadow")
+    shadow = cli("ask", POLICY)
+    assert _stable(shadow) == _stable(off)
+    runs = cli("runs", "--session", shadow_session_id(shadow["runId"]))
+    assert [(r["mode"], r["query"]) for r in runs] == [("agent-shadow", POLICY)]
+    unshadowed = CliRunner().invoke(
+        app, ["runs", "--session", shadow_session_id(off["runId"]), "--data-dir", str(tmp_path)]
+    )
+    assert unshadowed.exit_code == 2
+    assert "unknown session id" in unshadowed.output
+
+
+def test_a_queued_shadow_decision_is_recorded_before_the_service_closes_its_store(tmp_path: Path) -> None:
+    settings = Settings(data_dir=tmp_path, api={"keys": KEYS}, agent={"mode": "shadow"})
+    store = open_store(tmp_path)
+    with open_workspace(tmp_path) as workspace:
+        app = create_app(settings, workspace=workspace, store=store)
+        with TestClient(app) as client:
+            body = Service(app, client).chat(LI, question=POLICY)
+            # No drain here: leaving the client stops the app, whose lifespan waits for the worker.
+        assert app.state.agent_shadow is None
+        assert app.state.agent_hr is None  # the HR workspace is closed with the app
+        with TestClient(create_app(settings, workspace=workspace, store=store)) as client:
+            shadows = Service(app, client).runs_of(LI, shadow_session_id(body["runId"]))
+    store.close()
+    assert [r["mode"] for r in shadows] == ["agent-shadow"]

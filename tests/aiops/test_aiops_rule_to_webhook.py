@@ -3,8 +3,8 @@ Alertmanager sends its webhook, `parse_webhook` reads it, and `query_metrics` re
 alert rests on around its `startsAt`. Then the incident ends and the resolved notification carries
 the same deduplication key as the firing one.
 
-What is not here yet (issue 14, item 4): `POST /api/aiops/alertmanager` on a running `groundgate serve`,
-the durable queue and the diagnosis itself. Bounded in time: every wait has a deadline, and the
+The rest of the path — `POST /api/aiops/alertmanager` on a running `groundgate serve`, the durable
+queue and the diagnosis — is `test_aiops_end_to_end.py`. Bounded in time: every wait has a deadline, and the
 servers stop at the end of the module. Skipped without the binaries unless
 `GROUNDGATE_REQUIRE_PROMETHEUS=1`.
 """

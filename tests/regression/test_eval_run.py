@@ -183,7 +183,12 @@ def test_suite_all_runs_every_golden_set_and_lists_the_empty_hooks() -> None:
     assert "aiops" in suites
 
 
-def test_an_alert_case_without_a_driver_is_skipped_not_passed(tmp_path: Path) -> None:
+def test_a_case_whose_kind_has_no_driver_is_skipped_not_passed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from groundgate.regression import runner
+
+    monkeypatch.delitem(runner._DRIVERS, "alert")
     path = tmp_path / "alert.yaml"
     path.write_text(
         "id: pool-alert\ninput:\n  kind: alert\n  alert: {labels: {alertname: PaymentTimeoutRateHigh}}\n",
@@ -192,6 +197,19 @@ def test_an_alert_case_without_a_driver_is_skipped_not_passed(tmp_path: Path) ->
     case = json.loads(invoke([str(path), "--json"]).stdout)["cases"][0]
     assert case["status"] == "skipped"
     assert "no driver for input kind 'alert'" in case["note"]
+
+
+def test_an_alert_case_runs_through_the_diagnosis_driver_and_a_malformed_alert_is_an_error(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "alert.yaml"
+    path.write_text(
+        "id: pool-alert\ninput:\n  kind: alert\n  alert: {labels: {alertname: PaymentTimeoutRateHigh}}\n",
+        encoding="utf-8",
+    )
+    case = json.loads(invoke([str(path), "--json"], code=None).stdout)["cases"][0]
+    assert case["status"] == "error"
+    assert "not an Alertmanager alert" in case["error"]
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,7 @@ def test_open_store_creates_the_embedded_sqlite_file_at_head(tmp_path: Path) -> 
     store = open_store(data_dir)
     try:
         assert (data_dir / SQLITE_FILENAME).is_file()
-        assert current_revision(store.engine) == head_revision() == "0004"
+        assert current_revision(store.engine) == head_revision() == "0005"
         assert set(inspect(store.engine).get_table_names()) >= TABLES
     finally:
         store.close()
@@ -135,7 +135,7 @@ def test_a_database_created_at_revision_1_keeps_every_row(fresh_url: str) -> Non
             ).one()
             assert conversation[0] == 0
             assert conversation[1] is None
-        assert current_revision(engine) == "0004"
+        assert current_revision(engine) == "0005"
     finally:
         engine.dispose()
 
@@ -146,7 +146,7 @@ def test_tables_created_without_alembic_are_adopted(fresh_url: str) -> None:
     try:
         Base.metadata.create_all(engine)
         upgrade(fresh_url)
-        assert current_revision(engine) == "0004"
+        assert current_revision(engine) == "0005"
     finally:
         engine.dispose()
 

@@ -526,6 +526,76 @@ def test_unknown_run_in_the_trace_view_says_not_found(local_server: str, browser
     context.close()
 
 
+# ---------------------------------------------------------------------------------------------- agent
+
+AGENT_ZH = "一线城市出差住宿标准是多少？"
+
+
+@pytest.fixture(scope="module")
+def hr_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Local mode acting as an employee of the HR demo's tenant (`[local]`), the agent in shadow mode."""
+    _need_browser()
+    root = tmp_path_factory.mktemp("web-hr")
+    toml = '[local]\ntenant = "hrdemo"\nuser = "u-li"\nroles = ["user"]\n[agent]\nmode = "shadow"\n'
+    (root / "groundgate.toml").write_text(toml, encoding="utf-8")
+    with running_service(root / "data", cwd=root, log_path=root / "serve.log", args=["--demo"]) as base:
+        yield base
+
+
+def test_the_agent_view_shows_the_decision_slots_statements_and_citations(
+    hr_server: str, browser: Any, shots: Path
+) -> None:
+    context, page, errors = _page(browser)
+    page.goto(hr_server + "/")
+    page.click('[data-testid="nav-agent"]')
+    assert page.locator('[data-testid="nav-agent"]').inner_text() == "业务助手"
+    page.locator('[data-testid="agent-example"]').first.click()
+    assert page.locator('[data-testid="agent-question"]').input_value() == AGENT_ZH
+    page.click('[data-testid="agent-ask"]')
+    turn = page.locator('[data-testid="agent-turn"]').first
+    badge = turn.locator('[data-testid="decision-badge"]')
+    badge.wait_for()
+    assert badge.get_attribute("data-decision") == "ANSWERED"
+    assert "已回答" in badge.inner_text()
+    covered = turn.locator('[data-testid="covered-need"]')
+    assert covered.first.get_attribute("data-need") == "AMOUNT_RULE"
+    assert covered.first.inner_text() == "金额规则"
+    statement = turn.locator('[data-testid="agent-statement"]').first
+    assert "600 元" in statement.inner_text()
+    cite = statement.locator('[data-testid="agent-cite"]').first
+    assert cite.get_attribute("data-citation-id") == "hr-travel-policy-2026#0"
+    cite.click()
+    excerpt = turn.locator('[data-testid="agent-excerpt"]').first
+    assert "600" in excerpt.locator(".excerpt-text").inner_text()
+    assert cite.get_attribute("aria-expanded") == "true"
+    assert "hr-travel-policy-2026#0" in turn.locator('[data-testid="agent-sources"]').inner_text()
+    # The page shows what the API recorded for the same run.
+    run_id = turn.get_attribute("data-run-id")
+    trace = httpx.get(f"{hr_server}/api/trace/{run_id}").json()
+    assert (trace["mode"], trace["decisionStatus"]) == ("agent", "ANSWERED")
+    _shot(page, shots, "agent-answer.png", full_page=True)
+
+    # A question that names no HR need: the agent asks, the page shows its clarifying question.
+    page.fill('[data-testid="agent-question"]', "帮我查一下客户张三的合同")
+    page.click('[data-testid="agent-ask"]')
+    second = page.locator('[data-testid="agent-turn"]').nth(1)
+    second.locator('[data-testid="decision-badge"]').wait_for()
+    assert second.get_attribute("data-decision") in {"NEEDS_INPUT", "NO_EVIDENCE"}
+
+    # English labels, the same view.
+    page.click('[data-testid="lang-en"]')
+    assert page.locator('[data-testid="nav-agent"]').inner_text() == "Business agent"
+    assert page.locator('[data-testid="agent-ask"]').inner_text() == "Ask"
+    errors.check()
+    context.close()
+
+
+def test_the_chat_reply_is_the_chat_pipelines_in_shadow_mode(hr_server: str) -> None:
+    body = httpx.post(f"{hr_server}/api/chat", json={"question": AGENT_ZH}, timeout=60).json()
+    assert "answeredBy" not in body
+    assert "decision" not in body
+
+
 # ---------------------------------------------------------------------------------------------- API keys
 
 
@@ -582,6 +652,7 @@ def test_page_and_assets_are_served_without_a_build_step(local_server: str) -> N
         ("/static/app.js", "javascript"),
         ("/static/i18n.js", "javascript"),
         ("/static/markdown.js", "javascript"),
+        ("/static/agent.js", "javascript"),
         ("/static/style.css", "text/css"),
     ):
         response = httpx.get(local_server + asset)

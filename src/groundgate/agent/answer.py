@@ -291,7 +291,9 @@ def citations_for(assessment: EvidenceAssessment, ids: set[str]) -> list[Citatio
                     citation_id=cid,
                     evidence_type=EvidenceType.DOCUMENT_EVIDENCE,
                     source=doc.source,
-                    excerpt=doc.heading or "",
+                    # The gated passage itself, which each statement citing it was checked against:
+                    # what a reader opening the citation needs to see, not just its heading.
+                    excerpt=doc.text,
                 )
             )
     for ref, fact in assessment.facts.items():

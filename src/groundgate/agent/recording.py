@@ -141,8 +141,9 @@ def run_in_shadow(
     runtime: AgentRuntime, store: Store, question: str, ctx: ExecutionContext, *, session_id: str
 ) -> DecisionResult | None:
     """Shadow mode (seed "迁移顺序" 1: "新契约和 Semantic Planner 以影子方式运行，不改变旧响应"): run the
-    agent beside a chat run of `session_id` and record its decision (mode `agent-shadow`) in the same
-    session. It never changes the chat response and never fails it: any error is logged, None returned."""
+    agent beside a chat run and record its decision (mode `agent-shadow`) in session `session_id` (the
+    entry points pass `shadow-<chat run id>`, `apps.agent_rollout`). It never changes the chat response
+    and never fails it: any error is logged, None returned."""
     started = time.perf_counter()
     try:
         result = runtime.run(question, ctx)

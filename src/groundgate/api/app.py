@@ -33,6 +33,7 @@ import asyncio
 import logging
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from typing import TYPE_CHECKING
 
 from fastapi import FastAPI
 from fastapi.concurrency import run_in_threadpool
@@ -57,6 +58,9 @@ from groundgate.wiring import (
     open_configured_store,
     open_configured_workspace,
 )
+
+if TYPE_CHECKING:
+    from groundgate.apps.alerts import AlertWorker
 
 __all__ = ["WEB_DIR", "check_bind_address", "create_app", "serve"]
 
@@ -126,9 +130,15 @@ def create_app(
                 await recover_interrupted(st)
                 stop_recovery = asyncio.Event()
                 recovery = asyncio.create_task(recover_periodically(st, stop_recovery))
+                # Received alerts are diagnosed by a worker with bounded concurrency (issue 14);
+                # only where the webhook can receive them (`[aiops] webhook_token`).
+                worker = start_alert_worker(app.state.services)
+                app.state.alert_worker = worker
                 try:
                     yield
                 finally:
+                    if worker is not None:
+                        await run_in_threadpool(worker.stop)
                     stop_recovery.set()
                     await recovery  # lets a pass in progress finish
                     # Queued shadow decisions are written before the store closes (never lost).
@@ -162,6 +172,28 @@ def create_app(
     for router in ROUTERS:
         app.include_router(router)
     return app
+
+
+def start_alert_worker(svc: Services) -> AlertWorker | None:
+    """The alert worker of a service with `[aiops] webhook_token` set, started; None otherwise."""
+    config = svc.settings.aiops
+    if config.webhook_token is None:
+        return None
+    from groundgate.apps.alerts import AlertWorker, WorkerOptions, diagnosis_handler
+    from groundgate.store.alert_queue import AlertQueue
+
+    worker = AlertWorker(
+        AlertQueue(svc.store),
+        diagnosis_handler(svc.store, svc.orchestrator),
+        WorkerOptions(
+            concurrency=config.max_concurrency,
+            poll_seconds=config.poll_seconds,
+            claim_seconds=config.claim_seconds,
+            max_attempts=config.max_attempts,
+        ),
+    )
+    worker.start()
+    return worker
 
 
 def serve(settings: Settings, host: str, port: int) -> None:

@@ -10,6 +10,7 @@
 - `grounding_check`: the grounding checker with budgets, batches and evaluation.
 - `history`: a session's earlier questions, for follow-ups.
 - `documents`: ingesting, listing and removing knowledge documents.
+- `agent_rollout`: the business agent beside the chat pipeline (`[agent] mode`: shadow, active).
 
 Names are loaded on first use (PEP 562), so importing one application does not load the others.
 """

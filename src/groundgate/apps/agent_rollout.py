@@ -68,20 +68,17 @@ class ShadowRuns:
 
     def submit(
         self,
-        runtime: AgentRuntime,
+        runtime: Callable[[], AgentRuntime],
         store: Store,
         question: str,
         ctx: ExecutionContext,
         *,
         chat_run_id: str,
     ) -> Future[DecisionResult | None]:
-        """Run and record the agent's decision for `chat_run_id`'s question; never raises for the
-        agent's failures (`run_in_shadow` logs them and records nothing)."""
-        from groundgate.agent.recording import run_in_shadow
-
-        future = self._pool.submit(
-            run_in_shadow, runtime, store, question, ctx, session_id=shadow_session_id(chat_run_id)
-        )
+        """Run and record the agent's decision for `chat_run_id`'s question. `runtime` gives the agent
+        (opening its workspace on first use, in the worker too: off the request's path). Never raises
+        for the agent's failures: they are logged, nothing is recorded."""
+        future = self._pool.submit(_shadow_run, runtime, store, question, ctx, chat_run_id)
         with self._lock:
             self._pending.add(future)
         future.add_done_callback(self._forget)
@@ -101,6 +98,19 @@ class ShadowRuns:
     def close(self) -> None:
         """Record what was submitted, then stop the worker (the service's shutdown)."""
         self._pool.shutdown(wait=True)
+
+
+def _shadow_run(
+    runtime: Callable[[], AgentRuntime], store: Store, question: str, ctx: ExecutionContext, chat_run_id: str
+) -> DecisionResult | None:
+    from groundgate.agent.recording import run_in_shadow
+
+    try:
+        agent = runtime()
+    except Exception:
+        logger.exception("the agent's workspace could not open; no shadow decision for this run")
+        return None
+    return run_in_shadow(agent, store, question, ctx, session_id=shadow_session_id(chat_run_id))
 
 
 def chat_payload(result: DecisionResult, chat_body: dict[str, Any], *, session_id: str) -> dict[str, Any]:

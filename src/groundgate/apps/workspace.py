@@ -28,6 +28,10 @@ from groundgate.tools.registry import ToolRegistry
 
 #: The bundled demo workspace inside the package.
 DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo" / "workspace"
+#: The AIOps demo (issue 14): a `PaymentHighErrorRate` incident on payment-api (runbook, logs, metrics)
+#: and its Alertmanager notification (`alerts/`). Kept apart from the question workspace, so the
+#: question golden sets do not change when it is loaded.
+AIOPS_DEMO_ROOT = Path(__file__).resolve().parent.parent / "demo" / "aiops"
 
 
 @dataclass(slots=True)
@@ -103,4 +107,14 @@ def load_demo(workspace: Workspace, *, on_progress: Callable[[str], None] | None
         report.loads.append(workspace.metrics.load_jsonl(path))
     say("orders")
     report.loads.append(workspace.orders.load_jsonl(DEMO_ROOT / "orders.jsonl"))
+    return report
+
+
+def load_aiops_demo(workspace: Workspace) -> DemoLoadReport:
+    """Ingest the AIOps demo's runbook and load its logs and metrics (idempotent)."""
+    report = DemoLoadReport(ingest_path(AIOPS_DEMO_ROOT / "docs", workspace.index))
+    for path in sorted((AIOPS_DEMO_ROOT / "logs").glob("*.jsonl")):
+        report.loads.append(workspace.logs.load_jsonl(path))
+    for path in sorted((AIOPS_DEMO_ROOT / "metrics").glob("*.jsonl")):
+        report.loads.append(workspace.metrics.load_jsonl(path))
     return report

@@ -1,7 +1,7 @@
 """The `groundgate` command: reads configuration, builds objects, prints results (Rich or `--json`).
 
 One module per command group (`check`, `check_eval`, `ask`, `ingest`, `runs`, `feedback`, `db`,
-`serve`, `docs`); `_common` holds what they share. Every command module is imported here to
+`serve`, `docs`, `diagnose`); `_common` holds what they share. Every command module is imported here to
 register its signature, so their top levels stay cheap: heavy imports (pydantic models, the checker,
 SQLAlchemy, FastAPI, the openai SDK) happen inside the command that needs them, and `groundgate
 --help` starts in a fraction of a second (figures in docs/benchmarks.md, `bench:startup`).
@@ -16,7 +16,20 @@ from typing import Annotated
 
 import typer
 
-from groundgate.cli import agent, ask, check, check_eval, db, docs, eval, feedback, ingest, runs, serve
+from groundgate.cli import (
+    agent,
+    ask,
+    check,
+    check_eval,
+    db,
+    diagnose,
+    docs,
+    eval,
+    feedback,
+    ingest,
+    runs,
+    serve,
+)
 from groundgate.cli._common import Group
 
 __all__ = ["app", "main"]
@@ -50,7 +63,7 @@ def root(
     """Answers operations and business questions only with what its read-only tools proved."""
 
 
-for _module in (check, check_eval, ingest, docs, ask, runs, feedback, db, serve, agent, eval):
+for _module in (check, check_eval, ingest, docs, ask, runs, feedback, db, serve, agent, eval, diagnose):
     _module.register(app)
 
 

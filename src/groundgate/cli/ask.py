@@ -23,7 +23,9 @@ from groundgate.cli._common import (
 from groundgate.errors import GroundgateError, UsageError
 
 if TYPE_CHECKING:
-    from groundgate.contracts import RunEvent, RunResult
+    from groundgate.contracts import ExecutionContext, RunEvent, RunResult
+    from groundgate.settings import Settings
+    from groundgate.store import Store
 
 MAX_QUESTION_CHARS = 2000
 
@@ -111,18 +113,41 @@ def ask_command(
 
     config = settings(data_dir)
     with open_configured_workspace(config) as workspace, store_closing(config) as store:
+        ctx = local_context(config)
         result = ask_recorded(
             store,
             build_configured_orchestrator(config, workspace),
             question,
-            local_context(config),
+            ctx,
             session_id=session,
             on_event=progress_printer(not as_json and err().is_terminal),
         )
-    if as_json:
-        echo_json(run_payload(result))
-    else:
-        print_run(result)
+        if as_json:
+            echo_json(run_payload(result))
+        else:
+            print_run(result)
+        if config.agent.mode == "shadow":
+            shadow_beside(config, store, question, ctx, chat_run_id=result.run_id)
+
+
+def shadow_beside(
+    config: Settings, store: Store, question: str, ctx: ExecutionContext, *, chat_run_id: str
+) -> None:
+    """`[agent] mode = "shadow"`: after the answer is printed, the agent runs on the same question over
+    the HR demo and its decision is recorded (mode `agent-shadow`, session `shadow-<run id>`); the
+    output above is already final, and a failure of the agent is logged, never shown as an error."""
+    import logging
+
+    from groundgate.agent import TaskStore
+    from groundgate.agent.recording import run_in_shadow
+    from groundgate.apps.agent_rollout import shadow_session_id
+    from groundgate.demo.hr.workspace import open_hr_workspace
+
+    try:
+        with open_hr_workspace(config.data_dir, TaskStore(store)) as hr:
+            run_in_shadow(hr.runtime, store, question, ctx, session_id=shadow_session_id(chat_run_id))
+    except Exception:
+        logging.getLogger(__name__).exception("the agent's shadow run could not start")
 
 
 def demo_command(
@@ -160,8 +185,22 @@ def demo_command(
             if not as_json:
                 print_run(result, title=f"{item['id']}: {item['question']}")
                 out().print()
+        if not as_json:
+            # And one alert diagnosis (issue 14): the demo's PaymentHighErrorRate on payment-api.
+            _demo_diagnosis(store, orchestrator, workspace, ctx)
     if as_json:
         echo_json(payloads)
+
+
+def _demo_diagnosis(store: Any, orchestrator: Any, workspace: Any, ctx: Any) -> None:
+    from groundgate.apps.diagnosis import diagnose_recorded, read_alert_file
+    from groundgate.apps.workspace import AIOPS_DEMO_ROOT, load_aiops_demo
+    from groundgate.cli.diagnose import DEMO_ALERT, print_diagnosis
+
+    load_aiops_demo(workspace)
+    alert, others = read_alert_file(AIOPS_DEMO_ROOT / "alerts" / DEMO_ALERT)
+    out().print("[bold]alert diagnosis[/bold] (groundgate diagnose --demo)")
+    print_diagnosis(diagnose_recorded(store, orchestrator, alert, ctx, others=others))
 
 
 def checker_demo(as_json: bool, data_dir: Path | None) -> None:

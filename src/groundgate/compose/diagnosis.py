@@ -1,7 +1,8 @@
 """The alert diagnosis report (issue 14): fixed section templates, filled by code from a gated run.
 
 Sections: alert explanation, key findings (each cited), root-cause candidates (each with its evidence
-category and kind), next steps, evidence gaps. What a finding or candidate says is a statement the
+category and kind), next steps, evidence gaps. Findings without any root-cause candidate open with
+the fixed disclaimer (a diagnosis without a cause candidate is not a conclusion). What a finding or candidate says is a statement the
 gatekeeper and the verifier let through for the run (the composer's `used_claim_ids`), with its
 citation numbers; the explanation restates the alert itself (its labels and annotations: the input,
 not a conclusion). A `DEGRADED` report opens with the fixed degraded sentence (docs/design.md §3.2)
@@ -43,6 +44,8 @@ class DiagnosisSections:
     gaps: Sequence[str] = ()
     sources: Sequence[str] = field(default_factory=tuple)
     """`[n] source` lines of the citations."""
+    disclaimer: bool = False
+    """Verified findings but no root-cause candidate: the fixed disclaimer opens the report."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -71,6 +74,9 @@ class ReportTexts:
     gap_tool_missing: str
     """{kind}: an evidence kind no tool of the run read"""
     gap_no_findings: str
+    gap_no_candidate: str
+    gap_kind_empty: str
+    """{kind}: every query of that evidence kind came back empty"""
 
 
 _ZH = ReportTexts(
@@ -90,6 +96,8 @@ _ZH = ReportTexts(
     step_manual="由值班人工确认根因后再处置",
     gap_tool_missing="没有读取{kind}证据",
     gap_no_findings="没有经过验证的发现",
+    gap_no_candidate="没有经过验证的根因候选",
+    gap_kind_empty="{kind}查询没有找到匹配记录（只说明查询未命中，不说明不存在）",
 )
 _EN = ReportTexts(
     explanation_heading="## Alert",
@@ -108,6 +116,8 @@ _EN = ReportTexts(
     step_manual="Have the on-call engineer confirm the root cause before acting",
     gap_tool_missing="no {kind} evidence was read",
     gap_no_findings="no verified finding",
+    gap_no_candidate="no verified root-cause candidate",
+    gap_kind_empty="the {kind} queries found no matching record (the queries missed; it does not prove absence)",
 )
 _KIND_ZH = {"metrics": "指标", "logs": "日志", "knowledge": "知识库/运维手册"}
 
@@ -134,6 +144,8 @@ def render_report(sections: DiagnosisSections, language: Language) -> str:
     parts: list[str] = []
     if sections.degraded:
         parts += [t.degraded_intro, ""]
+    elif sections.disclaimer:
+        parts += [t.disclaimer, ""]
     parts += [r.explanation_heading, sections.explanation, ""]
     if not sections.degraded:
         parts += [r.findings_heading]
@@ -142,10 +154,14 @@ def render_report(sections: DiagnosisSections, language: Language) -> str:
         parts += [_finding_line(f, with_category=True) for f in sections.candidates] or [f"- {r.none}"]
         parts += [""]
     parts += [r.next_steps_heading, *(f"- {s}" for s in sections.next_steps), ""]
-    parts += [r.gaps_heading, *(f"- {g}" for g in sections.gaps)] if sections.gaps else [
-        r.gaps_heading,
-        f"- {r.none}",
-    ]
+    parts += (
+        [r.gaps_heading, *(f"- {g}" for g in sections.gaps)]
+        if sections.gaps
+        else [
+            r.gaps_heading,
+            f"- {r.none}",
+        ]
+    )
     if sections.sources and not sections.degraded:
         parts += ["", r.sources_heading, *sections.sources]
     return "\n".join(parts).strip()

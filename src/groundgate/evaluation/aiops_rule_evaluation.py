@@ -5,7 +5,7 @@ Exactly the seed's four checks, each a row of `checks` (`name`, `passed`, `detai
 | check | passes when |
 |---|---|
 | `final_report_present` | the diagnosis has a final report (its text and its sections) |
-| `payload_focus` | the report is about the input alert: its subject is the input alert's name, and every tool call that names a service names the alert's |
+| `payload_focus` | the report is about the input alert: its subject is the input alert's name, the gated question names the alert's service (or name), and every tool call that names a service names the alert's |
 | `evidence_tools_called` | knowledge (`lookup_knowledge`), logs and metrics tools were all called |
 | `no_unrelated_alert_promoted` | no other active alert (of the payload or of `list_active_alerts`) is the report's subject, a call's target or named by a finding or a root-cause candidate |
 
@@ -56,6 +56,8 @@ class AiOpsRunFacts:
     """(tool, arguments) of every call of the run."""
     stated: Sequence[str] = ()
     """The findings and root-cause candidates the report states."""
+    question: str = ""
+    """The question the gated run answered (built from the alert: it names the alert's subject)."""
     other_alerts: Sequence[Mapping[str, str]] = field(default_factory=tuple)
     """Label sets of the other alerts active at the time (payload or Alertmanager)."""
 
@@ -92,12 +94,15 @@ def evaluate_aiops_rules(facts: AiOpsRunFacts) -> AiOpsRuleEvaluation:
         for tool, args in facts.calls
         if args.get("service") and facts.service and args.get("service") != facts.service
     ]
-    focused = facts.report_subject == facts.alertname and not off_target
+    subject = facts.service or facts.alertname
+    asked = not facts.question or subject in facts.question
+    focused = facts.report_subject == facts.alertname and not off_target and asked
     detail = (
         f"report about {facts.report_subject}"
         if focused
         else f"report about {facts.report_subject!r}, input {facts.alertname!r}; off-target calls: "
         + (", ".join(off_target) or "none")
+        + ("" if asked else f"; the question does not name {subject!r}")
     )
     checks.append(_check("payload_focus", focused, detail))
     called = {kind for tool, _ in facts.calls if (kind := evidence_kind(tool))}
@@ -121,7 +126,11 @@ def evaluate_aiops_rules(facts: AiOpsRunFacts) -> AiOpsRuleEvaluation:
             promoted.append(f"{name}: the report's subject")
         elif name and any(name in text for text in facts.stated):
             promoted.append(f"{name}: named by a finding")
-        elif service and service != facts.service and any(args.get("service") == service for _, args in facts.calls):
+        elif (
+            service
+            and service != facts.service
+            and any(args.get("service") == service for _, args in facts.calls)
+        ):
             promoted.append(f"{name}: its service {service} was queried")
     checks.append(
         _check(

@@ -4,8 +4,9 @@ stored runs as fixtures, baselines and reports (docs/eval.md).
 - `fixtures`: the YAML case format (pydantic models) and reading/writing it.
 - `replay`: recorded tool outputs behind the orchestrator's `ToolBackend`; scripted models.
 - `judge`: what a case did, and judging it against its expectations.
-- `runner`: running fixtures in parallel through their drivers (`question` built in; `alert` and
-  `agent_turn` are extension points).
+- `runner`: running fixtures in parallel through their drivers (`question` built in; `alert` through
+  `aiops_suite`, `agent_turn` through `agent_suite`).
+- `aiops_suite`: the `alert` driver — one alert diagnosis over recorded tool outputs.
 - `suites`: the named golden sets (`showcase`, `questions`, hooks for `agent` and `aiops`).
 - `capture`: a stored run, or a question asked now, frozen into a fixture.
 - `baseline`: recording a run's figures and reporting what changed, case by case.

@@ -171,8 +171,10 @@ class Expectations(_Strict):
     key_facts: list[KeyFactExpectation] = Field(default_factory=list)
     tools_called: list[str] = Field(default_factory=list)
     """Tools the run must have called (any status)."""
+    aiops_verdict: list[str] = Field(default_factory=list)
+    """An alert diagnosis's `aiops_rule_evaluation` verdict (PASS, WARN, FAIL; seed 004 §6)."""
 
-    @field_validator("output_kind", "decision", "verdict", "stop_reason", mode="before")
+    @field_validator("output_kind", "decision", "verdict", "stop_reason", "aiops_verdict", mode="before")
     @classmethod
     def _one_or_more(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value

@@ -86,6 +86,8 @@ class Observed(_Model):
     """Whether the run was recorded in a store (then `groundgate trace RUN_ID` shows it)."""
     driver_failures: list[str] = Field(default_factory=list)
     """Expectations a driver checked itself (a golden set with its own harness), in words."""
+    aiops_verdict: str | None = None
+    """An alert diagnosis's AIOps rule-evaluation verdict (the `alert` driver)."""
 
     @property
     def tokens(self) -> int:
@@ -184,6 +186,8 @@ def judge(expect: Expectations, seen: Observed, *, strict_replay: bool = True) -
             failures.append(f"key fact {fact.text!r} is {got}, expected {fact.category}")
     called = {call.tool for call in seen.tool_calls}
     failures += [f"{tool} was not called" for tool in expect.tools_called if tool not in called]
+    if expect.aiops_verdict and seen.aiops_verdict not in expect.aiops_verdict:
+        failures.append(f"aiops verdict {seen.aiops_verdict}, expected {' or '.join(expect.aiops_verdict)}")
     if strict_replay and seen.replay_misses:
         failures.append(
             f"{len(seen.replay_misses)} call(s) the fixture did not record: "

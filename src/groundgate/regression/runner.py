@@ -5,9 +5,9 @@ A driver turns one fixture into an `Observed` run. The `question` driver is buil
 pipeline (`groundgate.apps.build_orchestrator`), its tools the fixture's recordings (`ReplayTools`)
 or a loaded workspace, its models the fixture's scripts (`ScriptedModel`) or offline roles. Alerts and
 agent turns are typed extension points: the AIOps and business-agent packages register their drivers
-with `register_driver("alert", …)` / `register_driver("agent_turn", …)`; until then such cases are
+with `register_driver("alert", …)` / `register_driver("agent_turn", …)`; a kind without a driver is
 reported `skipped`, never silently passed. `agent_turn` runs the business agent's golden cases
-(`groundgate.regression.agent_suite`); `alert` has no driver yet.
+(`groundgate.regression.agent_suite`); `alert` runs an alert diagnosis (`groundgate.regression.aiops_suite`).
 
 Runs are not recorded unless a store is given (`groundgate eval run --record`): then each one is a
 stored run (mode `eval`) whose trace `groundgate trace RUN_ID` shows.
@@ -161,8 +161,15 @@ def _run_agent_turn(fixture: Fixture, env: EvalEnvironment) -> Observed:
     return run_agent_turn(fixture, env)
 
 
+def _run_alert(fixture: Fixture, env: EvalEnvironment) -> Observed:
+    from groundgate.regression.aiops_suite import run_alert
+
+    return run_alert(fixture, env)
+
+
 register_driver("question", run_question)
 register_driver("agent_turn", _run_agent_turn)
+register_driver("alert", _run_alert)
 
 
 def run_case(fixture: Fixture, env: EvalEnvironment) -> CaseResult:

@@ -6,6 +6,7 @@
 - `feedback`: `POST /api/feedback`
 - `runs`: `GET /api/trace/{runId}`, `GET /api/sessions/{sessionId}/runs`, `GET /api/runs`
 - `cases`: `GET /api/cases`
+- `aiops`: `POST /api/aiops/alertmanager` (Alertmanager's webhook), `GET /api/aiops/alerts`
 
 Routes hold no SQL and no tenant rule: they read through `groundgate.apps` with the caller's
 `TenantScope` (`groundgate.api.deps`).
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from groundgate.api.routes import agent, cases, chat, feedback, grounding_check, runs, service
+from groundgate.api.routes import agent, aiops, cases, chat, feedback, grounding_check, runs, service
 
 __all__ = ["ROUTERS"]
 
@@ -27,4 +28,5 @@ ROUTERS: tuple[APIRouter, ...] = (
     runs.router,
     cases.router,
     agent.router,
+    aiops.router,
 )

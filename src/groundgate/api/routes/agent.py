@@ -12,7 +12,8 @@ A question the agent cannot fully plan falls back to the chat pipeline (recorded
 The reply is additive over the chat response: `answer`, `citations` and `data` read as before, with
 `decision`, the covered and missing slots, statements, steps and the structured trace beside them
 (`groundgate.agent.sessions.decision_payload`). The HR workspace (its index under the data
-directory, its tasks in the run store) is opened on the first request and kept on the app.
+directory, its tasks in the run store) is opened on the first request and kept on the app, and
+closed with it (`close_agent`); `POST /api/chat` shares it in `[agent] mode = "shadow" | "active"`.
 """
 
 from __future__ import annotations

@@ -45,6 +45,9 @@ from groundgate.errors import RunError
 __all__ = ["SSE_MEDIA_TYPE", "router"]
 
 SSE_MEDIA_TYPE = "text/event-stream"
+_SSE_HEADERS = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no"}
+#: What a fallback's reply adds to the chat response in active mode.
+_FALLBACK_MARK: dict[str, Any] = {"answeredBy": "chat", "fallback": True}
 
 router = APIRouter(tags=["chat"])
 
@@ -83,13 +86,15 @@ def _run_chat(
 
 
 def _shadow(request: Request, svc: Services, question: str, ctx: ExecutionContext, chat_run_id: str) -> None:
-    """Shadow mode: the reply is computed; the agent runs on the same question in the background."""
-    try:
-        runtime = hr_workspace(request, svc).runtime
-        shadow_runs(request).submit(runtime, svc.store, question, agent_context(ctx), chat_run_id=chat_run_id)
-    except Exception:
-        # Opening the agent's workspace failed: the shadow is lost for this run, the reply is not.
-        logger.exception("the agent's shadow run could not start; the chat response is unaffected")
+    """Shadow mode: the reply is computed; the agent runs on the same question in the background (its
+    workspace opened there too, on first use)."""
+    shadow_runs(request).submit(
+        lambda: hr_workspace(request, svc).runtime,
+        svc.store,
+        question,
+        agent_context(ctx),
+        chat_run_id=chat_run_id,
+    )
 
 
 def _active(
@@ -111,17 +116,37 @@ def _agent_body(answer: ActiveAnswer) -> dict[str, Any]:
 
 
 def _fallback_body(response: ChatResponse) -> dict[str, Any]:
-    return {**response.model_dump(mode="json", by_alias=True), "answeredBy": "chat", "fallback": True}
+    return {**response.model_dump(mode="json", by_alias=True), **_FALLBACK_MARK}
 
 
-def _answer_active(
+async def _answer_active(
     request: Request, svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
-) -> dict[str, Any]:
-    agent = _active(request, svc, question, ctx, session_id)
+) -> Any:
+    """Active mode. The agent decides before any header is sent, so its refusals (another user's
+    conversation: 403) and the store's (503) are statuses, for a stream too."""
+    streamed = SSE_MEDIA_TYPE in request.headers.get("accept", "")
+    agent = await run_in_threadpool(_active, request, svc, question, ctx, session_id)
     if agent is not None and not agent.fallback:
-        return _agent_body(agent)
+        body = _agent_body(agent)
+        if not streamed:
+            return JSONResponse(body)
+        return StreamingResponse(_agent_events(body), media_type=SSE_MEDIA_TYPE, headers=_SSE_HEADERS)
     sid = agent.session_id if agent is not None else session_id
-    return _fallback_body(_run_chat(svc, question, ctx, sid, None, mode=FALLBACK_MODE))
+    if not streamed:
+        response = await run_in_threadpool(_run_chat, svc, question, ctx, sid, None, mode=FALLBACK_MODE)
+        return JSONResponse(_fallback_body(response))
+    return StreamingResponse(
+        _stream(svc, question, ctx, sid, mode=FALLBACK_MODE, extra=_FALLBACK_MARK),
+        media_type=SSE_MEDIA_TYPE,
+        headers=_SSE_HEADERS,
+    )
+
+
+async def _agent_events(body: dict[str, Any]) -> AsyncIterator[str]:
+    """An agent answer over SSE: it has no stages to stream, only its `final` and the `result`."""
+    detail = {"output_kind": body["outputKind"], "decision": body["decision"]}
+    yield _sse("final", {"stage": "final", "round": body["rounds"], "detail": detail})
+    yield _sse("result", body)
 
 
 def _validate_question(svc: Services, body: ChatRequest) -> str:
@@ -155,50 +180,17 @@ async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> An
             tenant=ctx.tenant,
             include_untenanted=not svc.settings.api.keys,
         )
-    streamed = SSE_MEDIA_TYPE in request.headers.get("accept", "")
     if svc.settings.agent.mode == "active":
-        if not streamed:
-            body_json = await run_in_threadpool(_answer_active, request, svc, question, ctx, body.session_id)
-            return JSONResponse(body_json)
-        return StreamingResponse(
-            _stream_active(request, svc, question, ctx, body.session_id),
-            media_type=SSE_MEDIA_TYPE,
-            headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
-        )
-    if not streamed:
+        return await _answer_active(request, svc, question, ctx, body.session_id)
+    if SSE_MEDIA_TYPE not in request.headers.get("accept", ""):
         return await run_in_threadpool(
             functools.partial(_run_chat, request=request), svc, question, ctx, body.session_id, None
         )
     return StreamingResponse(
         _stream(svc, question, ctx, body.session_id, request=request),
         media_type=SSE_MEDIA_TYPE,
-        headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"},
+        headers=_SSE_HEADERS,
     )
-
-
-async def _stream_active(
-    request: Request, svc: Services, question: str, ctx: ExecutionContext, session_id: str | None
-) -> AsyncIterator[str]:
-    """Active mode over SSE: the agent decides first; its answer is one `final` event and the
-    `result`, a fallback streams the chat run (recorded `agent-fallback`)."""
-    try:
-        agent = await run_in_threadpool(_active, request, svc, question, ctx, session_id)
-    except RunError as exc:
-        yield _sse("error", unavailable_body(exc))
-        return
-    if agent is not None and not agent.fallback:
-        body = _agent_body(agent)
-        detail = {"output_kind": body["outputKind"], "decision": body["decision"]}
-        yield _sse("final", {"stage": "final", "round": body["rounds"], "detail": detail})
-        yield _sse("result", body)
-        return
-    sid = agent.session_id if agent is not None else session_id
-    async for event in _stream(svc, question, ctx, sid, mode=FALLBACK_MODE, extra=_FALLBACK_MARK):
-        yield event
-
-
-#: What a fallback's `result` adds to the chat response in active mode.
-_FALLBACK_MARK: dict[str, Any] = {"answeredBy": "chat", "fallback": True}
 
 
 async def _stream(
