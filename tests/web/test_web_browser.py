@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -664,3 +665,49 @@ def test_page_and_assets_are_served_without_a_build_step(local_server: str) -> N
         assert response.status_code == 404, escape
         assert "create_app" not in response.text
     assert json.loads(httpx.get(local_server + "/api/me").text)["mode"] == "local"
+
+
+ALERT_TOKEN = "browser-alertmanager-token"
+
+
+@pytest.fixture(scope="module")
+def alerts_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
+    """Local mode receiving Alertmanager webhooks (`[aiops] webhook_token`), its worker running."""
+    _need_browser()
+    root = tmp_path_factory.mktemp("web-alerts")
+    (root / "groundgate.toml").write_text(f'[aiops]\nwebhook_token = "{ALERT_TOKEN}"\n', encoding="utf-8")
+    with running_service(root / "data", cwd=root, log_path=root / "serve.log", args=["--demo"]) as base:
+        yield base
+
+
+def test_the_alerts_view_lists_each_received_alert_once_with_its_diagnosis(
+    alerts_server: str, browser: Any
+) -> None:
+    from groundgate.apps.workspace import AIOPS_DEMO_ROOT
+
+    payload = (AIOPS_DEMO_ROOT / "alerts" / "payment-high-error-rate.json").read_bytes()
+    headers = {"Authorization": f"Bearer {ALERT_TOKEN}", "Content-Type": "application/json"}
+    for _ in range(2):  # Alertmanager repeats a notification: one episode, counted twice
+        sent = httpx.post(
+            alerts_server + "/api/aiops/alertmanager", content=payload, headers=headers, timeout=30
+        )
+        assert sent.status_code == 200, sent.text
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # the worker diagnoses it in the background
+        episodes = httpx.get(alerts_server + "/api/aiops/alerts", timeout=30).json()
+        if episodes and episodes[0]["runId"]:
+            break
+        time.sleep(0.5)
+    context, page, errors = _page(browser, locale="en-US")
+    page.goto(alerts_server + "/#/alerts")
+    page.click('[data-testid="nav-alerts"]')
+    alert = page.locator('[data-testid="alert"]')
+    alert.first.wait_for()
+    assert alert.count() == 1
+    assert "PaymentHighErrorRate" in alert.first.inner_text()
+    assert "2 notifications" in alert.first.locator('[data-testid="alert-repeats"]').inner_text()
+    alert.first.locator('[data-testid="alert-run"]').click()  # opens the diagnosis run's trace
+    page.wait_for_url("**/#/trace/*")
+    page.locator('[data-testid="view-trace"]').get_by_text("payment-api").first.wait_for()
+    errors.check()
+    context.close()

@@ -18,6 +18,9 @@ import threading
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
+
+from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.aiops.webhook import WebhookAlert, parse_webhook
 from groundgate.contracts import ExecutionContext
@@ -25,7 +28,15 @@ from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.store import Store
 from groundgate.store.alert_queue import AlertQueue, EnqueueReport, QueuedAlert
 
-__all__ = ["AlertWorker", "WorkerOptions", "diagnosis_handler", "receive_webhook", "webhook_context"]
+__all__ = [
+    "AlertEpisodeSummary",
+    "AlertWorker",
+    "WorkerOptions",
+    "diagnosis_handler",
+    "list_alert_episodes",
+    "receive_webhook",
+    "webhook_context",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -132,3 +143,39 @@ class AlertWorker:
         while (limit is None or taken < limit) and self.step():
             taken += 1
         return taken
+
+
+class AlertEpisodeSummary(BaseModel):
+    """One received alert episode (fingerprint + startsAt) as the API and the page's Alerts view show
+    it: where its diagnosis stands and the run to open."""
+
+    model_config = ConfigDict(populate_by_name=True, serialize_by_alias=True)
+
+    alertname: str
+    fingerprint: str
+    starts_at: datetime | None = Field(alias="startsAt")
+    status: str
+    """`QUEUED`, `RUNNING`, `DONE`, `FAILED` or `RESOLVED`."""
+    run_id: str | None = Field(default=None, alias="runId")
+    """The diagnosis run (open it with `GET /api/trace/{runId}`)."""
+    notifications: int
+    """How many notifications of this episode arrived (repeats are counted, not re-diagnosed)."""
+    resolved_at: datetime | None = Field(default=None, alias="resolvedAt")
+    error: str | None = None
+
+
+def list_alert_episodes(store: Store, *, tenant: str, limit: int = 100) -> list[AlertEpisodeSummary]:
+    """The tenant's alert episodes, newest first (another tenant's are never listed)."""
+    return [
+        AlertEpisodeSummary(
+            alertname=row["alertname"],
+            fingerprint=row["fingerprint"],
+            starts_at=row["starts_at"],
+            status=row["status"],
+            run_id=row["run_id"],
+            notifications=row["notifications"],
+            resolved_at=row["resolved_at"],
+            error=row["error"],
+        )
+        for row in AlertQueue(store).episodes(tenant=tenant, limit=limit)
+    ]

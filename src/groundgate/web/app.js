@@ -853,6 +853,8 @@
 
   // The business agent's view (#/agent) is agent.js, loaded before this file; it builds with these helpers.
   const agentView = window.GroundgateAgent && window.GroundgateAgent.create({ h, t, api, newId, canWrite: () => !state.me || state.me.canWrite });
+  // The Alerts view (#/alerts) is alerts.js, built the same way.
+  const alertsView = window.GroundgateAlerts && window.GroundgateAlerts.create({ h, t, api, fmtTime, statusPill });
 
   function route() {
     const hash = location.hash || "#/";
@@ -862,6 +864,7 @@
     else if (hash === "#/bad-cases") view = "bad-cases";
     else if (hash === "#/cases") view = "cases";
     else if (hash === "#/agent") view = "agent";
+    else if (hash === "#/alerts") view = "alerts";
     for (const section of document.querySelectorAll("main > .view")) {
       section.hidden = section.id !== `view-${view}`;
     }
@@ -875,6 +878,7 @@
     }
     else if (view === "cases") showCases($("view-cases"));
     else if (view === "agent" && agentView) agentView.show($("view-agent"), state.me);
+    else if (view === "alerts" && alertsView) alertsView.show($("view-alerts"));
   }
 
   // ------------------------------------------------------------------ start

@@ -23,6 +23,7 @@ from fastapi import APIRouter, Query, Request
 
 from groundgate.api.deps import Reader, Svc
 from groundgate.api.errors import ERROR_RESPONSES
+from groundgate.apps.alerts import AlertEpisodeSummary, list_alert_episodes
 from groundgate.errors import AuthError
 
 __all__ = ["router"]
@@ -63,24 +64,14 @@ async def alertmanager_webhook(request: Request, svc: Svc) -> dict[str, Any]:
     }
 
 
-@router.get("/api/aiops/alerts", responses=ERROR_RESPONSES)
+@router.get(
+    "/api/aiops/alerts",
+    response_model=list[AlertEpisodeSummary],
+    response_model_by_alias=True,
+    responses=ERROR_RESPONSES,
+)
 def list_alerts(
     svc: Svc, who: Reader, limit: Annotated[int, Query(ge=1, le=500)] = 100
-) -> list[dict[str, Any]]:
-    """The tenant's alert episodes, newest first."""
-    from groundgate.store.alert_queue import AlertQueue
-
-    rows = AlertQueue(svc.store).episodes(tenant=who.context().tenant, limit=limit)
-    return [
-        {
-            "alertname": row["alertname"],
-            "fingerprint": row["fingerprint"],
-            "startsAt": row["starts_at"].isoformat() if row["starts_at"] else None,
-            "status": row["status"],
-            "runId": row["run_id"],
-            "notifications": row["notifications"],
-            "resolvedAt": row["resolved_at"].isoformat() if row["resolved_at"] else None,
-            "error": row["error"],
-        }
-        for row in rows
-    ]
+) -> list[AlertEpisodeSummary]:
+    """The tenant's alert episodes, newest first (the page's Alerts view)."""
+    return list_alert_episodes(svc.store, tenant=who.context().tenant, limit=limit)
