@@ -3,9 +3,10 @@
 `final`) stream as server-sent events, then one `result` event.
 
 A `sessionId` is claimed, not just checked: the session is found or created for the caller's tenant
-in one transaction (`claim_session`), before the run starts (and before a stream's headers), so "not
-yours" is always a 404 `not_found` "unknown session id" — the same answer as for any id that is not
-yours — and a run is never attached to another tenant's session.
+in one transaction before the run starts — for a plain chat the transaction that inserts the run,
+for a stream or the active agent a `claim_session` before the headers — so "not yours" is always a
+404 `not_found` "unknown session id" (the same answer as for any id that is not yours), nothing runs,
+and a run is never attached to another tenant's session.
 
 A run that raises (a model or tool outage the pipeline did not absorb) is recorded `FAILED` and
 answered `DEGRADED`, never 500 (`groundgate.apps.chat.answer_recorded`). A run that cannot be
@@ -171,8 +172,12 @@ async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> An
     """Answer a question; `Accept: text/event-stream` streams stage events, then `result`."""
     question = _validate_question(svc, body)
     ctx = who.context()
-    if body.session_id:
-        # Claimed here, before the run and before a stream's headers (see the module docstring).
+    streaming = SSE_MEDIA_TYPE in request.headers.get("accept", "")
+    active = svc.settings.agent.mode == "active"
+    if body.session_id and (streaming or active):
+        # Claimed here, before a stream's headers or the agent (see the module docstring). A plain
+        # chat claims it in the transaction that inserts its run (`answer_recorded`, same rule, same
+        # 404): one durable transaction fewer per chat.
         await run_in_threadpool(
             claim_session,
             svc.store,
@@ -180,9 +185,9 @@ async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> An
             tenant=ctx.tenant,
             include_untenanted=not svc.settings.api.keys,
         )
-    if svc.settings.agent.mode == "active":
+    if active:
         return await _answer_active(request, svc, question, ctx, body.session_id)
-    if SSE_MEDIA_TYPE not in request.headers.get("accept", ""):
+    if not streaming:
         return await run_in_threadpool(
             functools.partial(_run_chat, request=request), svc, question, ctx, body.session_id, None
         )
