@@ -15,10 +15,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from datetime import datetime
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 
-from groundgate.aiops.http import HttpEndpoint
+from groundgate.aiops.http import MonitoringClient
 from groundgate.aiops.promql import LabelMatcher
 from groundgate.errors import ConnectorResponseError
 
@@ -68,28 +67,10 @@ def _flag(value: bool) -> str:
     return "true" if value else "false"
 
 
-class AlertmanagerClient:
+class AlertmanagerClient(MonitoringClient):
     """Reads one Alertmanager (see the module docstring)."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout_seconds: float = 10.0,
-        bearer_token: str | None = None,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self.endpoint = HttpEndpoint(
-            url,
-            system=SYSTEM,
-            timeout_seconds=timeout_seconds,
-            bearer_token=bearer_token,
-            transport=transport,
-        )
-
-    @property
-    def url(self) -> str:
-        return self.endpoint.base_url
+    system = SYSTEM
 
     def alerts(
         self,

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import httpx
 
@@ -39,6 +39,7 @@ __all__ = [
     "ConnectorTimeoutError",
     "ConnectorUnavailableError",
     "HttpEndpoint",
+    "MonitoringClient",
     "QueryParams",
 ]
 
@@ -121,3 +122,30 @@ class HttpEndpoint:
                 f"{self.system} answered {path} with a body that is not JSON: {_short(response.text)}",
                 system=self.system,
             ) from exc
+
+
+class MonitoringClient:
+    """What the Prometheus, Alertmanager and Loki clients share: one server's endpoint, named by
+    `system` in every error it raises."""
+
+    system: ClassVar[str]
+
+    def __init__(
+        self,
+        url: str,
+        *,
+        timeout_seconds: float = 10.0,
+        bearer_token: str | None = None,
+        transport: httpx.BaseTransport | None = None,
+    ) -> None:
+        self.endpoint = HttpEndpoint(
+            url,
+            system=self.system,
+            timeout_seconds=timeout_seconds,
+            bearer_token=bearer_token,
+            transport=transport,
+        )
+
+    @property
+    def url(self) -> str:
+        return self.endpoint.base_url

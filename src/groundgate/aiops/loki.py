@@ -23,10 +23,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Literal
 
-import httpx
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 
-from groundgate.aiops.http import HttpEndpoint
+from groundgate.aiops.http import MonitoringClient
 from groundgate.aiops.promql import LabelMatcher, quote, render_matchers
 from groundgate.errors import ConnectorResponseError
 
@@ -118,28 +117,10 @@ def _lines(data: object) -> list[LokiLine]:
     return lines
 
 
-class LokiClient:
+class LokiClient(MonitoringClient):
     """Reads one Loki (see the module docstring)."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout_seconds: float = 10.0,
-        bearer_token: str | None = None,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self.endpoint = HttpEndpoint(
-            url,
-            system=SYSTEM,
-            timeout_seconds=timeout_seconds,
-            bearer_token=bearer_token,
-            transport=transport,
-        )
-
-    @property
-    def url(self) -> str:
-        return self.endpoint.base_url
+    system = SYSTEM
 
     def query_range(
         self,

@@ -19,9 +19,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import Any
 
-import httpx
-
-from groundgate.aiops.http import HttpEndpoint
+from groundgate.aiops.http import MonitoringClient
 from groundgate.errors import ConnectorResponseError
 
 __all__ = ["PromSeries", "PrometheusClient"]
@@ -68,28 +66,10 @@ def _series(item: object, key: str) -> PromSeries:
     return PromSeries(labels=labels, points=points, metric_name=name)
 
 
-class PrometheusClient:
+class PrometheusClient(MonitoringClient):
     """Queries one Prometheus server (see the module docstring)."""
 
-    def __init__(
-        self,
-        url: str,
-        *,
-        timeout_seconds: float = 10.0,
-        bearer_token: str | None = None,
-        transport: httpx.BaseTransport | None = None,
-    ) -> None:
-        self.endpoint = HttpEndpoint(
-            url,
-            system=SYSTEM,
-            timeout_seconds=timeout_seconds,
-            bearer_token=bearer_token,
-            transport=transport,
-        )
-
-    @property
-    def url(self) -> str:
-        return self.endpoint.base_url
+    system = SYSTEM
 
     def _data(self, path: str, params: list[tuple[str, str]]) -> Any:
         body = self.endpoint.get_json(path, params)

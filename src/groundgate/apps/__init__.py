@@ -17,8 +17,9 @@ Names are loaded on first use (PEP 562), so importing one application does not l
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from groundgate import _lazy
 
 if TYPE_CHECKING:
     from groundgate.apps.cases import CaseRecord, list_cases
@@ -72,9 +73,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'groundgate.apps' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
+    return _lazy.load(__name__, _HOMES, name)
+
+
+def __dir__() -> list[str]:
+    return _lazy.names(globals(), __all__)

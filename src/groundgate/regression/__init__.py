@@ -18,8 +18,9 @@ stored runs as fixtures, baselines and reports (docs/eval.md).
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from groundgate import _lazy
 
 if TYPE_CHECKING:
     from groundgate.regression.baseline import (
@@ -131,10 +132,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    # Loaded on first use: `groundgate --help` imports the CLI, which must not load plotly or the pipeline.
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module 'groundgate.regression' has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value
-    return value
+    return _lazy.load(__name__, _HOMES, name)
+
+
+def __dir__() -> list[str]:
+    return _lazy.names(globals(), __all__)

@@ -16,8 +16,9 @@ rule planner and the extractive executor that stand in for them. Verification it
 
 from __future__ import annotations
 
-from importlib import import_module
 from typing import TYPE_CHECKING, Any
+
+from groundgate import _lazy
 
 if TYPE_CHECKING:  # the lazy names, for type checkers and editors
     from groundgate.runtime.budgets import (
@@ -85,13 +86,8 @@ __all__ = [
 
 
 def __getattr__(name: str) -> Any:
-    home = _HOMES.get(name)
-    if home is None:
-        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(import_module(home), name)
-    globals()[name] = value  # later lookups skip this function
-    return value
+    return _lazy.load(__name__, _HOMES, name)
 
 
 def __dir__() -> list[str]:
-    return sorted({*globals(), *__all__})
+    return _lazy.names(globals(), __all__)
