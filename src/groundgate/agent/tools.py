@@ -34,14 +34,13 @@ from groundgate.contracts import (
     DocumentEvidence,
     EvidenceRef,
     ExecutionContext,
-    RetrievalLayer,
     ToolOutput,
     ToolSpec,
     ToolStatus,
     VerifiedFact,
 )
-from groundgate.knowledge import Chunk, KnowledgeIndex, SearchFilter
-from groundgate.tools.builtin.knowledge import best_excerpt
+from groundgate.knowledge import KnowledgeIndex, SearchFilter
+from groundgate.tools.builtin.knowledge import best_excerpt, document_evidence
 from groundgate.tools.registry import ToolArguments, ToolFunction, ToolRegistry
 
 __all__ = [
@@ -134,30 +133,6 @@ class DocumentSource(Protocol):
     """Candidate passages for a query, read under `ctx`."""
 
     def search(self, query: str, domain: str | None, ctx: ExecutionContext) -> list[DocumentEvidence]: ...
-
-
-def document_evidence(
-    chunk: Chunk, *, layer: RetrievalLayer | None = None, score: float | None = None
-) -> DocumentEvidence:
-    """A knowledge chunk as unlabelled `DocumentEvidence` (its text exactly as stored)."""
-    meta = chunk.meta
-    return DocumentEvidence(
-        citation_id=chunk.chunk_id,
-        source=meta.source,
-        text=chunk.text,
-        authority=meta.authority,
-        authority_level=meta.authority_level,
-        kind=meta.kind,
-        version=meta.version,
-        effective_from=meta.effective_from,
-        effective_to=meta.effective_to,
-        scope=meta.scope,
-        tenant=meta.tenant,
-        heading=chunk.heading,
-        retrieval_layer=layer,
-        score=score,
-        instruction_spans=list(chunk.instruction_spans),
-    )
 
 
 class IndexDocumentSource:

@@ -41,6 +41,7 @@ from groundgate.contracts import (
     ToolSpec,
     ToolStatus,
 )
+from groundgate.knowledge import Chunk
 from groundgate.knowledge.index import KnowledgeIndex, SearchFilter, SearchHit, SearchResults
 from groundgate.text.instructions import overlaps
 from groundgate.text.lexicon import default_lexicon
@@ -164,30 +165,37 @@ def _search_notes(hits: list[SearchHit]) -> list[str]:
     return notes
 
 
+def document_evidence(
+    chunk: Chunk, *, layer: RetrievalLayer | None = None, score: float | None = None
+) -> DocumentEvidence:
+    """A knowledge chunk as `DocumentEvidence`: its text exactly as stored, with its governance
+    metadata (the chat pipeline's `lookup_knowledge` and the business agent's `KNOWLEDGE_SEARCH`)."""
+    meta = chunk.meta
+    return DocumentEvidence(
+        citation_id=chunk.chunk_id,
+        source=meta.source,
+        text=chunk.text,
+        authority=meta.authority,
+        authority_level=meta.authority_level,
+        kind=meta.kind,
+        version=meta.version,
+        effective_from=meta.effective_from,
+        effective_to=meta.effective_to,
+        scope=meta.scope,
+        tenant=meta.tenant,
+        heading=chunk.heading,
+        retrieval_layer=layer,
+        score=score,
+        instruction_spans=list(chunk.instruction_spans),
+    )
+
+
 def _output(hits: list[SearchHit], query: str, notes: Sequence[str] = ()) -> ToolOutput:
     documents: list[DocumentEvidence] = []
     refs: list[EvidenceRef] = []
     for hit in hits:
-        chunk, meta = hit.chunk, hit.chunk.meta
-        documents.append(
-            DocumentEvidence(
-                citation_id=chunk.chunk_id,
-                source=meta.source,
-                text=chunk.text,
-                authority=meta.authority,
-                authority_level=meta.authority_level,
-                kind=meta.kind,
-                version=meta.version,
-                effective_from=meta.effective_from,
-                effective_to=meta.effective_to,
-                scope=meta.scope,
-                tenant=meta.tenant,
-                heading=chunk.heading,
-                retrieval_layer=hit.layer,
-                score=round(hit.score, 4),
-                instruction_spans=list(chunk.instruction_spans),
-            )
-        )
+        chunk = hit.chunk
+        documents.append(document_evidence(chunk, layer=hit.layer, score=round(hit.score, 4)))
         span = best_excerpt(chunk.text, query, hit.matched, avoid=chunk.instruction_spans)
         refs.append(
             EvidenceRef(
