@@ -587,8 +587,10 @@ def match_need(
         # Every word found is a heading's and no asked name is said: the statement itself says
         # something else under that heading ("Normal values are below 100" under "… and alert").
         codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
-    own = statement(s.text) if s.context or s.surround is not None else s
-    case_unsaid = [t for t in need.case_terms if _checkable(s, t, words) and not _present(own, t, words)]
+    case_unsaid: list[str] = []
+    if need.case_terms:  # most needs set no case: build the statement alone only when one does
+        own = statement(s.text) if s.context or s.surround is not None else s
+        case_unsaid = [t for t in need.case_terms if _checkable(s, t, words) and not _present(own, t, words)]
     if case_unsaid:
         # The statement answers the general rule, not the case asked about ("每天 100 元" for the
         # day of departure, which the rule's next clause prices at 50 元).

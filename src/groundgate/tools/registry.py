@@ -49,7 +49,6 @@ it when it finally finishes.
 
 from __future__ import annotations
 
-import copy
 import hashlib
 import json
 import logging
@@ -328,7 +327,8 @@ class ToolRegistry:
 
         Nothing about the `ExecutionContext` or the authorization policy is included. Built once
         per set of registered tools (a JSON schema per tool costs about a millisecond, every run asked
-        for it); each call gets its own copy, so a caller may change what it got.
+        for it). Each call gets its own list and top-level dicts; the `parameters` schemas are shared
+        and read-only (a deep copy per run cost more than building them).
         """
         if self._described is None:
             self._described = [
@@ -340,7 +340,7 @@ class ToolRegistry:
                 }
                 for entry in self._entries.values()
             ]
-        return copy.deepcopy(self._described)
+        return [dict(tool) for tool in self._described]
 
     # ------------------------------------------------------------------ validation
 
