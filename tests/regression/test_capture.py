@@ -62,10 +62,11 @@ def recorded(tmp_path_factory: pytest.TempPathFactory) -> Recorded:
                 result = ask_recorded(store, orchestrator, question, ctx)
                 run_ids[name] = result.run_id
                 outcomes[name] = (result.output_kind.value, result.verdict.value if result.verdict else None)
-            # A business agent's run (mode `agent`) is rated too: it cannot be captured as a question.
-            agent = ask_recorded(store, orchestrator, QUESTIONS["normal"], ctx, mode="agent")
-            run_ids["agent"] = agent.run_id
-        give_feedback(store, tenant=None, feedback="not_useful", run_id=run_ids["agent"])
+            # The chat pipeline answering for the agent (mode `agent-fallback`) is a chat run: it is
+            # captured as a question (the agent's own runs: tests/regression/test_agent_capture.py).
+            fallback = ask_recorded(store, orchestrator, QUESTIONS["normal"], ctx, mode="agent-fallback")
+            run_ids["fallback"] = fallback.run_id
+        give_feedback(store, tenant=None, feedback="not_useful", run_id=run_ids["fallback"])
         give_feedback(store, tenant=None, feedback="not_useful", run_id=run_ids["disclaimer"])
         give_feedback(store, tenant=None, feedback="not_useful", run_id=run_ids["degraded"])
         give_feedback(store, tenant=None, feedback="useful", run_id=run_ids["normal"])
@@ -139,17 +140,17 @@ def test_bad_cases_are_captured_with_a_field_for_the_reviewer_and_fail_once_it_i
     folder = tmp_path / "bad"
     data = ["--data-dir", str(recorded.data_dir)]
     out = invoke(["capture", "--feedback", "not_useful", "--since", "7d", "--dir", str(folder), *data])
-    assert "captured 2 fixture(s)" in out.stdout
-    assert f"skipped {recorded.run_ids['agent']} (agent)" in " ".join(out.output.split())
+    assert "captured 3 fixture(s)" in out.stdout
+    assert "skipped" not in out.output
     files = sorted(folder.glob("*.yaml"))
-    assert len(files) == 2
+    assert len(files) == 3
     text = files[0].read_text(encoding="utf-8")
     assert "# Fill in `reviewer_expected`" in text
     assert "reviewer_expected:" in text
 
     # Captured as they were: they reproduce the bad answers, and say they await review.
     payload = json.loads(invoke(["run", str(folder), "--json"]).stdout)
-    assert payload["summary"]["passed"] == 2
+    assert payload["summary"]["passed"] == 3
     assert all(case["needs_review"] for case in payload["cases"])
 
     # The reviewer says the refund question must name who pays the fee: it fails until it does.
@@ -221,7 +222,8 @@ def test_capture_refuses_bad_requests(recorded: Recorded) -> None:
     assert "give a RUN_ID, or --feedback" in invoke(["capture", *data], code=2).output
     assert "--feedback must be one of" in invoke(["capture", "--feedback", "meh", *data], code=2).output
     assert "unknown run id" in invoke(["capture", "no-such-run", *data], code=2).output
-    assert "not a chat run" in invoke(["capture", recorded.run_ids["agent"], *data], code=2).output
+    fallback = yaml.safe_load(invoke(["capture", recorded.run_ids["fallback"], *data]).stdout)
+    assert fallback["input"]["kind"] == "question"  # `agent-fallback`: the chat pipeline answered
     assert "--since" in invoke(["capture", "--feedback", "useful", "--since", "soon", *data], code=2).output
     with pytest.raises(UsageError):
         parse_since("0d")

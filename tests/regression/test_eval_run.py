@@ -265,10 +265,23 @@ def test_the_business_agents_golden_set_runs_as_the_agent_suite() -> None:
     assert all(case["observed"]["decision"] for case in payload["cases"])
 
 
-def test_an_agent_turn_naming_no_golden_case_is_an_error_not_a_pass(tmp_path: Path) -> None:
+def test_a_free_agent_turn_without_recorded_outputs_fails_on_its_misses_not_a_pass(tmp_path: Path) -> None:
     path = tmp_path / "turn.yaml"
     path.write_text(
-        "id: free-turn\ninput:\n  kind: agent_turn\n  message: 我还有几天年假？\n  session_state: {}\n",
+        "id: free-turn\ninput:\n  kind: agent_turn\n  message: 一线城市出差住宿标准是多少？\n  session_state: {}\n",
+        encoding="utf-8",
+    )
+    case = json.loads(invoke([str(path), "--json"], code=1).stdout)["cases"][0]
+    assert case["status"] == "failed"
+    assert any("did not record" in f for f in case["failures"])
+    assert case["observed"]["replay_misses"][0].startswith("KNOWLEDGE_SEARCH")
+
+
+def test_an_agent_turn_naming_an_unknown_golden_case_is_an_error_not_a_pass(tmp_path: Path) -> None:
+    path = tmp_path / "turn.yaml"
+    path.write_text(
+        "id: golden-x\ninput:\n  kind: agent_turn\n  message: 我还有几天年假？\n"
+        "  session_state: {golden_case: G-nope}\n",
         encoding="utf-8",
     )
     case = json.loads(invoke([str(path), "--json"], code=1).stdout)["cases"][0]

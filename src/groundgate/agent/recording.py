@@ -12,14 +12,20 @@ show it like any run — its decision, the structured steps, and one `tool_invoc
 
 The steps hold the plan, the slots and the composition as structured output with reason codes — no
 model reasoning (invariant 7). Tool invocations keep the registry's summary, never a fact's body.
+The gatekeeper step also keeps the `turn` a replay starts from (`turn_record`: principal, clock,
+client refs, the conversation state before the turn — fact-ref records and questions, as
+`state_json` holds them), so `groundgate eval capture` can turn the run into a fixture.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from typing import TYPE_CHECKING, Final
+from collections.abc import Sequence
+from datetime import datetime
+from typing import TYPE_CHECKING, Any, Final
 
+from groundgate.agent.context import ConversationState
 from groundgate.agent.contracts import DecisionResult, DecisionStatus, ExecutionContext
 from groundgate.contracts import AgentStep, AnswerCitation, OutputKind, ParseStatus, RunResult
 
@@ -28,7 +34,15 @@ if TYPE_CHECKING:
     from groundgate.contracts import RuleEvaluation
     from groundgate.store import Store
 
-__all__ = ["AGENT_MODE", "OUTPUT_KIND", "SHADOW_MODE", "record_decision", "run_in_shadow", "run_result_of"]
+__all__ = [
+    "AGENT_MODE",
+    "OUTPUT_KIND",
+    "SHADOW_MODE",
+    "record_decision",
+    "run_in_shadow",
+    "run_result_of",
+    "turn_record",
+]
 
 logger = logging.getLogger(__name__)
 
@@ -44,7 +58,7 @@ OUTPUT_KIND: Final[dict[DecisionStatus, OutputKind]] = {
 }
 
 
-def _steps(result: DecisionResult) -> list[AgentStep]:
+def _steps(result: DecisionResult, turn: dict[str, Any] | None = None) -> list[AgentStep]:
     steps: list[AgentStep] = []
     last_round = max(result.rounds, 1)
     if result.plan is not None:
@@ -66,6 +80,10 @@ def _steps(result: DecisionResult) -> list[AgentStep]:
                 "slots": [s.model_dump(mode="json") for s in result.slots],
                 "conflicts": result.conflicts,
                 "actions": [a.model_dump(mode="json") for a in result.actions],
+                # What a replay needs to run the turn again (`groundgate eval capture`): who asked,
+                # the clock, the client's refs and the conversation state it started from — fact-ref
+                # records and earlier questions, never fact bodies (as `state_json` holds them).
+                **({"turn": turn} if turn else {}),
             },
         )
     )
@@ -84,8 +102,36 @@ def _steps(result: DecisionResult) -> list[AgentStep]:
     return steps
 
 
-def run_result_of(result: DecisionResult, *, session_id: str, elapsed_ms: float = 0.0) -> RunResult:
-    """The `RunResult` the run store persists for one agent decision."""
+def turn_record(
+    ctx: ExecutionContext,
+    now: datetime,
+    *,
+    state: ConversationState | None = None,
+    client_refs: Sequence[str] = (),
+) -> dict[str, Any]:
+    """What a turn started from, as the gatekeeper step keeps it (`turn`): the principal, the clock,
+    the client's refs and the conversation state before the turn (refs and questions, no bodies)."""
+    return {
+        "principal": {
+            "tenant": ctx.tenant,
+            "user": ctx.user,
+            "roles": list(ctx.roles),
+            **({"project": ctx.project} if ctx.project else {}),
+        },
+        "now": now.isoformat(),
+        "client_refs": list(client_refs),
+        "state": state.model_dump(mode="json") if state is not None else None,
+    }
+
+
+def run_result_of(
+    result: DecisionResult,
+    *,
+    session_id: str,
+    elapsed_ms: float = 0.0,
+    turn: dict[str, Any] | None = None,
+) -> RunResult:
+    """The `RunResult` the run store persists for one agent decision (`turn`: `turn_record`)."""
     where = {d.citation_id: r.invocation_id for r in result.tool_results for d in r.documents}
     where.update({f.fact_ref: r.invocation_id for r in result.tool_results for f in r.facts})
     citations = [
@@ -109,7 +155,7 @@ def run_result_of(result: DecisionResult, *, session_id: str, elapsed_ms: float 
         gaps=list(result.answer.missing_information),
         rounds=max(result.rounds, 1),
         stop_reason=result.reason.value,
-        steps=_steps(result),
+        steps=_steps(result, turn),
         tool_results=list(result.tool_results),
         elapsed_ms=elapsed_ms,
         resolved_question=result.resolved.resolved_question,
@@ -124,12 +170,13 @@ def record_decision(
     tenant: str,
     elapsed_ms: float = 0.0,
     mode: str = AGENT_MODE,
+    turn: dict[str, Any] | None = None,
 ) -> RuleEvaluation | None:
     """Persist the run (mode `agent`, or `agent-shadow`) under the caller's tenant; returns its rule
-    evaluation."""
+    evaluation. `turn` (`turn_record`) is what a replay of the run starts from."""
     from groundgate.store.recorder import persist_run
 
-    run = run_result_of(result, session_id=session_id, elapsed_ms=elapsed_ms)
+    run = run_result_of(result, session_id=session_id, elapsed_ms=elapsed_ms, turn=turn)
     return persist_run(store, run, mode=mode, tenant=tenant)
 
 
@@ -146,10 +193,17 @@ def run_in_shadow(
     and never fails it: any error is logged, None returned."""
     started = time.perf_counter()
     try:
+        turn = turn_record(ctx, runtime.now())
         result = runtime.run(question, ctx)
         elapsed = round((time.perf_counter() - started) * 1000.0, 2)
         record_decision(
-            store, result, session_id=session_id, tenant=ctx.tenant, elapsed_ms=elapsed, mode=SHADOW_MODE
+            store,
+            result,
+            session_id=session_id,
+            tenant=ctx.tenant,
+            elapsed_ms=elapsed,
+            mode=SHADOW_MODE,
+            turn=turn,
         )
     except Exception:
         logger.exception("the agent's shadow run failed; the chat response is unaffected")

@@ -159,6 +159,10 @@ class AgentRuntime:
         self._composer = ModelComposer(composer_model) if composer_model is not None else None
         self._budgets = budgets or AgentBudgets()
 
+    def now(self) -> datetime:
+        """The runtime's clock now (what a recorded turn is replayed at)."""
+        return self._clock()
+
     def run(
         self,
         question: str,

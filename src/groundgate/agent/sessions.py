@@ -131,6 +131,11 @@ def ask_in_session(
     with `record_in`, the run is persisted there like a chat run (`agent.recording`)."""
     started = time.perf_counter()
     state = sessions.load(session_id, ctx) if session_id else None
+    turn = None
+    if record_in is not None:
+        from groundgate.agent.recording import turn_record
+
+        turn = turn_record(ctx, runtime.now(), state=state, client_refs=client_refs)
     result = runtime.run(question, ctx, state=state, client_refs=client_refs)
     if session_id and state is not None:
         state.remember(result.resolved.resolved_question, result.new_refs, result.resolved.invalidated_refs)
@@ -145,6 +150,7 @@ def ask_in_session(
             session_id=session_id or uuid.uuid4().hex,
             tenant=ctx.tenant,
             elapsed_ms=elapsed,
+            turn=turn,
         )
     return result
 

@@ -152,16 +152,17 @@ def answer_actively(
     raised (logged); the caller falls back as for an unplannable question.
 
     `run_agent` is `agent.sessions.ask_in_session` (a parameter for tests)."""
-    from groundgate.agent.recording import record_decision
+    from groundgate.agent.recording import record_decision, turn_record
     from groundgate.agent.sessions import StoreSessionStore, ask_in_session
     from groundgate.errors import AuthError, InvalidInputError
 
     sid = session_id or uuid.uuid4().hex
     started = time.perf_counter()
+    sessions = StoreSessionStore(store)
     try:
-        result = (run_agent or ask_in_session)(
-            runtime, StoreSessionStore(store), question, ctx, session_id=sid
-        )
+        # What the turn starts from, for a replay of the recorded run (`groundgate eval capture`).
+        turn = turn_record(ctx, runtime.now(), state=sessions.load(sid, ctx))
+        result = (run_agent or ask_in_session)(runtime, sessions, question, ctx, session_id=sid)
     except (AuthError, InvalidInputError):
         raise  # another user's conversation (403), a malformed id: the caller's answer, not a fault
     except Exception:
@@ -171,5 +172,5 @@ def answer_actively(
         return None
     elapsed = round((time.perf_counter() - started) * 1000.0, 2)
     if not result.fallback:
-        record_decision(store, result, session_id=sid, tenant=ctx.tenant, elapsed_ms=elapsed)
+        record_decision(store, result, session_id=sid, tenant=ctx.tenant, elapsed_ms=elapsed, turn=turn)
     return ActiveAnswer(result=result, session_id=sid, elapsed_ms=elapsed)

@@ -8,6 +8,8 @@ baseline), 2 on a usage error (a malformed fixture names its file and field), 0 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -232,6 +234,26 @@ def _raise_on_regression(run: EvalRun, diff: BaselineDiff | None) -> None:
         raise RegressionError(f"{len(keys)} regression(s): {shown}", cases=keys)
 
 
+def _agent_tools(stack: Any, store: Any, data_dir: Path) -> Callable[[datetime], Any]:
+    """The HR workspace's agent tools for re-executing an agent run's calls, opened on first use (a
+    chat-only capture never opens it) with its clock set to each run's recorded time."""
+    clock: list[datetime] = []
+    opened: list[Any] = []
+
+    def at(now: datetime) -> Any:
+        clock[:] = [now]
+        if not opened:
+            from groundgate.agent.tasks_store import TaskStore
+            from groundgate.demo.hr.workspace import open_hr_workspace
+
+            opened.append(
+                stack.enter_context(open_hr_workspace(data_dir, TaskStore(store), clock=lambda: clock[0]))
+            )
+        return opened[0].registry
+
+    return at
+
+
 def capture_command(
     run_id: Annotated[
         str | None, typer.Argument(help="The stored run to capture.", show_default=False)
@@ -280,16 +302,20 @@ def capture_command(
     with ExitStack() as stack:
         store = stack.enter_context(store_closing(config))
         tools = None
+        agent_tools = None
         if reexecute:
             from groundgate.wiring import open_configured_workspace
 
             tools = stack.enter_context(open_configured_workspace(config)).registry
+            agent_tools = _agent_tools(stack, store, config.data_dir)
         skipped: list[str] = []
         if run_id is not None:
-            fixtures = [capture_run(store, run_id, tenant=None, tools=tools)]
+            fixtures = [capture_run(store, run_id, tenant=None, tools=tools, agent_tools=agent_tools)]
         else:
             assert feedback is not None
-            captured = capture_feedback(store, feedback=feedback, since=age, tenant=None, tools=tools)
+            captured = capture_feedback(
+                store, feedback=feedback, since=age, tenant=None, tools=tools, agent_tools=agent_tools
+            )
             fixtures, skipped = captured.fixtures, captured.skipped
     if run_id is not None and output is None:
         typer.echo(dump_fixture(fixtures[0]), nl=False)
@@ -302,7 +328,7 @@ def capture_command(
             raise UsageError(f"{target} exists; give --force to overwrite it")
         written.append(str(write_fixture(target, fixture)))
     for line in skipped:
-        err().print(f"[yellow]skipped {line}: only chat runs can be captured so far[/yellow]")
+        err().print(f"[yellow]skipped {line}[/yellow]")
     if as_json:
         echo_json(
             {

@@ -12,8 +12,10 @@ stored runs as fixtures, baselines and reports (docs/eval.md).
 - `baseline`: recording a run's figures and reporting what changed, case by case.
 - `report`: one self-contained HTML file of figures (plotly, offline), and the same as JSON.
 - `check_report`: the same kind of report for the grounding checker's labelled sets (`check-eval`).
-- `agent_suite`: the business agent's golden set as the `agent` suite; `otel`: runs as
-  OpenTelemetry traces (the `otel` extra).
+- `agent_suite`: the business agent's golden set as the `agent` suite; `agent_replay`: free agent
+  turns replayed over recorded tool outputs, and stored agent runs captured as such turns;
+  `recorded`: tool outputs as fixtures record them; `otel`: runs as OpenTelemetry traces (the `otel`
+  extra).
 """
 
 from __future__ import annotations

@@ -4,8 +4,9 @@ Each golden case becomes a fixture whose input is an `agent_turn` naming the cas
 driver registered here runs it through the golden set's own harness (`groundgate.demo.hr.golden`:
 the HR demo corpus, scripted models, injected faults, a fixed clock) and reports the failures that
 harness finds, so `groundgate eval run --suite agent` (and `--suite all`) fail exactly when
-`groundgate agent golden` does. Cases in `suites/agent/*.yaml` run too. Without the golden set
-(an install without the HR demo) the suite is empty.
+`groundgate agent golden` does. Cases in `suites/agent/*.yaml` run too: free agent turns (no
+`golden_case`) replay the runtime over their recorded tool outputs (`agent_replay`). Without the
+golden set (an install without the HR demo) only those run.
 """
 
 from __future__ import annotations
@@ -61,16 +62,21 @@ def golden_fixtures() -> list[Fixture]:
 
 
 def run_agent_turn(fixture: Fixture, env: object) -> Observed:
-    """The `agent_turn` driver: a golden case through its harness; other agent turns are not
-    runnable yet (`FixtureError`, reported as an error, never a pass)."""
+    """The `agent_turn` driver: a golden case through its harness; any other agent turn (a free turn,
+    captured or written by hand) through the runtime over its recorded tool outputs
+    (`agent_replay.run_free_turn`)."""
     turn = fixture.input
     assert isinstance(turn, AgentTurnInput)
+    if GOLDEN_KEY not in turn.session_state:
+        from groundgate.regression.agent_replay import run_free_turn
+
+        return run_free_turn(fixture)
     golden = _golden()
     case = _cases().get(str(turn.session_state.get(GOLDEN_KEY, "")))
     if golden is None or case is None:
         raise FixtureError(
             f"{fixture.path}: field `input.session_state.{GOLDEN_KEY}`: names no golden case of "
-            "groundgate.demo.hr (free agent turns have no driver yet)",
+            "groundgate.demo.hr",
             path=fixture.path,
             field=f"input.session_state.{GOLDEN_KEY}",
         )

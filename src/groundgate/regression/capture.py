@@ -23,8 +23,6 @@ from datetime import UTC, datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from groundgate.contracts import (
-    DocumentEvidence,
-    EvidenceRef,
     ExecutionContext,
     ToolCall,
     ToolOutput,
@@ -45,9 +43,12 @@ from groundgate.regression.fixtures import (
     ToolReplay,
 )
 from groundgate.regression.judge import FactSeen, Observed, ToolCallSeen, observe
+from groundgate.regression.recorded import from_summary as _from_summary
+from groundgate.regression.recorded import recorded_call as _recorded_call
 
 if TYPE_CHECKING:
     from groundgate.apps import RunTrace
+    from groundgate.regression.agent_replay import AgentTools
     from groundgate.runtime import ToolBackend
     from groundgate.runtime.orchestrator import PlanCheckLike
     from groundgate.store import Store
@@ -116,32 +117,6 @@ def expectations_from(seen: Observed) -> Expectations:
             if f.text.strip()
         ],
         tools_called=sorted({c.tool for c in seen.tool_calls}),
-    )
-
-
-def _output_of(result: ToolResult) -> ToolOutput:
-    return ToolOutput(
-        status=result.status,
-        documents=list(result.documents),
-        facts=list(result.facts),
-        gaps=list(result.gaps),
-        conflicts=list(result.conflicts),
-        observation=result.observation,
-        retrieval_layers=list(result.retrieval_layers),
-        relevance_levels=list(result.relevance_levels),
-        source_documents=list(result.source_documents),
-        evidence_refs=[ref.model_copy(update={"invocation_id": "recorded"}) for ref in result.evidence_refs],
-    )
-
-
-def _recorded_call(result: ToolResult) -> RecordedToolCall:
-    return RecordedToolCall(
-        tool=result.tool,
-        arguments=dict(result.arguments),
-        round=result.round,
-        output=_output_of(result),
-        error=result.error,
-        latency_ms=result.latency_ms,
     )
 
 
@@ -259,30 +234,6 @@ def _observed_of(trace: RunTrace) -> Observed:
     )
 
 
-def _from_summary(invocation: Any) -> ToolOutput:
-    """An output rebuilt from the stored row alone: the summary, and a passage per stored excerpt."""
-    details = invocation.retrieval_details if isinstance(invocation.retrieval_details, dict) else {}
-    refs = [EvidenceRef.model_validate(r) for r in details.get("evidence_refs") or [] if isinstance(r, dict)]
-    sources = [str(s) for s in details.get("source_documents") or []]
-    documents = [
-        DocumentEvidence(
-            citation_id=ref.citation_id or f"ref-{n}",
-            source=sources[n] if len(sources) == len(refs) else (sources[0] if sources else invocation.tool),
-            text=ref.excerpt or "",
-        )
-        for n, ref in enumerate(refs)
-        if ref.excerpt
-    ]
-    return ToolOutput(
-        status=ToolStatus(invocation.status),
-        documents=documents,
-        observation=invocation.output_summary,
-        relevance_levels=[str(x) for x in details.get("relevance_levels") or []],
-        source_documents=sources,
-        evidence_refs=[r for r in refs if r.excerpt],
-    )
-
-
 def _replayed_calls(
     trace: RunTrace, tools: ToolBackend | None, ctx: ExecutionContext
 ) -> tuple[list[RecordedToolCall], list[str], str]:
@@ -361,18 +312,23 @@ def capture_run(
     tools: ToolBackend | None = None,
     fixture_id: str | None = None,
     suite: str = "captured",
+    agent_tools: AgentTools | None = None,
 ) -> Fixture:
-    """The stored run `run_id` (as `tenant` may see it; None: the operator) as a fixture."""
+    """The stored run `run_id` (as `tenant` may see it; None: the operator) as a fixture: a chat run
+    (`chat`, `demo`, `api`, `eval`, `agent-fallback`) as a question re-executed over `tools`; a
+    business agent run (`agent`, `agent-shadow`) as an `agent_turn` re-executed over `agent_tools`
+    (`agent_replay.capture_agent_run`)."""
     from groundgate.apps import get_trace
 
     trace = get_trace(store, run_id, tenant=tenant, include_untenanted=True)
-    if not chat_mode(trace.mode):
-        raise UsageError(
-            f"run {run_id} is a {trace.mode!r} run, not a chat run: only chat runs can be captured "
-            "as question fixtures so far (the business agent's runs need its driver)"
-        )
     if trace.status == "RUNNING":
         raise UsageError(f"run {run_id} is still RUNNING; capture it once it has finished")
+    if not chat_mode(trace.mode):
+        from groundgate.regression.agent_replay import capture_agent_run
+
+        return capture_agent_run(
+            store, trace, tenant=tenant, tools=agent_tools, fixture_id=fixture_id, suite=suite
+        )
     run_tenant = (trace.session.tenant if trace.session else None) or tenant or "acme"
     ctx = ExecutionContext(tenant=run_tenant, user="eval", roles=("sre",))
     calls, drift, fidelity = _replayed_calls(trace, tools, ctx)
@@ -406,16 +362,17 @@ def capture_run(
 
 
 def chat_mode(mode: str) -> bool:
-    """Whether a run of this `mode` went through the chat pipeline (`chat`, `demo`, `api`, `eval`, …),
-    not the business agent (`agent`, and its shadow runs `agent-shadow`)."""
-    return not mode.startswith("agent")
+    """Whether a run of this `mode` went through the chat pipeline (`chat`, `demo`, `api`, `eval`,
+    `agent-fallback` — the chat pipeline answered for the agent), not the business agent (`agent`,
+    and its shadow runs `agent-shadow`)."""
+    return mode not in ("agent", "agent-shadow")
 
 
 @dataclass(frozen=True, slots=True)
 class FeedbackCapture:
     fixtures: list[Fixture]
     skipped: list[str]
-    """`run id (mode)` of rated runs that cannot be captured yet (the business agent's)."""
+    """`run id (mode)` of rated runs that could not be captured (none since agent runs are)."""
 
 
 def capture_feedback(
@@ -427,9 +384,11 @@ def capture_feedback(
     tools: ToolBackend | None = None,
     limit: int = 1000,
     now: datetime | None = None,
+    agent_tools: AgentTools | None = None,
 ) -> FeedbackCapture:
-    """Every finished chat run rated `feedback` (`not_useful`: the bad cases; `useful`: positive
-    cases) created within `since`, newest first, as fixtures; agent runs are listed as skipped."""
+    """Every finished run rated `feedback` (`not_useful`: the bad cases; `useful`: positive cases)
+    created within `since`, newest first, as fixtures — chat runs as questions, agent runs as agent
+    turns."""
     from groundgate.apps import list_runs
 
     cutoff = (now or datetime.now(UTC)) - since
@@ -439,7 +398,7 @@ def capture_feedback(
     ]
     return FeedbackCapture(
         fixtures=[
-            capture_run(store, r.run_id, tenant=tenant, tools=tools) for r in chosen if chat_mode(r.mode)
+            capture_run(store, r.run_id, tenant=tenant, tools=tools, agent_tools=agent_tools) for r in chosen
         ],
-        skipped=[f"{r.run_id} ({r.mode})" for r in chosen if not chat_mode(r.mode)],
+        skipped=[],
     )

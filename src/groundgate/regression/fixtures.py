@@ -50,8 +50,9 @@ __all__ = [
 
 FIXTURE_VERSION: Literal[1] = 1
 SUFFIXES = (".yaml", ".yml")
-MODEL_ROLES = ("planner", "executor", "verifier")
-"""The roles a fixture may script (the roles `groundgate.apps.RoleModels` wires)."""
+MODEL_ROLES = ("planner", "executor", "verifier", "composer")
+"""The roles a fixture may script (the roles `groundgate.apps.RoleModels` wires; the business
+agent's `planner` and `composer`)."""
 
 
 class _Strict(BaseModel):
@@ -99,11 +100,36 @@ class AlertInput(_Who):
 
 
 class AgentTurnInput(_Who):
-    """One turn of the business agent, with the session state it starts from."""
+    """One turn of the business agent, with the session state it starts from.
+
+    `session_state` is the conversation's state before the turn as `state_json` holds it
+    (`questions`: earlier resolved questions; `refs`: fact-ref records — tool, business arguments,
+    item key, time, TTL, scope, authorization snapshot — never fact bodies), or `{golden_case: ID}`
+    to run a case of the agent's golden set through its own harness."""
 
     kind: Literal["agent_turn"]
     message: str = Field(min_length=1)
+    project: str | None = None
+    """The `ExecutionContext` project the turn is asked in."""
+    now: datetime | None = None
+    """The agent's clock for the turn (default: the HR demo's day)."""
+    client_refs: list[str] = Field(default_factory=list)
+    """Fact refs the client sent with the message (checked against `session_state.refs`)."""
     session_state: dict[str, Any] = Field(default_factory=dict)
+
+    @field_validator("session_state")
+    @classmethod
+    def _state_layout(cls, value: dict[str, Any]) -> dict[str, Any]:
+        if "golden_case" in value:
+            return value
+        from groundgate.agent.context import ConversationState
+
+        try:
+            ConversationState.model_validate(value)
+        except ValidationError as exc:
+            first = exc.errors(include_url=False)[0]
+            raise ValueError(f"`{_field(first['loc'])}`: {first['msg']}") from None
+        return value
 
 
 CaseInput = Annotated[QuestionInput | AlertInput | AgentTurnInput, Field(discriminator="kind")]
@@ -173,8 +199,21 @@ class Expectations(_Strict):
     """Tools the run must have called (any status)."""
     aiops_verdict: list[str] = Field(default_factory=list)
     """An alert diagnosis's `aiops_rule_evaluation` verdict (PASS, WARN, FAIL; seed 004 §6)."""
+    covered_needs: list[str] = Field(default_factory=list)
+    """An agent turn's needs that must be covered (`POLICY_RULE`, `AMOUNT_LIMIT`, `TASK_STATE`, …)."""
+    missing_needs: list[str] = Field(default_factory=list)
+    """An agent turn's needs that must be reported missing."""
 
-    @field_validator("output_kind", "decision", "verdict", "stop_reason", "aiops_verdict", mode="before")
+    @field_validator(
+        "output_kind",
+        "decision",
+        "verdict",
+        "stop_reason",
+        "aiops_verdict",
+        "covered_needs",
+        "missing_needs",
+        mode="before",
+    )
     @classmethod
     def _one_or_more(cls, value: Any) -> Any:
         return [value] if isinstance(value, str) else value
@@ -236,7 +275,9 @@ class Fixture(_Strict):
     tags: list[str] = Field(default_factory=list)
     input: CaseInput
     tools: ToolReplay = Field(default_factory=ToolReplay)
-    models: dict[Literal["planner", "executor", "verifier"], list[Any]] = Field(default_factory=dict)
+    models: dict[Literal["planner", "executor", "verifier", "composer"], list[Any]] = Field(
+        default_factory=dict
+    )
     """Scripted model outputs per role, in call order; a role not named runs offline."""
     expect: Expectations = Field(default_factory=Expectations)
     reviewer_expected: ReviewerExpected | None = None

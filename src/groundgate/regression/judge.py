@@ -88,6 +88,9 @@ class Observed(_Model):
     """Expectations a driver checked itself (a golden set with its own harness), in words."""
     aiops_verdict: str | None = None
     """An alert diagnosis's AIOps rule-evaluation verdict (the `alert` driver)."""
+    covered_needs: list[str] = Field(default_factory=list)
+    """An agent turn's covered needs (the `agent_turn` driver)."""
+    missing_needs: list[str] = Field(default_factory=list)
 
     @property
     def tokens(self) -> int:
@@ -188,6 +191,8 @@ def judge(expect: Expectations, seen: Observed, *, strict_replay: bool = True) -
     failures += [f"{tool} was not called" for tool in expect.tools_called if tool not in called]
     if expect.aiops_verdict and seen.aiops_verdict not in expect.aiops_verdict:
         failures.append(f"aiops verdict {seen.aiops_verdict}, expected {' or '.join(expect.aiops_verdict)}")
+    failures += [f"need {n} is not covered" for n in expect.covered_needs if n not in seen.covered_needs]
+    failures += [f"need {n} is not missing" for n in expect.missing_needs if n not in seen.missing_needs]
     if strict_replay and seen.replay_misses:
         failures.append(
             f"{len(seen.replay_misses)} call(s) the fixture did not record: "

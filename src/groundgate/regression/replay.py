@@ -205,5 +205,6 @@ def scripted_role_models(models: Mapping[Any, Sequence[Any]]) -> Any:
         role: ScriptedModel({role: list(outputs)}, name=f"replay-{role}")
         for role, outputs in models.items()
         if outputs
+        and role in ("planner", "executor", "verifier")  # the agent's `composer` is not a chat role
     }
     return RoleModels(**built)

@@ -82,7 +82,9 @@ async def runs(
 async def run_fixture(run_id: PathId, svc: Svc, scope: ReadScope) -> PlainTextResponse:
     """The run as a replayable eval fixture (docs/eval.md): its question, its tool outputs re-read
     through this service's tools, its model outputs and its outcome as expectations; a bad case gets
-    an empty `reviewer_expected` to fill in. Chat runs of the caller's tenant only (404 otherwise)."""
+    an empty `reviewer_expected` to fill in. Runs of the caller's tenant only (404 otherwise); a
+    business agent run becomes an `agent_turn` fixture whose outputs are rebuilt from the stored
+    excerpts (`groundgate eval capture` re-executes them over the HR workspace)."""
     from groundgate.regression.capture import capture_run
     from groundgate.regression.fixtures import dump_fixture
 
