@@ -449,3 +449,25 @@ def test_an_answer_of_the_asked_kind_addresses_the_question(
     from groundgate.verify.question import question_coverage
 
     assert question_coverage(question, answer)[0] is coverage
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "swapped"),
+    [
+        # A describing word in the slot is a paraphrase, not another entity.
+        (
+            "Easter is a cornerstone event in the Christian faith.",
+            "Easter is a key event in the Christian faith.",
+            False,
+        ),
+        # A named thing in the slot is another entity (the example).
+        (
+            "The cache node was evicted for exceeding its CPU quota.",
+            "The cache node was evicted for exceeding its memory quota.",
+            True,
+        ),
+    ],
+)
+def test_only_a_named_thing_in_the_slot_is_an_entity_swap(context: str, answer: str, swapped: bool) -> None:
+    claim = check(context=context, answer=answer).claims[0]
+    assert any(code.startswith("entity_swap:") for code in claim.reason_codes) is swapped

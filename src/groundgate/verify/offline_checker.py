@@ -300,6 +300,7 @@ class OfflineChecker:
                 swap
                 for swap in entity_swaps(measure.ordered, tokenize(index.canonical(best.window.text)))
                 if _modifier(claim, swap[0])
+                and (_entity_like(swap[0], claim) or _entity_like(swap[1], best.window.text))
             ]
             if swaps:
                 # One word of the claim stands where the evidence has another: a swapped entity.
@@ -610,6 +611,21 @@ def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:
         return False
     needle = normalize(mention)
     return bool(needle) and index.in_normalized(needle)
+
+
+def _entity_like(word: str, text: str) -> bool:
+    """`word` names a thing rather than describing one: a lexicon concept, a Chinese word, a word with
+    a digit, or one written capitalised inside the text (`CPU`, `Redis`, `Team`). Adjectives and
+    verbs in a summary's slot (`key` / `cornerstone`, `stole` / `steal`) are paraphrase far more often."""
+    if word.startswith("qz") or not word.isascii() or any(c.isdigit() for c in word):
+        return True
+    for found in re.finditer(rf"(?i)(?<![A-Za-z]){re.escape(word)}[a-z]*", text):
+        surface = found.group()
+        start = found.start()
+        sentence_start = start == 0 or text[:start].rstrip()[-1:] in {".", "!", "?", ":", "\n", ""}
+        if (surface.isupper() and len(surface) > 1) or (surface[0].isupper() and not sentence_start):
+            return True
+    return False
 
 
 def _direct_bar(claim: str, t: CheckerThresholds, record: bool) -> float:
