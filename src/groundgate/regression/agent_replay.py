@@ -43,7 +43,7 @@ from groundgate.regression.fixtures import (
     ToolReplay,
 )
 from groundgate.regression.judge import Observed, ToolCallSeen
-from groundgate.regression.recorded import from_summary, recorded_call
+from groundgate.regression.recorded import replayed_calls
 from groundgate.tools.registry import ToolArguments, ToolFunction, ToolRegistry
 
 if TYPE_CHECKING:
@@ -246,42 +246,9 @@ def _turn_input(trace: RunTrace, turn: Mapping[str, Any], tenant: str | None) ->
 def _agent_calls(
     trace: RunTrace, tools: AgentTools | None, turn: AgentTurnInput
 ) -> tuple[list[RecordedToolCall], list[str], str]:
-    calls: list[RecordedToolCall] = []
-    drift: list[str] = []
     registry = tools(turn.now or _default_now()) if tools is not None else None
     ctx = ExecutionContext(tenant=turn.tenant, user=turn.user, roles=tuple(turn.roles), project=turn.project)
-    for inv in trace.tool_invocations:
-        arguments = inv.arguments if isinstance(inv.arguments, dict) else {}
-        status = ToolStatus(inv.status)
-        if registry is None or status in (ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED):
-            failed = status is not ToolStatus.OK and status is not ToolStatus.EMPTY
-            output = (
-                ToolOutput(status=status, observation=inv.output_summary) if failed else from_summary(inv)
-            )
-            calls.append(
-                RecordedToolCall(
-                    tool=inv.tool,
-                    arguments=arguments,
-                    round=inv.round,
-                    output=output,
-                    error=inv.error,
-                    latency_ms=inv.latency_ms,
-                )
-            )
-            continue
-        again = registry.execute(
-            ToolCall(tool=inv.tool, arguments=arguments),
-            ctx,
-            run_id=f"capture-{trace.run_id}",
-            round=inv.round,
-        )
-        if again.status != status:
-            drift.append(f"{inv.tool} {arguments}: stored {status}, now {again.status}")
-        elif again.observation != inv.output_summary:
-            drift.append(f"{inv.tool} {arguments}: its summary differs now ({again.observation[:80]!r})")
-        recorded = recorded_call(again)
-        calls.append(recorded.model_copy(update={"round": inv.round, "latency_ms": inv.latency_ms}))
-    return calls, drift, "summary" if registry is None else "re-executed"
+    return replayed_calls(trace, registry, ctx)
 
 
 def capture_agent_run(

@@ -25,10 +25,8 @@ from typing import TYPE_CHECKING, Any
 from groundgate.contracts import (
     ExecutionContext,
     ToolCall,
-    ToolOutput,
     ToolResult,
     ToolSpec,
-    ToolStatus,
 )
 from groundgate.errors import UsageError
 from groundgate.regression.fixtures import (
@@ -38,13 +36,12 @@ from groundgate.regression.fixtures import (
     HistoryTurn,
     KeyFactExpectation,
     QuestionInput,
-    RecordedToolCall,
     ReviewerExpected,
     ToolReplay,
 )
 from groundgate.regression.judge import FactSeen, Observed, ToolCallSeen, observe
-from groundgate.regression.recorded import from_summary as _from_summary
 from groundgate.regression.recorded import recorded_call as _recorded_call
+from groundgate.regression.recorded import replayed_calls
 
 if TYPE_CHECKING:
     from groundgate.apps import RunTrace
@@ -234,48 +231,6 @@ def _observed_of(trace: RunTrace) -> Observed:
     )
 
 
-def _replayed_calls(
-    trace: RunTrace, tools: ToolBackend | None, ctx: ExecutionContext
-) -> tuple[list[RecordedToolCall], list[str], str]:
-    """The run's calls with outputs: re-executed over `tools` when given (see the module docstring)."""
-    calls: list[RecordedToolCall] = []
-    drift: list[str] = []
-    for inv in trace.tool_invocations:
-        arguments = inv.arguments if isinstance(inv.arguments, dict) else {}
-        status = ToolStatus(inv.status)
-        failed = status in (ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED)
-        if tools is None or failed:
-            # A failure is what happened: replay it as it was, not as the tool answers today.
-            output = (
-                ToolOutput(status=status, observation=inv.output_summary) if failed else _from_summary(inv)
-            )
-            calls.append(
-                RecordedToolCall(
-                    tool=inv.tool,
-                    arguments=arguments,
-                    round=inv.round,
-                    output=output,
-                    error=inv.error,
-                    latency_ms=inv.latency_ms,
-                )
-            )
-            continue
-        again = tools.execute(
-            ToolCall(tool=inv.tool, arguments=arguments),
-            ctx,
-            run_id=f"capture-{trace.run_id}",
-            round=inv.round,
-        )
-        if again.status != status:
-            drift.append(f"{inv.tool} {arguments}: stored {status}, now {again.status}")
-        elif again.observation != inv.output_summary:
-            drift.append(f"{inv.tool} {arguments}: its summary differs now ({again.observation[:80]!r})")
-        recorded = _recorded_call(again)
-        calls.append(recorded.model_copy(update={"round": inv.round, "latency_ms": inv.latency_ms}))
-    fidelity = "summary" if tools is None else "re-executed"
-    return calls, drift, fidelity
-
-
 def _history(store: Store, trace: RunTrace, tenant: str | None) -> list[HistoryTurn]:
     """The session's finished questions before this run, oldest first (never their answers)."""
     from groundgate.apps import list_runs
@@ -331,7 +286,7 @@ def capture_run(
         )
     run_tenant = (trace.session.tenant if trace.session else None) or tenant or "acme"
     ctx = ExecutionContext(tenant=run_tenant, user="eval", roles=("sre",))
-    calls, drift, fidelity = _replayed_calls(trace, tools, ctx)
+    calls, drift, fidelity = replayed_calls(trace, tools, ctx)
     seen = _observed_of(trace)
     feedback = trace.feedback
     return Fixture(

@@ -4,12 +4,26 @@ the business agent's capture."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from groundgate.contracts import DocumentEvidence, EvidenceRef, ToolOutput, ToolResult, ToolStatus
+from groundgate.contracts import (
+    DocumentEvidence,
+    EvidenceRef,
+    ExecutionContext,
+    ToolCall,
+    ToolOutput,
+    ToolResult,
+    ToolStatus,
+)
 from groundgate.regression.fixtures import RecordedToolCall
 
-__all__ = ["from_summary", "output_of", "recorded_call"]
+if TYPE_CHECKING:
+    from groundgate.apps.run_trace import RunTrace
+    from groundgate.runtime import ToolBackend
+
+__all__ = ["from_summary", "output_of", "recorded_call", "replayed_calls"]
+
+_FAILED = (ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED)
 
 
 def output_of(result: ToolResult) -> ToolOutput:
@@ -60,3 +74,45 @@ def from_summary(invocation: Any) -> ToolOutput:
         source_documents=sources,
         evidence_refs=[r for r in refs if r.excerpt],
     )
+
+
+def replayed_calls(
+    trace: RunTrace, tools: ToolBackend | None, ctx: ExecutionContext
+) -> tuple[list[RecordedToolCall], list[str], str]:
+    """A stored run's tool calls with outputs, the fixture's `fidelity`, and what drifted: each call
+    re-executed over `tools` (as `ctx`) when given, else rebuilt from its stored summary. A failed
+    call is kept as it happened, never re-run: the failure is what the run saw."""
+    calls: list[RecordedToolCall] = []
+    drift: list[str] = []
+    for inv in trace.tool_invocations:
+        arguments = inv.arguments if isinstance(inv.arguments, dict) else {}
+        status = ToolStatus(inv.status)
+        failed = status in _FAILED
+        if tools is None or failed:
+            output = (
+                ToolOutput(status=status, observation=inv.output_summary) if failed else from_summary(inv)
+            )
+            calls.append(
+                RecordedToolCall(
+                    tool=inv.tool,
+                    arguments=arguments,
+                    round=inv.round,
+                    output=output,
+                    error=inv.error,
+                    latency_ms=inv.latency_ms,
+                )
+            )
+            continue
+        again = tools.execute(
+            ToolCall(tool=inv.tool, arguments=arguments),
+            ctx,
+            run_id=f"capture-{trace.run_id}",
+            round=inv.round,
+        )
+        if again.status != status:
+            drift.append(f"{inv.tool} {arguments}: stored {status}, now {again.status}")
+        elif again.observation != inv.output_summary:
+            drift.append(f"{inv.tool} {arguments}: its summary differs now ({again.observation[:80]!r})")
+        recorded = recorded_call(again)
+        calls.append(recorded.model_copy(update={"round": inv.round, "latency_ms": inv.latency_ms}))
+    return calls, drift, "summary" if tools is None else "re-executed"
