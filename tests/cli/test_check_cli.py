@@ -147,6 +147,18 @@ def test_batch_to_stdout(tmp_path: Path) -> None:
     assert "5 bad lines" in done.stderr
 
 
+def test_batch_summary_as_json_counts_the_bad_lines(tmp_path: Path) -> None:
+    src, out = tmp_path / "in.jsonl", tmp_path / "out.jsonl"
+    _write_batch(src)
+    done = run_cli("check", "--input", str(src), "--output", str(out), "--json")
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == {
+        "checked": 2,
+        "bad_line_count": 5,
+        "verdicts": {"PASS": 1, "REJECT": 1},
+    }
+
+
 def test_batch_refuses_to_overwrite_its_input(tmp_path: Path) -> None:
     src = tmp_path / "in.jsonl"
     _write_batch(src)
@@ -196,7 +208,8 @@ def test_check_eval_prints_figures(tmp_path: Path) -> None:
     }
     assert report["flagged"]["f1"] == 1.0
     assert report["reject_only"]["recall"] == 1.0
-    assert report["bad_lines"] == 1
+    assert report["bad_line_count"] == 1
+    assert "bad_lines" not in report
     assert "label" in done.stderr
     assert [json.loads(line)["label"] for line in preds.read_text(encoding="utf-8").splitlines()] == [
         "supported",

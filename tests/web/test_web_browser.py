@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -22,6 +23,7 @@ import httpx
 import pytest
 
 from groundgate.api.auth import hash_key
+from groundgate.api.routes.service import WEB_DIR
 from groundgate.testing import running_service
 
 # A real browser over a real server: seconds per test.
@@ -649,13 +651,11 @@ def test_page_and_assets_are_served_without_a_build_step(local_server: str) -> N
     page = httpx.get(local_server + "/")
     assert page.status_code == 200
     assert page.headers["content-type"].startswith("text/html")
-    for asset, kind in (
-        ("/static/app.js", "javascript"),
-        ("/static/i18n.js", "javascript"),
-        ("/static/markdown.js", "javascript"),
-        ("/static/agent.js", "javascript"),
-        ("/static/style.css", "text/css"),
-    ):
+    # The page loads every script of the package's web folder, app.js (which starts the page) last.
+    scripts = re.findall(r'<script src="(/static/[\w.-]+\.js)" defer></script>', page.text)
+    assert sorted(scripts) == sorted(f"/static/{p.name}" for p in WEB_DIR.glob("*.js"))
+    assert scripts[-1] == "/static/app.js"
+    for asset, kind in [*((script, "javascript") for script in scripts), ("/static/style.css", "text/css")]:
         response = httpx.get(local_server + asset)
         assert response.status_code == 200
         assert kind in response.headers["content-type"]

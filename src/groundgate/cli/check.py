@@ -233,9 +233,11 @@ def print_batch_summary(summary: BatchSummary, as_json: bool, *, to_stderr: bool
         err().print(f"[red]… and {summary.bad_count - len(summary.bad_lines)} more bad lines[/red]")
     target = err() if to_stderr else out()
     if as_json:
+        # Snake case, as the checker's own JSON (`CheckResult`, what `POST /api/check` answers). The
+        # bad lines themselves are on stderr and in `--errors`; here only how many there were.
         payload = {
             "checked": summary.checked,
-            "bad_lines": summary.bad_count,
+            "bad_line_count": summary.bad_count,
             "verdicts": dict(summary.verdicts),
         }
         target.print_json(data=payload)

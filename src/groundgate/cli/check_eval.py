@@ -107,7 +107,8 @@ def check_eval_command(
         err().print(f"report: {html} (figures: {figures})")
     if as_json:
         payload: dict[str, Any] = report.model_dump(mode="json")
-        payload["bad_lines"] = summary.bad_count
+        # How many input lines could not be read (they are listed on stderr); snake case, as the report.
+        payload["bad_line_count"] = summary.bad_count
         echo_json(payload)
     else:
         print_eval(report, summary)

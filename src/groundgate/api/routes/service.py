@@ -18,8 +18,10 @@ from groundgate.api.schemas import Health, Identity
 __all__ = ["WEB_DIR", "router"]
 
 WEB_DIR = Path(__file__).resolve().parent.parent.parent / "web"
-"""The web page: static files, no build step (`index.html`, `style.css`, `i18n.js` (the words),
-`markdown.js` (the answer's Markdown), `app.js`)."""
+"""The web page: static files, no build step (`index.html`, `style.css`, and plain scripts that
+`index.html` loads in order: `i18n.js` (the words), `markdown.js` (the answer's Markdown), one file
+per part of the page (`dom.js`, `api.js`, `answer.js`, `feedback.js`, `chat.js`, `trace.js`,
+`library.js`, `agent.js`, `alerts.js`), then `app.js`, which wires them and starts the page)."""
 
 router = APIRouter(tags=["service"])
 
