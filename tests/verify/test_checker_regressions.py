@@ -471,3 +471,52 @@ def test_an_answer_of_the_asked_kind_addresses_the_question(
 def test_only_a_named_thing_in_the_slot_is_an_entity_swap(context: str, answer: str, swapped: bool) -> None:
     claim = check(context=context, answer=answer).claims[0]
     assert any(code.startswith("entity_swap:") for code in claim.reason_codes) is swapped
+
+
+# ------------------------------------------------------------------ session 18: figures and names
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("It has been eight years since an English club won the cup.", True),
+        ("It has been nine years since an English club won the cup.", False),
+    ],
+)
+def test_a_number_a_few_words_before_its_unit_is_the_same_quantity(answer: str, shown: bool) -> None:
+    context = "It is eight long, barren years since an English club won the cup. Fans are restless."
+    result = check(context=context, answer=answer)
+    assert (result.verdict is Verdict.PASS) is shown
+    if not shown:
+        assert any("number_not_in_evidence" in code for code in result.claims[0].reason_codes)
+
+
+def test_a_figure_taken_from_the_neighbouring_row_is_not_shown_but_not_rejected() -> None:
+    context = [
+        "CDN 配额说明：URL 刷新每天最多 2000 条，目录刷新每天最多 100 条。",
+        "预热配额：URL 预热每天最多 1000 条，超出部分次日生效。",
+    ]
+    wrong = check(context=context, answer="URL 刷新每天最多 1000 条。")
+    right = check(context=context, answer="URL 刷新每天最多 2000 条。")
+    assert wrong.verdict is Verdict.LOW_CONFID
+    assert wrong.claims[0].category is FactCategory.NO_EVIDENCE
+    assert any(code.startswith("figure_from_elsewhere:") for code in wrong.claims[0].reason_codes)
+    assert right.verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("answer", "apart"),
+    [
+        ("Swansea beat Hull at the Liberty Stadium on Saturday.", False),
+        ("Swansea beat Everton at the Liberty Stadium.", True),
+    ],
+)
+def test_weekdays_are_not_names_that_must_share_a_window(answer: str, apart: bool) -> None:
+    context = (
+        "Swansea beat Hull 2-0 at the Liberty Stadium, with Gomis scoring twice. "
+        "The win lifts them to ninth. Their next match is away on Saturday against Everton, whose "
+        "manager Reed praised the home side. Reed said the squad was in good shape."
+    )
+    result = check(context=context, answer=answer)
+    codes = [code for c in result.claims for code in c.reason_codes]
+    assert any(code.startswith("names_never_together") for code in codes) is apart

@@ -99,6 +99,16 @@ _ALIGNMENT_DEPENDENT = frozenset({"negation_flip", "comparator_changed"})
 
 _PROPER_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
+#: Days and months are capitalised but name no entity: a claim's "on Saturday" is a time, checked by
+#: the date rules, and does not have to share a window with the claim's names.
+_CALENDAR_WORDS = frozenset(
+    {
+        *("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"),
+        *("january", "february", "march", "april", "may", "june", "july", "august"),
+        *("september", "october", "november", "december"),
+    }
+)
+
 
 class OfflineChecker:
     """Model-free claim classifier: lexical support plus deterministic fidelity checks."""
@@ -227,6 +237,13 @@ class OfflineChecker:
             best.window.text if best.window is not None else "",
             bool(fields),
         )
+        if not unjudged and not cross and best.score >= t.alignment_for_values and aligned:
+            elsewhere = fidelity.figures_read_elsewhere(claim, aligned, evidence)
+            if elsewhere:
+                # The figure exists in the context, but the well-aligned window states another one
+                # of its sort: taken from a neighbouring row or subject, so not shown (not REJECT).
+                unjudged = True
+                reasons.append("figure_from_elsewhere:" + ",".join(elsewhere[:3]))
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
@@ -401,7 +418,7 @@ class OfflineChecker:
             names.update(
                 match.group(1)
                 for match in _PROPER_NOUN.finditer(claim)
-                if index.in_lower(match.group(1).lower())
+                if match.group(1).lower() not in _CALENDAR_WORDS and index.in_lower(match.group(1).lower())
             )
         if len(names) < 2:
             return []

@@ -45,7 +45,12 @@ are its inside.
 
 from __future__ import annotations
 
-from groundgate.verify.fidelity.checks import MAX_CLAIM_MENTIONS, check_claim, compare_constraints
+from groundgate.verify.fidelity.checks import (
+    MAX_CLAIM_MENTIONS,
+    check_claim,
+    compare_constraints,
+    figures_read_elsewhere,
+)
 from groundgate.verify.fidelity.evidence import EvidenceIndex, index_evidence
 from groundgate.verify.fidelity.extraction import extract, negation_cues, polarity
 from groundgate.verify.fidelity.model import (
@@ -79,5 +84,6 @@ __all__ = [
     # The checks
     "compare_constraints",
     "check_claim",
+    "figures_read_elsewhere",
     "MAX_CLAIM_MENTIONS",
 ]

@@ -26,7 +26,7 @@ from groundgate.verify.fidelity.matching import (
 from groundgate.verify.fidelity.model import Mention, Severity
 from groundgate.verify.fidelity.numbers import _close, _parse_number
 from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe, _fmt, _Report
-from groundgate.verify.fidelity.units import _CNUM, _CURRENCY_PREFIX, _NUM, _lookup_unit
+from groundgate.verify.fidelity.units import _CNUM, _CURRENCY_PREFIX, _EN_ONES, _NUM, _lookup_unit
 
 _UPPER = frozenset({"<", "<="})
 
@@ -59,6 +59,29 @@ def _equivalent_duration(m: Mention, x: _Ctx) -> bool:
             if _near(seconds, _period_seconds(str(e.value))):
                 return True
     return False
+
+
+_EN_WORD_OF = {value: word for word, value in _EN_ONES.items()}
+_UNIT_WORD_RX = re.compile(r"([A-Za-z]{3,})\W*$")
+
+
+def _count_before_unit(m: Mention, everything: EvidenceIndex) -> bool:
+    """`eight years` over `eight long, barren years`: the evidence states the number and, a few words
+    on, the claim's own unit word — the same quantity with a description in between."""
+    if m.kind not in {"duration", "count"} or m.raw is None or m.raw != int(m.raw) or m.comparator:
+        return False
+    unit = _UNIT_WORD_RX.search(m.text)
+    if unit is None:
+        return False
+    forms = [str(int(m.raw))]
+    if int(m.raw) in _EN_WORD_OF:
+        forms.append(_EN_WORD_OF[int(m.raw)])
+    stem = unit.group(1).lower().rstrip("s")
+    rx = re.compile(
+        rf"(?<![\w.,])(?:{'|'.join(forms)})(?:[ \t,]+[a-z-]+){{1,3}}?[ \t,]+{re.escape(stem)}s?\b",
+        re.IGNORECASE,
+    )
+    return rx.search(everything.mentions.text) is not None
 
 
 def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
@@ -102,6 +125,8 @@ def _check_number(m: Mention, x: _Ctx) -> None:
     if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
         return  # `2.3` names the version `v2.3.1`
     if _equivalent_duration(m, x):
+        return
+    if _count_before_unit(m, x.everything):
         return
     if not x.plan:
         if _given_number(m, x.given):

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 from groundgate.verify.fidelity.check_facts import _check_date, _check_identifier, _check_version
 from groundgate.verify.fidelity.check_numbers import _check_number, _check_range, _check_unattached_comparator
-from groundgate.verify.fidelity.evidence import EvidenceIndex, index_evidence
+from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, index_evidence
 from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
 from groundgate.verify.fidelity.negation import _polarity, _surface
 from groundgate.verify.fidelity.report import _Ctx, _Report
@@ -143,3 +144,32 @@ def check_claim(
         _run(m, x)
     _negation_issues(x, aligned)
     return x.r.issues
+
+
+def figures_read_elsewhere(
+    claim: str, aligned_evidence: str | EvidenceIndex, all_evidence: str | EvidenceIndex
+) -> list[str]:
+    """The claim's figures found only outside the aligned span, where that span states another value
+    of the same sort (a quantity, amount, duration, percentage… — bare numbers are too loose).
+
+    `URL 刷新每天最多 1000 条` read off the URL row (`2000 条`) while `1000 条` is the prefetch row's:
+    the figure exists, but not for this subject. `check_claim` finds a value anywhere in the evidence
+    (a claim may join facts from several places); this names the ones a caller that trusts its
+    alignment should not count as shown (the offline checker: `no_evidence`, never `contradicted`).
+    """
+    aligned = (
+        aligned_evidence if isinstance(aligned_evidence, EvidenceIndex) else index_evidence(aligned_evidence)
+    )
+    if not aligned.mentions.items:
+        return []
+    everything = all_evidence if isinstance(all_evidence, EvidenceIndex) else index_evidence(all_evidence)
+    found: list[str] = []
+    for m in extract(claim).items[:MAX_CLAIM_MENTIONS]:
+        if m.kind not in _NUMERIC_KINDS or m.kind == "number" or not isinstance(m.value, float):
+            continue
+        matches = [e for e in _candidates(m, aligned, everything) if _num_match(m, e)]
+        if not matches or any(e in aligned.members for e in matches):
+            continue
+        if any(_same_kind(m, e) and e.kind == m.kind for e in aligned.mentions.items):
+            found.append(m.text)
+    return found
