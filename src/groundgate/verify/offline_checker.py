@@ -237,13 +237,10 @@ class OfflineChecker:
             best.window.text if best.window is not None else "",
             bool(fields),
         )
-        if not unjudged and not cross and best.score >= t.alignment_for_values and aligned:
-            elsewhere = fidelity.figures_read_elsewhere(claim, aligned, evidence)
-            if elsewhere:
-                # The figure exists in the context, but the well-aligned window states another one
-                # of its sort: taken from a neighbouring row or subject, so not shown (not REJECT).
-                unjudged = True
-                reasons.append("figure_from_elsewhere:" + ",".join(elsewhere[:3]))
+        if not unjudged and not cross and best.score >= t.alignment_for_values:
+            elsewhere = _figures_from_elsewhere(claim, aligned, evidence)
+            unjudged = bool(elsewhere)
+            reasons.extend(elsewhere)
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
@@ -620,6 +617,17 @@ def _contradictions(
 
 
 _VALUE_CHANGES = frozenset({"number_mismatch", "currency_mismatch"})
+
+
+def _figures_from_elsewhere(
+    claim: str, aligned: str | fidelity.EvidenceIndex, evidence: fidelity.EvidenceIndex
+) -> list[str]:
+    """The reason code when a figure exists in the context but the well-aligned window states another
+    one of its sort: taken from a neighbouring row or subject, so not shown (never REJECT)."""
+    if not aligned:
+        return []
+    elsewhere = fidelity.figures_read_elsewhere(claim, aligned, evidence)
+    return ["figure_from_elsewhere:" + ",".join(elsewhere[:3])] if elsewhere else []
 
 
 def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:
