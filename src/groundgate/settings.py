@@ -300,6 +300,11 @@ class AgentSettings(BaseModel):
     run (after its answer, off the request's path) and its decision is recorded (mode `agent-shadow`)
     without changing the reply (step 1). `active`: questions the agent can fully plan are answered by
     it; the others fall back to the chat pipeline, recorded as `agent-fallback` (step 3)."""
+    shadow_queue: int = Field(default=100, ge=1, le=100_000)
+    """Shadow decisions pending (queued or running in the one shadow worker) at most, per service
+    process. When that many are pending, a new one is dropped — logged and counted in `/metrics`
+    (`groundgate_agent_shadow_dropped_total`) — so that under overload shadow work neither piles up
+    in memory nor slows or fails a chat reply."""
 
 
 class Settings(BaseSettings):

@@ -167,7 +167,10 @@ def test_an_agent_that_raises_in_shadow_mode_leaves_the_chat_reply_alone(
     second = service.chat(LI, question=POLICY)
     service.drain()
     assert _stable(second) == _stable(first)
-    assert service.runs_of(LI, shadow_session_id(second["runId"])) == []  # nothing half-recorded
+    # Recorded as it ran: the failure is an auditable FAILED run, not a silent gap.
+    shadows = service.runs_of(LI, shadow_session_id(second["runId"]))
+    assert [(r["mode"], r["status"]) for r in shadows] == [("agent-shadow", "FAILED")]
+    assert shadows[0]["stopReason"] == "error: RuntimeError: the agent broke"
     assert service.chat(LI, question=POLICY)["answer"] == first["answer"]  # and the service goes on
 
 

@@ -1,8 +1,17 @@
 """Every agent run is persisted and traceable like a chat run (issue 13, "Entry points and rollout").
 
-`run_result_of` maps a `DecisionResult` onto the run store's `RunResult`, and `record_decision` writes it
-with the store's own `persist_run` (mode `agent`): `GET /api/trace/{runId}` and `groundgate runs` then
-show it like any run — its decision, the structured steps, and one `tool_invocation` per call.
+An agent run is recorded as it happens, through the chat pipeline's seam: `record_agent_run` opens the
+store's `RunRecorder` (the `RunSink` the chat orchestrator writes to), which inserts the run `RUNNING`
+under this process's lease (`groundgate.store.leases`) before the agent starts; the runtime sends it
+the planner step once the plan is validated and each tool invocation as its call returns
+(`AgentRuntime.run(sink=…)`), each appended in its own short transaction, so `GET /api/trace/{runId}`
+shows a running agent run's steps; the end writes the gatekeeper and composer steps and finalizes the
+row (`SUCCEEDED`, decision, answer, rule evaluation). An exception marks the run `FAILED` with the
+steps and invocations written so far (and is re-raised); a process that dies leaves it `RUNNING` until
+its lease expires and lease recovery marks it `FAILED`. `run_result_of` maps a `DecisionResult` onto
+the store's `RunResult`, the final record — the same content the one-shot `record_decision` (the
+store's `persist_run`, for a decision already made) writes: `groundgate runs` and the trace show it
+like any run — its decision, the structured steps, and one `tool_invocation` per call.
 
 | decision | `output_kind` |
 |---|---|
@@ -21,23 +30,32 @@ from __future__ import annotations
 
 import logging
 import time
-from collections.abc import Sequence
+import uuid
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Final
 
 from groundgate.agent.context import ConversationState
-from groundgate.agent.contracts import DecisionResult, DecisionStatus, ExecutionContext
+from groundgate.agent.contracts import DecisionResult, DecisionStatus, ExecutionContext, SemanticQueryPlan
 from groundgate.contracts import AgentStep, AnswerCitation, OutputKind, ParseStatus, RunResult
 
 if TYPE_CHECKING:
     from groundgate.agent.runtime import AgentRuntime
-    from groundgate.contracts import RuleEvaluation
+    from groundgate.contracts import RuleEvaluation, ToolResult
+    from groundgate.runtime.orchestrator import RunSink
     from groundgate.store import Store
+    from groundgate.store.recorder import RunRecorder
 
 __all__ = [
     "AGENT_MODE",
     "OUTPUT_KIND",
     "SHADOW_MODE",
+    "AgentExecute",
+    "RecordedRun",
+    "new_run_id",
+    "planner_step",
+    "record_agent_run",
     "record_decision",
     "run_in_shadow",
     "run_result_of",
@@ -58,19 +76,28 @@ OUTPUT_KIND: Final[dict[DecisionStatus, OutputKind]] = {
 }
 
 
+def new_run_id() -> str:
+    """An agent run's id (minted by the runtime, or by `record_agent_run` before the run starts)."""
+    return f"agent-{uuid.uuid4().hex[:16]}"
+
+
+def planner_step(plan: SemanticQueryPlan) -> AgentStep:
+    """The run's first step: the validated plan (sent to the sink as soon as it is made, and the first
+    of the final record's steps)."""
+    return AgentStep(
+        role="planner",
+        round=1,
+        reason_code=plan.validation[0].value if plan.validation else "",
+        model_output=plan.model_dump(mode="json"),
+        parse_status=ParseStatus.OK,
+    )
+
+
 def _steps(result: DecisionResult, turn: dict[str, Any] | None = None) -> list[AgentStep]:
     steps: list[AgentStep] = []
     last_round = max(result.rounds, 1)
     if result.plan is not None:
-        steps.append(
-            AgentStep(
-                role="planner",
-                round=1,
-                reason_code=result.plan.validation[0].value if result.plan.validation else "",
-                model_output=result.plan.model_dump(mode="json"),
-                parse_status=ParseStatus.OK,
-            )
-        )
+        steps.append(planner_step(result.plan))
     steps.append(
         AgentStep(
             role="gatekeeper",
@@ -162,6 +189,124 @@ def run_result_of(
     )
 
 
+#: What `record_agent_run` runs: the agent, given the sink to send its steps to and the run's id.
+AgentExecute = Callable[["RunSink", str], DecisionResult]
+
+
+@dataclass(frozen=True, slots=True)
+class RecordedRun:
+    """What `record_agent_run` did: the decision, its elapsed time (as recorded), and whether a run was
+    recorded (False only for a hand-back under `takeover_only`)."""
+
+    result: DecisionResult
+    elapsed_ms: float
+    recorded: bool = True
+
+
+class _AgentSink:
+    """The `RunSink` the runtime is given: forwards to the recorder. Under `takeover_only` the run row is
+    inserted only once the agent takes the question over — a complete plan, or a tool call — and what
+    came before is held until then; a hand-back (incomplete plan) leaves no record."""
+
+    def __init__(self, recorder: RunRecorder, *, started: bool) -> None:
+        self.recorder = recorder
+        self.started = started
+        self._held: list[AgentStep] = []
+
+    def start(self) -> None:
+        if self.started:
+            return
+        self.recorder.start()
+        self.started = True
+        for step in self._held:
+            self.recorder.on_step(step)
+        self._held.clear()
+
+    def on_step(self, step: AgentStep) -> None:
+        if self.started:
+            self.recorder.on_step(step)
+            return
+        self._held.append(step)
+        output = step.model_output
+        if step.role == "planner" and isinstance(output, dict) and output.get("complete", True):
+            self.start()
+
+    def on_tool_result(self, result: ToolResult) -> None:
+        self.start()
+        self.recorder.on_tool_result(result)
+
+
+def _fail(recorder: RunRecorder, reason: str) -> None:
+    """Mark the run `FAILED`; when the store cannot be reached, its heartbeat retries until it is back
+    (as `store.recorder.record_execution` does for a chat run)."""
+    try:
+        recorder.fail(reason)
+    except Exception as exc:
+        logger.error(
+            "could not mark agent run %s FAILED (%s: %s); the heartbeat retries until the store is back",
+            recorder.run_id,
+            type(exc).__name__,
+            exc,
+        )
+        recorder.store.heartbeat.retry_failure(recorder, reason)
+
+
+def record_agent_run(
+    store: Store,
+    execute: AgentExecute,
+    *,
+    question: str,
+    session_id: str,
+    tenant: str | None,
+    turn: dict[str, Any] | None = None,
+    started: float | None = None,
+    mode: str = AGENT_MODE,
+    takeover_only: bool = False,
+    untenanted_sessions: bool = True,
+) -> RecordedRun:
+    """Run the agent as a recorded run, written as it happens (see the module docstring).
+
+    `execute(sink, run_id)` runs the agent with `AgentRuntime.run(…, sink=sink, run_id=run_id)`. The
+    run row is inserted `RUNNING` before it starts (another tenant's session: `NotFoundError`, nothing
+    runs) — or, with `takeover_only` (active mode), once the plan is complete, so that a question
+    handed back to the chat pipeline is recorded once, by the chat run. An exception marks the run
+    `FAILED`, keeping the steps written so far, and is re-raised. `turn` (`turn_record`) is what a
+    replay of the run starts from; `started` (`time.perf_counter()`) when the turn began, for the
+    recorded elapsed time (default: now)."""
+    from groundgate.store.recorder import RunRecorder, failure_reason
+
+    begun = time.perf_counter() if started is None else started
+    recorder = RunRecorder(
+        store,
+        run_id=new_run_id(),
+        session_id=session_id,
+        question=question,
+        mode=mode,
+        tenant=tenant,
+        untenanted_sessions=untenanted_sessions,
+    )
+    sink = _AgentSink(recorder, started=False)
+    if not takeover_only:
+        sink.start()
+    try:
+        result = execute(sink, recorder.run_id)
+    except BaseException as exc:
+        if sink.started:
+            _fail(recorder, failure_reason(exc))
+        raise
+    elapsed = round((time.perf_counter() - begun) * 1000.0, 2)
+    if not sink.started and result.fallback:
+        return RecordedRun(result=result, elapsed_ms=elapsed, recorded=False)
+    try:
+        sink.start()  # a decision that sent nothing yet (a takeover without any event)
+        recorder.finish(run_result_of(result, session_id=session_id, elapsed_ms=elapsed, turn=turn))
+    except Exception as exc:
+        if sink.started:
+            _fail(recorder, f"error: could not finalize: {type(exc).__name__}: {exc}")
+        raise
+    return RecordedRun(result=result, elapsed_ms=elapsed)
+
+
 def record_decision(
     store: Store,
     result: DecisionResult,
@@ -172,8 +317,9 @@ def record_decision(
     mode: str = AGENT_MODE,
     turn: dict[str, Any] | None = None,
 ) -> RuleEvaluation | None:
-    """Persist the run (mode `agent`, or `agent-shadow`) under the caller's tenant; returns its rule
-    evaluation. `turn` (`turn_record`) is what a replay of the run starts from."""
+    """Persist a decision already made, in one go (mode `agent`, or `agent-shadow`) under the caller's
+    tenant; returns its rule evaluation. The entry points record as they run (`record_agent_run`);
+    both write the same final record. `turn` (`turn_record`) is what a replay of the run starts from."""
     from groundgate.store.recorder import persist_run
 
     run = run_result_of(result, session_id=session_id, elapsed_ms=elapsed_ms, turn=turn)
@@ -189,23 +335,27 @@ def run_in_shadow(
 ) -> DecisionResult | None:
     """Shadow mode (seed "迁移顺序" 1: "新契约和 Semantic Planner 以影子方式运行，不改变旧响应"): run the
     agent beside a chat run and record its decision (mode `agent-shadow`) in session `session_id` (the
-    entry points pass `shadow-<chat run id>`, `apps.agent_rollout`). It never changes the chat response
-    and never fails it: any error is logged, None returned."""
+    entry points pass `shadow-<chat run id>`, `apps.agent_rollout`), as it happens (`record_agent_run`):
+    an agent that raises mid-run leaves a `FAILED` run with its steps so far. It never changes the chat
+    response and never fails it: any error is logged, None returned."""
     started = time.perf_counter()
+
+    def execute(sink: RunSink, run_id: str) -> DecisionResult:
+        return runtime.run(question, ctx, sink=sink, run_id=run_id)
+
     try:
         turn = turn_record(ctx, runtime.now())
-        result = runtime.run(question, ctx)
-        elapsed = round((time.perf_counter() - started) * 1000.0, 2)
-        record_decision(
+        recorded = record_agent_run(
             store,
-            result,
+            execute,
+            question=question,
             session_id=session_id,
             tenant=ctx.tenant,
-            elapsed_ms=elapsed,
-            mode=SHADOW_MODE,
             turn=turn,
+            started=started,
+            mode=SHADOW_MODE,
         )
     except Exception:
         logger.exception("the agent's shadow run failed; the chat response is unaffected")
         return None
-    return result
+    return recorded.result

@@ -12,15 +12,20 @@ Budgets cap tool calls and wall time; a tool's `TIMEOUT` or failure is an observ
 code, never retried, and its detail never reaches the answer model. Zero qualified evidence ends in
 `NO_EVIDENCE` without calling the answer model (invariant 6). The trace keeps structured actions,
 observations and reason codes only — no model reasoning (invariant 7).
+
+A `sink` (the chat orchestrator's `RunSink` seam, e.g. the store's `RunRecorder`) receives the run as
+it happens: the planner step once the plan is validated, then each tool result as its call returns.
+The gatekeeper and composer steps are not sent: they are part of the final record
+(`agent.recording.run_result_of`), which starts with exactly what was sent.
 """
 
 from __future__ import annotations
 
 import time
-import uuid
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, datetime
+from typing import TYPE_CHECKING
 
 from groundgate.agent.answer import (
     SUMMARY,
@@ -54,11 +59,15 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.evidence import EvidenceEvaluator
 from groundgate.agent.planning import SemanticPlanner
+from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tools import TASK_TTL_SECONDS, snapshot
 from groundgate.contracts import ToolStatus
 from groundgate.errors import ModelError
 from groundgate.models.base import Model
 from groundgate.tools.registry import ToolRegistry
+
+if TYPE_CHECKING:
+    from groundgate.runtime.orchestrator import RunSink
 
 __all__ = ["AgentBudgets", "AgentRuntime", "MAX_EVIDENCE_ROUNDS"]
 
@@ -78,9 +87,15 @@ class _Execution:
     """The calls of one run: dedup by hash, budgets, and the structured trace."""
 
     def __init__(
-        self, registry: ToolRegistry, ctx: ExecutionContext, run_id: str, budgets: AgentBudgets
+        self,
+        registry: ToolRegistry,
+        ctx: ExecutionContext,
+        run_id: str,
+        budgets: AgentBudgets,
+        sink: RunSink | None = None,
     ) -> None:
         self.registry, self.ctx, self.run_id, self.budgets = registry, ctx, run_id, budgets
+        self.sink = sink
         self.seen: set[str] = set()
         self.results: list[ToolResult] = []
         self.actions: list[ActionRecord] = []
@@ -138,6 +153,8 @@ class _Execution:
             )
         )
         self.results.append(result)
+        if self.sink is not None:
+            self.sink.on_tool_result(result)
         return result
 
 
@@ -171,11 +188,16 @@ class AgentRuntime:
         state: ConversationState | None = None,
         client_refs: Sequence[str] = (),
         run_id: str | None = None,
+        sink: RunSink | None = None,
     ) -> DecisionResult:
-        run_id = run_id or f"agent-{uuid.uuid4().hex[:16]}"
+        """Decide one question; `sink` (optional) receives the planner step and each tool result as
+        they happen (see the module docstring)."""
+        run_id = run_id or new_run_id()
         now = self._clock()
         resolved = resolve_context(question, state, ctx, now, client_refs=client_refs)
         plan = self._planner.plan(resolved)
+        if sink is not None:
+            sink.on_step(planner_step(plan))
         base = DecisionResult(
             run_id=run_id,
             status=DecisionStatus.NEEDS_INPUT,
@@ -211,7 +233,7 @@ class AgentRuntime:
             reason = next(iter(resolved.refused_refs.values()), ReasonCode.REF_UNKNOWN)
             return base.model_copy(update={"reason": reason, "answer": answer})
 
-        execution = _Execution(self._registry, ctx, run_id, self._budgets)
+        execution = _Execution(self._registry, ctx, run_id, self._budgets, sink)
         focus = {r.item_key: r.fact_ref for r in resolved.trusted_refs}
         evaluator = EvidenceEvaluator(
             ctx=ctx, now=now, run_id=run_id, question=_document_question(plan), focus_items=focus

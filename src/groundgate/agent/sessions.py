@@ -28,6 +28,7 @@ from groundgate.errors import AuthError, InvalidInputError
 
 if TYPE_CHECKING:
     from groundgate.agent.runtime import AgentRuntime
+    from groundgate.runtime.orchestrator import RunSink
     from groundgate.store import Store
 
 __all__ = ["MAX_TURNS", "SessionStore", "StoreSessionStore", "ask_in_session", "decision_payload"]
@@ -126,33 +127,41 @@ def ask_in_session(
     session_id: str | None = None,
     client_refs: Sequence[str] = (),
     record_in: Store | None = None,
+    sink: RunSink | None = None,
+    run_id: str | None = None,
 ) -> DecisionResult:
-    """One turn: load the conversation's state, run, remember the turn, save (no session: stateless);
-    with `record_in`, the run is persisted there like a chat run (`agent.recording`)."""
+    """One turn: load the conversation's state, run, remember the turn, save (no session: stateless).
+
+    With `record_in`, the run is recorded there as it happens, like a chat run
+    (`agent.recording.record_agent_run`: `RUNNING` before the agent starts, steps as they come, `FAILED`
+    with its steps so far when the turn raises). Without it, `sink` and `run_id` go to the runtime
+    (a caller recording the turn itself: `apps.agent_rollout.answer_actively`)."""
     started = time.perf_counter()
     state = sessions.load(session_id, ctx) if session_id else None
-    turn = None
-    if record_in is not None:
-        from groundgate.agent.recording import turn_record
 
-        turn = turn_record(ctx, runtime.now(), state=state, client_refs=client_refs)
-    result = runtime.run(question, ctx, state=state, client_refs=client_refs)
-    if session_id and state is not None:
-        state.remember(result.resolved.resolved_question, result.new_refs, result.resolved.invalidated_refs)
-        sessions.save(session_id, ctx, state, question=question, answer=result.answer.render())
-    if record_in is not None:
-        from groundgate.agent.recording import record_decision
+    def turn(to: RunSink | None, rid: str | None) -> DecisionResult:
+        result = runtime.run(question, ctx, state=state, client_refs=client_refs, sink=to, run_id=rid)
+        if session_id and state is not None:
+            state.remember(
+                result.resolved.resolved_question, result.new_refs, result.resolved.invalidated_refs
+            )
+            sessions.save(session_id, ctx, state, question=question, answer=result.answer.render())
+        return result
 
-        elapsed = round((time.perf_counter() - started) * 1000.0, 2)
-        record_decision(
-            record_in,
-            result,
-            session_id=session_id or uuid.uuid4().hex,
-            tenant=ctx.tenant,
-            elapsed_ms=elapsed,
-            turn=turn,
-        )
-    return result
+    if record_in is None:
+        return turn(sink, run_id)
+    from groundgate.agent.recording import record_agent_run, turn_record
+
+    recorded = record_agent_run(
+        record_in,
+        turn,
+        question=question,
+        session_id=session_id or uuid.uuid4().hex,
+        tenant=ctx.tenant,
+        turn=turn_record(ctx, runtime.now(), state=state, client_refs=client_refs),
+        started=started,
+    )
+    return recorded.result
 
 
 def decision_payload(result: DecisionResult, *, session_id: str | None = None) -> dict[str, Any]:

@@ -1,6 +1,7 @@
 """`/metrics`: per-process counters in the Prometheus text exposition format (0.0.4).
 
-Runs by verdict and output kind, tool latency by tool and status, failed runs, and model tokens.
+Runs by verdict and output kind, tool latency by tool and status, failed runs, model tokens, and the
+shadow decisions dropped because the shadow queue was full (`[agent] shadow_queue`).
 Tokens count only the steps a model actually answered: the offline roles (rules, extraction, the
 offline checker) and the fixed templates record an *estimate* of their input size on their steps for
 the trace, but no model ran, so an offline service reports 0 tokens.
@@ -51,6 +52,7 @@ class Metrics:
     tool_count: dict[tuple[str, str], int] = field(default_factory=lambda: defaultdict(int))
     tokens: dict[str, int] = field(default_factory=lambda: defaultdict(int))
     requests_failed: int = 0
+    shadow_dropped: int = 0
     lock: threading.Lock = field(default_factory=threading.Lock)
 
     def observe_run(self, result: RunResult) -> None:
@@ -70,6 +72,11 @@ class Metrics:
         with self.lock:
             self.runs[("NONE", "DEGRADED")] += 1
             self.requests_failed += 1
+
+    def observe_shadow_dropped(self) -> None:
+        """A shadow decision dropped: the shadow queue was full (`apps.agent_rollout.ShadowRuns`)."""
+        with self.lock:
+            self.shadow_dropped += 1
 
     def exposition(self) -> str:
         with self.lock:
@@ -103,5 +110,8 @@ class Metrics:
                 "# HELP groundgate_run_failures_total Runs that raised and were answered DEGRADED.",
                 "# TYPE groundgate_run_failures_total counter",
                 f"groundgate_run_failures_total {self.requests_failed}",
+                "# HELP groundgate_agent_shadow_dropped_total Shadow decisions dropped: the shadow queue was full.",
+                "# TYPE groundgate_agent_shadow_dropped_total counter",
+                f"groundgate_agent_shadow_dropped_total {self.shadow_dropped}",
             ]
         return "\n".join(lines) + "\n"

@@ -3,7 +3,9 @@
 `golden` runs the seed's 30-case golden set (in memory, scripted models; `groundgate.demo.hr.golden`)
 and prints one row per case; it exits 1 when any case fails. `ask` answers over the HR demo on real
 stores: the policy documents in a Qdrant Edge shard under `--data-dir`, the tasks in the run store's
-`agent_task` table; `--session ID` carries the conversation's structured state between calls.
+`agent_task` table; `--session ID` carries the conversation's structured state between calls. Each
+`ask` is recorded in the run store as it happens (`agent.recording.record_agent_run`): `groundgate
+trace RUN_ID` shows its plan and tool calls while it runs, and a run that raises is left `FAILED`.
 `eval` scores the end-to-end questions (`groundgate.demo.hr.evaluation`) on the same stores.
 """
 

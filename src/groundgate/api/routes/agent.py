@@ -6,8 +6,12 @@ The body carries the question, an optional `sessionId` and optional `factRefs` �
 saw, never fact contents; refs the server did not issue to this user in this session are refused.
 A body naming an authorization field is a 422 (as for `/api/chat`).
 
-A question the agent cannot fully plan falls back to the chat pipeline (recorded with mode
-`agent-fallback`); its answer and citations are returned, with `fallback: true`.
+The run is recorded as it happens (`agent.recording.record_agent_run`, the chat pipeline's `RunSink`
+seam): `RUNNING` under this process's lease before the agent starts, the plan and each tool invocation
+as they come — `GET /api/trace/{runId}` shows them while it runs — then finished; an agent that raises
+leaves it `FAILED` with its steps so far. A question the agent cannot fully plan falls back to the
+chat pipeline (recorded with mode `agent-fallback`); its answer and citations are returned, with
+`fallback: true`.
 
 The reply is additive over the chat response: `answer`, `citations` and `data` read as before, with
 `decision`, the covered and missing slots, statements, steps and the structured trace beside them
@@ -79,13 +83,17 @@ def hr_workspace(request: Request, svc: Services) -> HrWorkspace:
 
 def shadow_runs(request: Request) -> ShadowRuns:
     """The app's shadow worker (`[agent] mode = "shadow"`), started on first use, drained and stopped
-    when the app stops (`api.app`)."""
+    when the app stops (`api.app`). Its queue holds `[agent] shadow_queue` decisions at most; what it
+    drops is counted in `/metrics` (`groundgate_agent_shadow_dropped_total`)."""
     from groundgate.apps.agent_rollout import ShadowRuns
 
     with _LOCK:
         runs: ShadowRuns | None = getattr(request.app.state, "agent_shadow", None)
         if runs is None:
-            runs = ShadowRuns()
+            svc: Services = request.app.state.services
+            runs = ShadowRuns(
+                max_pending=svc.settings.agent.shadow_queue, on_drop=svc.metrics.observe_shadow_dropped
+            )
             request.app.state.agent_shadow = runs
         return runs
 
