@@ -223,3 +223,87 @@ def test_an_unrelated_alert_as_the_subject_or_a_queried_service_fails_the_evalua
 def test_a_missing_report_fails_the_evaluation() -> None:
     result = evaluate_aiops_rules(_facts(report_text="", report_sections=[]))
     assert result.verdict == "FAIL"
+
+
+def test_a_finding_naming_another_alert_is_context_but_most_findings_about_it_promote_it() -> None:
+    from groundgate.evaluation.aiops_rule_evaluation import Stated
+
+    own = [Stated("payment-api ERROR error_code=ERR_POOL_EXHAUSTED"), Stated("max 0.184")]
+    aside = Stated("RedisHitRateLow 同时在 cache-service 触发")
+    context = evaluate_aiops_rules(_facts(findings=[*own, aside], candidates=own[:1]))
+    assert context.verdict == "PASS"
+    row = next(c for c in context.checks if c["name"] == "no_unrelated_alert_promoted")
+    assert row["context"] == ["RedisHitRateLow"]
+    assert row["alertmanager"] == "not configured"
+    assert row["considered"] == [
+        {"alertname": "RedisHitRateLow", "service": "cache-service", "source": "payload", "ref": None}
+    ]
+    most = evaluate_aiops_rules(_facts(findings=[own[0], aside, Stated("RedisHitRateLow: hit rate 71%")]))
+    assert most.verdict == "FAIL"
+    cause = evaluate_aiops_rules(_facts(findings=own, candidates=[Stated("RedisHitRateLow 导致支付失败")]))
+    assert cause.verdict == "FAIL"
+
+
+def test_the_input_alerts_own_alertmanager_record_is_not_another_alert() -> None:
+    from groundgate.evaluation.aiops_rule_evaluation import ActiveAlert, Stated
+
+    own = ActiveAlert({"alertname": "PaymentHighErrorRate", "service": "payment-api"}, "alert:ab:1", "ab")
+    renamed = ActiveAlert(
+        {"alertname": "PaymentHighErrorRate", "service": "payment-api", "x": "y"}, "alert:ab:1", "ab"
+    )
+    facts = _facts(
+        other_alerts=[],
+        active_alerts=[own, renamed],
+        fingerprint="AB",
+        alertmanager="read",
+        candidates=[Stated("PaymentHighErrorRate fired", ("alert:ab:1",))],
+    )
+    result = evaluate_aiops_rules(facts)
+    assert result.verdict == "PASS"
+    row = next(c for c in result.checks if c["name"] == "no_unrelated_alert_promoted")
+    assert row["considered"] == []
+
+
+@pytest.mark.slow
+def test_an_alertmanager_outage_is_a_recorded_failure_and_the_check_says_the_list_was_not_read(
+    tmp_path: Path, store: Store
+) -> None:
+    settings = load_settings(
+        data_dir=tmp_path, alertmanager={"url": f"http://127.0.0.1:{free_port()}", "timeout_seconds": 1}
+    )
+    with open_configured_workspace(settings) as ws:
+        load_demo(ws)
+        load_aiops_demo(ws)
+        alert, others = read_alert_file(DEMO_ALERT)
+        diagnosis = diagnose_recorded(
+            store, build_configured_orchestrator(settings, ws), alert, ACME, others=others
+        )
+    first = diagnosis.run.tool_results[0]
+    assert first.tool == "list_active_alerts"
+    assert first.status is ToolStatus.ERROR
+    assert any("list_active_alerts" in gap for gap in diagnosis.sections.gaps)
+    row = next(c for c in diagnosis.evaluation.checks if c["name"] == "no_unrelated_alert_promoted")
+    assert row["alertmanager"].startswith("failed: ")
+    assert row["passed"]
+    assert diagnosis.run.output_kind is OutputKind.NORMAL
+
+
+@pytest.mark.slow
+def test_offline_a_runbook_sentence_about_the_alert_is_a_cited_knowledge_finding(
+    workspace: Workspace, store: Store
+) -> None:
+    alert, _ = read_alert_file(DEMO_ALERT)
+    diagnosis = diagnose_recorded(
+        store, build_configured_orchestrator(load_settings(), workspace), alert, ACME
+    )
+    knowledge = [f for f in diagnosis.sections.findings if f.evidence_kind == "knowledge"]
+    assert knowledge, diagnosis.report
+    assert all(f.citations and f.category == "direct_evidence" for f in knowledge)
+    step = next(s for s in diagnosis.run.steps if s.role == "executor")
+    matches = (step.model_output or {})["runbook_matches"]
+    assert matches
+    assert all(m["citation"] and m["identifier"] for m in matches)
+    # A documented symptom or threshold is a finding; only a sentence that states a cause is a candidate.
+    for f in diagnosis.sections.candidates:
+        if f.evidence_kind == "knowledge":
+            assert any(w in f.text for w in ("原因", "导致", "引起", "由于"))

@@ -7,6 +7,12 @@ object). The run:
 1. `AlertFocus` (`groundgate.aiops.alert_focus`): the alert's labels, annotations, `startsAt`, the
    rule's expression and metric (from `generatorURL`'s `g0.expr` or an `expr` annotation) and the
    evidence window around `startsAt`;
+   then, when `[alertmanager]` is configured (`list_active_alerts` is registered), what else
+   Alertmanager holds now (`read_active_alerts`): one call, recorded as a tool invocation of the run
+   (round 1, before the gated rounds), context only — its records are never evidence the gate may
+   state, and it spends none of the run's call or candidate budgets. Without Alertmanager there is
+   no other source of active alerts (no embedded equivalent exists): the check reads the other alerts
+   of the input's notification only, and says so;
 2. the orchestrator of the configured pipeline with its executor, verifier and budgets, and the
    `AlertPlanner` (`groundgate.runtime.alert_planner`) in place of the question planner: knowledge
    (the alert's runbook), logs (the service's errors and change events in the window) and metrics
@@ -47,18 +53,24 @@ from groundgate.contracts import (
     ExecutionContext,
     OutputKind,
     RunResult,
+    ToolCall,
+    ToolResult,
     ToolStatus,
 )
 from groundgate.errors import InvalidInputError
 from groundgate.evaluation.aiops_rule_evaluation import (
     EVIDENCE_KINDS,
+    ActiveAlert,
     AiOpsRunFacts,
+    Stated,
     evaluate_aiops_rules,
     evidence_kind,
 )
-from groundgate.runtime.alert_planner import AlertPlanner, format_utc
+from groundgate.runtime.alert_planner import AlertExecutor, AlertPlanner, format_utc
+from groundgate.runtime.offline import ExtractiveExecutor
 from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.store import Store
+from groundgate.tools.alertmanager import ALERTS_TOOL
 
 __all__ = [
     "DIAGNOSIS_MODE",
@@ -69,6 +81,8 @@ __all__ = [
     "diagnose_recorded",
     "diagnosis_question",
     "load_alert",
+    "active_alerts_of",
+    "read_active_alerts",
     "read_alert_file",
 ]
 
@@ -81,7 +95,15 @@ _CAUSE_WORDS = re.compile(
     r"|exhaust|saturat|slow query|timeout|timed out|refused|unavailable|OOM|killed|耗尽|超时|慢查询",
     re.IGNORECASE,
 )
+#: A runbook sentence (a knowledge finding) is a root-cause candidate only when it states a cause: a
+#: documented symptom ("ERR_TIMEOUT 错误率上升") is a finding, not a cause.
+_STATES_CAUSE = re.compile(
+    r"根因|原因|导致|引起|由于|because|cause|due to|led to|result(?:s|ed)? in", re.IGNORECASE
+)
 _FAILED = (ToolStatus.ERROR, ToolStatus.TIMEOUT, ToolStatus.DENIED)
+#: The arguments of the diagnosis's one `list_active_alerts` call: every active alert, up to the
+#: tool's maximum (a storm beyond it is a gap of that call).
+ACTIVE_ALERTS_ARGUMENTS: Mapping[str, Any] = {"limit": 100}
 
 
 def load_alert(data: object) -> tuple[WebhookAlert, list[WebhookAlert]]:
@@ -146,15 +168,52 @@ def diagnosis_question(focus: AlertFocus) -> str:
 
 
 def alert_orchestrator(base: Orchestrator, focus: AlertFocus) -> Orchestrator:
-    """The configured pipeline (tools, executor, verifier, budgets) with the alert's planner."""
+    """The configured pipeline (tools, executor, verifier, budgets) with the alert's planner; offline
+    (the extractive executor), the `AlertExecutor` around it, so runbook sentences that match the
+    alert's evidence can be findings too."""
+    executor = base.executor
+    if isinstance(executor, ExtractiveExecutor):
+        executor = AlertExecutor(executor, focus)
     return Orchestrator(
         base.tools,
         planner=AlertPlanner(focus),
-        executor=base.executor,
+        executor=executor,
         verifier=base.verifier,
         budgets=base.budgets,
         clock=base.clock,
     )
+
+
+def read_active_alerts(tools: Any, ctx: ExecutionContext, *, run_id: str) -> ToolResult | None:
+    """What Alertmanager holds now: the `list_active_alerts` call of a diagnosis (round 1), or None
+    when the tool is not registered (`[alertmanager]` not configured). `tools`: the pipeline's tool
+    backend (a `ToolRegistry`, or the regression loop's replay). A failure is a result like any call's
+    (status and error), never an exception."""
+    if not any(t.get("name") == ALERTS_TOOL for t in tools.describe_for_model()):
+        return None
+    call = ToolCall(
+        tool=ALERTS_TOOL, arguments=dict(ACTIVE_ALERTS_ARGUMENTS), purpose="active alerts (context)"
+    )
+    result: ToolResult = tools.execute(call, ctx, run_id=run_id, round=1)
+    return result
+
+
+def active_alerts_of(result: ToolResult | None) -> tuple[list[ActiveAlert], str]:
+    """The alerts of a `list_active_alerts` result, and what is known of the list."""
+    if result is None:
+        return [], "not configured"
+    if result.status not in (ToolStatus.OK, ToolStatus.EMPTY):
+        return [], f"failed: {result.error or result.status.value}"
+    alerts = [
+        ActiveAlert(
+            labels={str(k): str(v) for k, v in dict(fact.value.get("labels") or {}).items()},
+            ref=fact.fact_ref,
+            fingerprint=str(fact.value.get("fingerprint") or ""),
+        )
+        for fact in result.facts
+        if fact.fact_type == "alert.active" and isinstance(fact.value, Mapping)
+    ]
+    return alerts, "read" + (f" ({'; '.join(result.gaps)})" if result.gaps and alerts else "")
 
 
 @dataclass(slots=True)
@@ -218,8 +277,9 @@ class Diagnosis:
         }
 
 
-def _findings(run: RunResult) -> list[Finding]:
-    """The statements the composer showed, with their citation numbers, category and evidence kind."""
+def _findings(run: RunResult) -> list[tuple[Finding, tuple[str, ...]]]:
+    """The statements the composer showed, with their citation numbers, category and evidence kind,
+    and the citation ids of their evidence."""
     evaluation = run.verifier_evaluation
     if evaluation is None or run.executor_output is None or evaluation.composer_output is None:
         return []
@@ -227,7 +287,7 @@ def _findings(run: RunResult) -> list[Finding]:
     categories = {f.claim_id: f.category.value for f in evaluation.facts_checked if f.claim_id}
     numbers = {(c.invocation_id, c.citation_id): c.number for c in run.citations}
     tools = {r.invocation_id: r.tool for r in run.tool_results}
-    out: list[Finding] = []
+    out: list[tuple[Finding, tuple[str, ...]]] = []
     for claim in run.executor_output.claims:
         if claim.id not in used:
             continue
@@ -241,7 +301,8 @@ def _findings(run: RunResult) -> list[Finding]:
         if not marks:
             continue  # shown only with a citation (docs/design.md §3.1)
         kinds = [k for ref in claim.evidence_refs if (k := evidence_kind(tools.get(ref.invocation_id, "")))]
-        out.append(Finding(claim.text, marks, categories.get(claim.id, ""), kinds[0] if kinds else "other"))
+        finding = Finding(claim.text, marks, categories.get(claim.id, ""), kinds[0] if kinds else "other")
+        out.append((finding, tuple(ref.citation_id or "" for ref in claim.evidence_refs)))
     return out
 
 
@@ -259,15 +320,29 @@ def build_diagnosis(
     run: RunResult,
     *,
     others: Sequence[Mapping[str, str]] = (),
+    active: ToolResult | None = None,
     language: Language = "zh-CN",
 ) -> Diagnosis:
-    """The report of a gated run: sections, its text as the run's answer, the AIOps rule evaluation."""
+    """The report of a gated run: sections, its text as the run's answer, the AIOps rule evaluation.
+
+    `others`: the other alerts of the input's notification (label sets); `active`: the diagnosis's
+    `list_active_alerts` call (`read_active_alerts`), added to the run's tool calls (so it is
+    recorded with the run) and read by the `no_unrelated_alert_promoted` check."""
     r = report_texts(language)
     t = templates(language)
     start, end = (format_utc(x) for x in focus.window)
-    findings = _findings(run)
+    if active is not None and all(res.invocation_id != active.invocation_id for res in run.tool_results):
+        run = run.model_copy(update={"tool_results": [active, *run.tool_results]})
+    cited = _findings(run)
+    refs = dict(cited)
+    findings = [f for f, _ in cited]
     degraded = run.output_kind is OutputKind.DEGRADED or not findings
-    candidates = [f for f in findings if f.evidence_kind != "metrics" and _CAUSE_WORDS.search(f.text)]
+    candidates = [
+        f
+        for f in findings
+        if f.evidence_kind != "metrics"
+        and (_STATES_CAUSE if f.evidence_kind == "knowledge" else _CAUSE_WORDS).search(f.text)
+    ]
     explanation = r.explanation.format(
         alertname=focus.alertname,
         service=focus.service or "—",
@@ -328,6 +403,11 @@ def build_diagnosis(
     elif disclaimer and run.output_kind is OutputKind.NORMAL:
         update["output_kind"] = OutputKind.LOW_CONFID_WITH_DISCLAIMER
     report_run = run.model_copy(update=update)
+    active_alerts, alertmanager = active_alerts_of(active)
+
+    def stated(items: Sequence[Finding]) -> list[Stated]:
+        return [Stated(f.text, refs.get(f, ())) for f in items]
+
     facts = AiOpsRunFacts(
         alertname=focus.alertname,
         service=focus.service,
@@ -335,8 +415,12 @@ def build_diagnosis(
         report_subject=focus.alertname,
         report_sections=[line for line in text.splitlines() if line.startswith("## ")],
         calls=[(res.tool, res.arguments) for res in run.tool_results],
-        stated=[f.text for f in (*sections.findings, *sections.candidates)],
+        findings=stated(sections.findings),
+        candidates=stated(sections.candidates),
         other_alerts=list(others),
+        active_alerts=active_alerts,
+        alertmanager=alertmanager,
+        fingerprint=focus.fingerprint,
         question=run.question,
     )
     return Diagnosis(
@@ -362,7 +446,8 @@ def diagnose_recorded(
     """Diagnose one alert as a recorded run (mode `aiops`): the report is the run's answer, and the
     `aiops_rule_evaluation` slot is merged once the run is final. On an exception the run is recorded
     `FAILED` and the exception re-raised (as `ask_recorded`). `others`: the alerts beside it (in its
-    notification), by alert or label set — never diagnosed here, only checked against."""
+    notification), by alert or label set — never diagnosed here, only checked against, as are the
+    alerts Alertmanager holds now (`read_active_alerts`, recorded as the run's first invocation)."""
     from groundgate.store.recorder import RunRecorder, run_recorded
     from groundgate.store.repositories import merge_self_evaluation_slot
 
@@ -373,10 +458,13 @@ def diagnose_recorded(
     built: list[Diagnosis] = []
 
     def execute(recorder: RunRecorder) -> RunResult:
+        active = read_active_alerts(pipeline.tools, ctx, run_id=recorder.run_id)
+        if active is not None:
+            recorder.on_tool_result(active)
         result = pipeline.run(
             question, ctx, run_id=recorder.run_id, session_id=recorder.session_id, sink=recorder
         )
-        diagnosis = build_diagnosis(focus, result, others=labels)
+        diagnosis = build_diagnosis(focus, result, others=labels, active=active)
         built.append(diagnosis)
         return diagnosis.run
 

@@ -33,6 +33,7 @@ def run_alert(fixture: Fixture, env: Any) -> Observed:
         diagnose_recorded,
         diagnosis_question,
         load_alert,
+        read_active_alerts,
     )
     from groundgate.contracts import ExecutionContext
 
@@ -53,13 +54,15 @@ def run_alert(fixture: Fixture, env: Any) -> Observed:
             diagnosis = diagnose_recorded(env.store, base, alert, ctx, others=others)
         else:
             focus = alert_focus(alert)
+            run_id = f"eval-{uuid.uuid4().hex[:20]}"
+            active = read_active_alerts(tools, ctx, run_id=run_id)
             result = alert_orchestrator(base, focus).run(
                 diagnosis_question(focus),
                 ctx,
-                run_id=f"eval-{uuid.uuid4().hex[:20]}",
+                run_id=run_id,
                 session_id=f"eval-{uuid.uuid4().hex[:20]}",
             )
-            diagnosis = build_diagnosis(focus, result, others=[dict(o.labels) for o in others])
+            diagnosis = build_diagnosis(focus, result, others=[dict(o.labels) for o in others], active=active)
         latency = (time.perf_counter() - started) * 1000
     finally:
         if replay:
