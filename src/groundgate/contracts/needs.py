@@ -96,6 +96,10 @@ class Need(BaseModel):
     case_terms: list[str] = Field(default_factory=list)
     """Words of the case the question sets ("出差当天出发的话", "if the key leaked"): the answering
     statement must say them itself, not only the sentence or heading it was cut from."""
+    required_terms: list[str] = Field(default_factory=list)
+    """Words the answering statement or its heading must hold: those beside the question word of a
+    quantity question ("提前*几天*提醒": 提前, 提醒 — a figure without them measures something else)
+    and a word the question says twice ("*退款*金额…*退款*接口": its subject's head)."""
     category: str = ""
     """The kind of thing named as the answer ("哪个*组件*", "what *time*"): never required as a word."""
     value_kinds: list[str] = Field(default_factory=list)

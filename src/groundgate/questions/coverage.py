@@ -174,7 +174,18 @@ def _has_word(s: Statement, word: str) -> bool:
         return len(form) >= 3 and sum(p in s.cjk for p in pieces) * 3 >= 2 * len(pieces)
     if form in s.flat:
         return True
-    return bool(pieces) and all(p in s.stems for p in pieces)
+    if not pieces or not all(p in s.stems for p in pieces):
+        return False
+    if len(pieces) == 1:
+        return True
+    # A phrase ("second line") is said when its words stand together, in order: "15 seconds as
+    # pool stats lines" holds both stems, and says nothing about a second line.
+    return _phrase_rx(pieces).search(s.flat) is not None
+
+
+@lru_cache(maxsize=4096)
+def _phrase_rx(pieces: tuple[str, ...]) -> re.Pattern[str]:
+    return re.compile(" " + "[a-z0-9]* ".join(re.escape(p) for p in pieces) + "[a-z0-9]* ")
 
 
 def _present(s: Statement, word: str, equivalents: TermEquivalents | None, *, surround: bool = False) -> bool:
@@ -525,7 +536,19 @@ def _gives_kind(s: Statement, need: Need) -> bool:
         return bool(_PERSON_WORDS.search(s.text))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
+    if _ASKS_RETURNED.search(need.text):
+        # "退款接口会返回什么" / "which error code does it return": a code or status, not a rule.
+        return any(m.kind == "identifier" for m in s.mentions) or bool(_CODE.search(s.text))
     return True
+
+
+#: A question about what a call returns or reports asks for a code or status.
+_ASKS_RETURNED: Final = re.compile(
+    r"返回(?:什么|啥|哪个|哪些)|报(?:什么|啥|哪个)错|(?:什么|哪个)错误码|"
+    r"\b(?:what|which)\b[^?]{0,40}\b(?:return|returns|respond|responds)\b|\bwhich\s+(?:error|status)\s+code\b",
+    re.IGNORECASE,
+)
+_CODE: Final = re.compile(r"\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]+\b|\b[1-5]\d\d\b")
 
 
 # --------------------------------------------------------------------------- matching
@@ -595,6 +618,13 @@ def match_need(
         # The statement answers the general rule, not the case asked about ("每天 100 元" for the
         # day of departure, which the rule's next clause prices at 50 元).
         codes.append("need:case_unsaid:" + ",".join(case_unsaid))
+    required_missing = [
+        t for t in need.required_terms if _checkable(s, t, words) and not _present(s, t, words, surround=True)
+    ]
+    if required_missing:
+        # The figure measures something else ("300 秒" of a clock skew for "提前几天提醒"), or the
+        # statement is about another subject than the one the question names twice.
+        codes.append("need:required_missing:" + ",".join(required_missing))
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)

@@ -707,6 +707,11 @@ def derive_needs(
             others = {w.lower() for n in needs if n is not need for w in [*n.anchors, *n.terms]}
             need.distinct = [w for w in [*need.anchors, *need.terms] if w.lower() not in others]
     for need in needs:
+        if zh:
+            measured = _measure_terms(need.text, need.terms) if need.kind is AnswerKind.QUANTITY else []
+            repeated = [t for t in need.terms if need.text.count(t) > 1 and term_weight(t) > 0]
+            need.required_terms = list(dict.fromkeys([*measured, *repeated]))
+    for need in needs:
         # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
         # answer: the general rule under the same heading answers another case.
         clause = _case_clause(need.text)
@@ -721,6 +726,24 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+_ZH_HOW_MUCH = re.compile(r"多少|几(?:[天个次年月周项条笔道家人]|小时|分钟|秒)?|多久|多长(?:时间)?")
+
+
+def _measure_terms(text: str, terms: Sequence[str]) -> list[str]:
+    """The terms right beside the question word of a Chinese quantity question: the word just before
+    it ("提前几天", a verb or noun within two characters) and the one just after it ("几天提醒")."""
+    found: list[str] = []
+    for match in _ZH_HOW_MUCH.finditer(text):
+        start, end = match.span()
+        for term in terms:
+            i = text.find(term)
+            if i < 0 or term_weight(term) == 0:
+                continue
+            if 0 <= start - (i + len(term)) <= 1 or i == end:
+                found.append(term)
+    return list(dict.fromkeys(found))
 
 
 def _case_clause(text: str) -> str:
