@@ -208,3 +208,17 @@ def test_a_statement_meets_a_need_only_when_it_answers_what_was_asked(
     assert match.met is met, match.codes
     if why:
         assert any(code.startswith(why) for code in match.codes), match.codes
+
+
+def test_a_clause_naming_its_own_endpoint_does_not_borrow_its_sentences_other_endpoints() -> None:
+    from groundgate.questions.coverage import statement
+
+    sentence = "每个租户的默认配额如下：POST /api/v1/pay 200 QPS，POST /api/v1/orders 300 QPS。"
+    (need,) = derive_needs("创建订单的接口默认每个租户限流多少？").needs
+    equivalents = bundled_equivalents()
+    wrong = statement("每个租户的默认配额如下：POST /api/v1/pay 200 QPS", "限流策略 > 默认配额", sentence)
+    right = statement("POST /api/v1/orders 300 QPS", "限流策略 > 默认配额", sentence)
+    missed = match_need(need, wrong, equivalents=equivalents)
+    assert not missed.met
+    assert "need:other_subject:POST /api/v1/orders" in missed.codes
+    assert match_need(need, right, equivalents=equivalents).met

@@ -195,6 +195,25 @@ def _present(s: Statement, word: str, equivalents: TermEquivalents | None, *, su
     return any(_has_word(place, w) for place in where for w in words)
 
 
+def _other_endpoint(need: Need, s: Statement, equivalents: TermEquivalents | None) -> str | None:
+    """Another endpoint of the sentence a clause was cut from that holds a noun of the need the clause
+    itself does not say, when the clause names an endpoint of its own."""
+    if s.surround is None:
+        return None
+    mine = {m.text for m in s.mentions if m.kind == "identifier" and m.qualifier == "path"}
+    if not mine:
+        return None
+    own = statement(s.text)
+    for m in s.surround.mentions:
+        if m.kind != "identifier" or m.qualifier != "path" or m.text in mine:
+            continue
+        path = statement(m.text)
+        for t in need.terms:
+            if term_weight(t) == 2 and _present(path, t, equivalents) and not _present(own, t, equivalents):
+                return m.text
+    return None
+
+
 def _said(s: Statement, word: str, equivalents: TermEquivalents | None) -> bool:
     """Whether `word` is in the statement itself or the sentence it was cut from (not the headings)."""
     places = [statement(s.text), *([s.surround] if s.surround is not None else [])]
@@ -625,6 +644,11 @@ def match_need(
         # The figure measures something else ("300 秒" of a clock skew for "提前几天提醒"), or the
         # statement is about another subject than the one the question names twice.
         codes.append("need:required_missing:" + ",".join(required_missing))
+    other = _other_endpoint(need, s, words) if not need.anchors else None
+    if other is not None:
+        # The statement names its own endpoint ("POST /api/v1/pay 200 QPS") and a noun of the asked
+        # one ("创建*订单*的接口") is only in another endpoint of its sentence (`/api/v1/orders`).
+        codes.append("need:other_subject:" + other)
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)
