@@ -40,6 +40,7 @@ from groundgate.agent.contracts import (
     SlotStatus,
     VerifiedFact,
 )
+from groundgate.agent.evidence import BEYOND_RULE as _BEYOND_RULE
 from groundgate.agent.evidence import fitting, on_topic_sentences
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
@@ -69,7 +70,7 @@ SUMMARY: Final[dict[DecisionStatus, str]] = {
 }
 UNSUPPORTED_SUMMARY: Final = "当前没有可用的工具处理这个请求：我只能查询人事制度文件和您本人的当前待办。"
 
-_STATUS_ZH: Final = {"PENDING": "待处理", "IN_PROGRESS": "处理中", "COMPLETED": "已完成"}
+_STATUS_ZH: Final = {"PENDING": "待处理", "IN_PROGRESS": "进行中", "COMPLETED": "已完成"}
 _STEP_MARKER = re.compile(
     r"^\s*(?:第[一二三四五六七八九十\d]+步[：:]?|\d{1,2}\s*[.、)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]+、|步骤\s*\d[：:]?)\s*"
 )
@@ -130,9 +131,19 @@ def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMO
     terms = set(tokenize(question))
     if need is NeedCode.AMOUNT_RULE:
         # An amount is stated for the case asked ("满 10 年" → the 10-20 year tier) only.
+        everything = list(sentences)
         sentences = fitting(sentences, question)
         scores = [len(terms & set(tokenize(s))) for s in sentences]
         keep = {i for i, score in enumerate(scores) if score == max(scores)}
+        if all(_BEYOND_RULE.search(sentences[i]) for i in keep):
+            # "超出标准的部分由员工自行承担" alone does not say what the standard is: the rule it is
+            # about (the best-matching one of the others) goes with it.
+            rules = [s for s in everything if not _BEYOND_RULE.search(s)]
+            if rules:
+                ranked = max(rules, key=lambda s: len(terms & set(tokenize(s))))
+                return [s for s in everything if s == ranked or s in {sentences[i] for i in keep}][
+                    :MAX_SENTENCES_PER_SLOT
+                ]
     else:
         # Rules in pairs stay together ("5000 元以内…；超过 5000 元的还需…"), the fitting one first.
         fits = set(fitting(sentences, question))

@@ -40,7 +40,7 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.planning import task_window
 from groundgate.agent.tools import snapshot
-from groundgate.agent.vocabulary import WORD_CLASSES, entities_in
+from groundgate.agent.vocabulary import REPLACEABLE_CLASSES, entities_in
 from groundgate.questions import resolve_followup
 
 __all__ = ["STATE_VERSION", "ConversationState", "ordinal_of", "resolve_context"]
@@ -63,6 +63,14 @@ _CN_NUMBERS: Final = {
 }
 _ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,2})\s*(?:个|项|条|件)")
 _CORRECTION = re.compile(r"不是\s*([^，,。；;]+?)\s*[，,、]\s*(?:而)?是\s*([^，,。？?！!；;]+)")
+#: "说错了，我想问的是下周": a correction that names only the right part.
+_SOFT_CORRECTION = re.compile(
+    r"(?:说错了|搞错了|打错了|口误|更正一下|纠正一下)[，,。\s]*(?:我)?(?:想问的|要问的|问的|说的|想说的|指的)?是\s*([^，,。？?！!；;]+)"
+)
+#: Words that point back at the previous question ("那我要是…这些…", "审批呢", "也是在那儿提吗").
+_ANAPHOR = re.compile(r"^\s*(?:那么?|还有|另外)|呢|这些|那些|也|那儿|那里|同样|一样")
+#: A question that names its own domain needs nothing carried over.
+_OWN_DOMAIN = re.compile(r"报销|差旅|出差|住宿|伙食|请假|休假|待办|任务")
 _ASSERTION = re.compile(r"我(?:已经|刚刚?|是|有|在)[^，,。？?！!]{1,20}")
 
 
@@ -105,13 +113,19 @@ def _ref_problem(record: FactRefRecord, ctx: ExecutionContext, now: datetime) ->
 
 
 def _same_class_replacement(focus: str, previous: str) -> str | None:
-    for group in WORD_CLASSES:
+    found = _same_class_pair(focus, previous)
+    return previous.replace(found[0], found[1], 1) if found is not None else None
+
+
+def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
+    """(old, new): the word of `previous` that `focus` replaces with one of the same class."""
+    for group in REPLACEABLE_CLASSES:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:
             continue
         old = next((w for w in sorted(group, key=len, reverse=True) if w in previous and w != new), None)
         if old is not None:
-            return previous.replace(old, new, 1)
+            return old, new
     return None
 
 
@@ -120,7 +134,7 @@ def _follow_up(question: str, previous: str) -> str | None:
     if (
         not body
         or len(body) > 16
-        or not (re.match(r"^\s*(?:那么|那|还有|另外)", question) or "呢" in question)
+        or not (re.match(r"^\s*(?:那么|那|还有|另外)", question) or re.search(r"呢|也|那儿|那里", question))
     ):
         return None
     replaced = _same_class_replacement(body, previous)
@@ -139,11 +153,16 @@ def _correct(question: str, previous: str, old: str, new: str) -> str:
 def _refs_read_for(old: str, refs: Sequence[FactRefRecord]) -> list[str]:
     """Refs whose recorded arguments name what the correction says was wrong (a month, a status)."""
     window = task_window(old, datetime(2000, 1, 1).date())
-    wrong_month = str(window.get("startDate", ""))[5:7]
+    wrong_month = str(window.get("startDate", ""))[5:7] if re.search(r"月", old) else ""
+    wrong_range = window.get("dateRange")
     out: list[str] = []
     for record in refs:
         start = str(record.arguments.get("startDate", ""))
-        if (wrong_month and start[5:7] == wrong_month) or (old and old in str(record.arguments)):
+        if (
+            (wrong_month and start[5:7] == wrong_month)
+            or (wrong_range and record.arguments.get("dateRange") == wrong_range)
+            or (old and old in str(record.arguments))
+        ):
             out.append(record.fact_ref)
     return out
 
@@ -178,8 +197,15 @@ def resolve_context(
     invalidated: list[str] = []
 
     correction = _CORRECTION.search(text)
+    soft = _SOFT_CORRECTION.search(text)
+    soft_pair = _same_class_pair(soft.group(1), previous) if soft and previous else None
     ordinal = ordinal_of(text)
-    if correction and previous:
+    if soft_pair is not None and not correction:
+        relation = ContextRelation.CORRECTION
+        old, new = soft_pair
+        resolved = previous.replace(old, new, 1)
+        invalidated = _refs_read_for(old, state.refs)
+    elif correction and previous:
         relation = ContextRelation.CORRECTION
         old, new = correction.group(1).strip(), correction.group(2).strip()
         resolved = _correct(text, previous, old, new)
@@ -201,6 +227,11 @@ def resolve_context(
         completed = _follow_up(text, previous)
         if completed is not None:
             relation, resolved = ContextRelation.FOLLOW_UP, completed
+        elif _ANAPHOR.search(text) and not entities_in(text) and not _OWN_DOMAIN.search(text):
+            # "那我要是一次把这些全休了，得谁批？" after a question about 年假: about the same thing.
+            carried = entities_in(previous)
+            if carried:
+                relation, resolved = ContextRelation.FOLLOW_UP, f"{''.join(carried)}：{text}"
 
     return ResolvedContext(
         question=text,

@@ -45,7 +45,7 @@ from groundgate.agent.contracts import (
     VerifiedFact,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import ENTITY, entities_in
+from groundgate.agent.vocabulary import ENTITY, FILLER_PHRASES, FILLER_WORDS, entities_in, hypernyms_of
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -53,11 +53,13 @@ from groundgate.text import mask_instructions, split_sentences, tokenize
 from groundgate.verify.fidelity import extract
 
 __all__ = [
+    "BEYOND_RULE",
     "NEED_KINDS",
     "EvidenceEvaluator",
     "condition_fit",
     "fitting",
     "governance_reason",
+    "named_tasks",
     "names_entities",
     "on_subject",
     "on_topic_sentences",
@@ -79,6 +81,8 @@ MIN_AUTHORITY: Final = Authority.OWNED
 _RULE_CUE = re.compile(
     r"标准|上限|不超过|不得超过|最高|最多|每(?:天|晚|日|人|次|月|年)|补贴|额度|限额|以内|按|享有|可休|给予|至少|提前|\d+\s*(?:天|个工作日)内"
 )
+#: What happens beyond an amount rule ("超出标准的部分由员工自行承担"): part of that rule.
+BEYOND_RULE = re.compile(r"超(?:出|过)(?:标准|限额|上限)的部分")
 _EXAMPLE_CUE = re.compile(r"例如|比如|示例|举例|如：|如:")
 _STEP_LINE = re.compile(
     r"^\s*(?:第[一二三四五六七八九十\d]+步|\d{1,2}\s*[.、)）]|[（(]\d{1,2}[)）]|[一二三四五六七八九十]+、|步骤\s*\d)",
@@ -105,7 +109,17 @@ _GENERIC_WORDS: Final = frozenset(
 )
 
 
+_YEAR = re.compile(r"((?:19|20)\d\d)\s*年")
+_LAST_YEAR = re.compile(r"去年|上一年|上年度")
+_YEAR_BEFORE = re.compile(r"前年")
+_NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
+_APPROX_PERIOD = re.compile(
+    r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)多?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?:一点)?"
+)
 _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
+#: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
+#: context, and a policy for the asker's case need not repeat their group's name.
+_OWN_GROUP = re.compile(r"(?:我们|咱们|我在|借调在|调到|我们的)[\u4e00-\u9fa5]{0,4}项目组?(?:成员|的人)?")
 
 
 def subject_terms(question: str) -> frozenset[str]:
@@ -113,20 +127,32 @@ def subject_terms(question: str) -> frozenset[str]:
     then the other words of the rest, less those that only say what kind of answer is wanted
     (`_GENERIC_WORDS`); single characters (满, 年) and figures are conditions, not subjects."""
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
+    question = _OWN_GROUP.sub(" ", question)
+    question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
     entities = entities_in(question)
     rest = ENTITY.sub(" ", question)
+    for phrase in FILLER_PHRASES:
+        rest = rest.replace(phrase, " ")
     for m in reversed(extract(rest).items):  # figures and periods ("半年", "500 元") are conditions
         rest = rest[: m.start] + " " + rest[m.end :]
-    words = {t for t in tokenize(rest) if t not in _GENERIC_WORDS and len(t) > 1 and not t.isdigit()}
+    words = {
+        t
+        for t in tokenize(rest)
+        if t not in _GENERIC_WORDS and t not in FILLER_WORDS and len(t) > 1 and not t.isdigit()
+    }
     return frozenset(entities) | frozenset(words)
 
 
 def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
     """Whether the sentence, read under its document's title, names every domain word of the
-    question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy."""
+    question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy.
+    A general word names its instances ("一线城市" names 深圳, `vocabulary.HYPERNYMS`)."""
     context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
     named = set(entities_in(context))
-    return all(word in named or word in context for word in entities_in(question))
+    return all(
+        word in named or word in context or any(h in context for h in hypernyms_of({word}))
+        for word in entities_in(question)
+    )
 
 
 def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
@@ -138,7 +164,9 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
     text += " " + " ".join(entities_in(text))  # 年休假 names 年假
     words = set(tokenize(text))
     # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
-    named = sum(1 for term in subject if term in words or term in text)
+    named = sum(
+        1 for term in subject if term in words or term in text or any(h in text for h in hypernyms_of({term}))
+    )
     return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2
 
 
@@ -161,10 +189,22 @@ def _intervals(text: str) -> dict[tuple[str, str | None], tuple[float, float, bo
     return out
 
 
+_NTH_YEAR = re.compile(r"第\s*(\d+)\s*年")
+#: "一年能休几天", "每年有几天": a rate, not a condition on the years served.
+_PER_YEAR = re.compile(r"(?:一|每)\s*年(?=\s*(?:能|可以|有|可|给|一共|总共|共|休|享))")
+
+
+def _as_conditions(question: str) -> str:
+    """The question's figures as conditions: "第 12 年" has served 满 11 年; a rate is dropped."""
+    question = _NTH_YEAR.sub(lambda m: f"满 {max(int(m.group(1)) - 1, 0)} 年", question)
+    return _PER_YEAR.sub(" ", question)
+
+
 def condition_fit(sentence: str, question: str) -> bool | None:
     """Whether the figures the question states fall inside the conditions the sentence sets
     ("入职满 10 年" fits "满 10 年不满 20 年", not "满 1 年不满 10 年"; "6000 元" fits "超过 5000 元");
     None when they share no kind of figure."""
+    question = _as_conditions(question)
     asked = [
         (m.kind, m.unit, float(m.value))
         for m in extract(question)
@@ -188,7 +228,10 @@ def fitting(sentences: Sequence[str], question: str) -> list[str]:
     exact = [s for s, fit in verdicts if fit is True]
     if exact:
         return exact
-    return [s for s, fit in verdicts if fit is not False] or list(sentences)
+    keep = [s for s, fit in verdicts if fit is not False]
+    if keep and all(BEYOND_RULE.search(s) for s in keep):
+        return list(sentences)  # what happens beyond a rule is no answer without the rule
+    return keep or list(sentences)
 
 
 def governance_reason(
@@ -231,7 +274,12 @@ def supporting_sentences(doc: DocumentEvidence, need: NeedCode) -> list[str]:
         s.text for s in split_sentences(text) if s.text.strip() and not s.text.lstrip().startswith("#")
     ]
     if need is NeedCode.AMOUNT_RULE:
-        return [s for s in sentences if _has_amount(s) and _RULE_CUE.search(s) and not _EXAMPLE_CUE.search(s)]
+        return [
+            s
+            for s in sentences
+            if (_has_amount(s) and _RULE_CUE.search(s) and not _EXAMPLE_CUE.search(s))
+            or BEYOND_RULE.search(s)
+        ]
     if need is NeedCode.MATERIALS:
         return [s for s in sentences if _MATERIAL_VERB.search(s) and _MATERIAL_NOUN.search(s)]
     if need is NeedCode.APPROVAL:
@@ -247,7 +295,20 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     sentences = supporting_sentences(doc, need)
     if need is NeedCode.PROCESS_STEPS:
         return sentences if names_entities(" ".join(sentences), doc, question) else []
-    sentences = [s for s in sentences if names_entities(s, doc, question)]
+    named = [s for s in sentences if names_entities(s, doc, question)]
+    if need is NeedCode.AMOUNT_RULE:
+        # "超出标准的部分由员工自行承担" is about the rule just before it in the text.
+        text = mask_instructions(doc.text, doc.instruction_spans)
+        order = [sp.text for sp in split_sentences(text)]
+        named += [
+            s
+            for s in sentences
+            if s not in named
+            and BEYOND_RULE.search(s)
+            and any(n in _paragraph_of(text, s) and n in order[: order.index(s)] for n in named)
+        ]
+        named = [s for s in sentences if s in named]
+    sentences = named
     if need in (NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY):
         # A figure answers only the aspect asked: "请年假要提前多久" is not answered by how many days
         # of leave there are. The paragraph holding the sentence must name the question's other
@@ -276,6 +337,28 @@ def _labelled_for(doc: DocumentEvidence, need: NeedCode) -> bool:
     return need.value in doc.supported_need_codes and NEED_CLAIM_TYPE[need] in doc.claim_types
 
 
+#: Words every task title may share that name no task ("审批…", "提交…报销").
+_TITLE_GENERIC: Final = frozenset({"审批", "报销", "提交", "申请", "任务", "待办", "完成", "确认", "处理"})
+#: Shared title words (in characters) that name a task: "王芳…病假", "体检预约", "三月…差旅".
+NAMED_TASK_MIN: Final = 4
+
+
+def named_tasks(question: str, facts: Sequence[VerifiedFact]) -> set[str]:
+    """The refs of the tasks the question names by their title ("王芳那个病假审批…" → 审批王芳的病假申请):
+    those sharing the most title words with it, at least `NAMED_TASK_MIN` characters of them; empty
+    when it names none (a list question, or a task that is not in this list)."""
+    asked = {t for t in tokenize(question) if len(t) > 1 and t not in _TITLE_GENERIC}
+    scores: dict[str, int] = {}
+    for fact in facts:
+        if fact.fact_type != "task" or not isinstance(fact.value, dict):
+            continue
+        title = str(fact.value.get("title", ""))
+        shared = {t for t in tokenize(title) if len(t) > 1 and t not in _TITLE_GENERIC} & asked
+        scores[fact.fact_ref] = sum(len(t) for t in shared)
+    best = max(scores.values(), default=0)
+    return {ref for ref, score in scores.items() if score == best} if best >= NAMED_TASK_MIN else set()
+
+
 @dataclass
 class _Qualified:
     doc: DocumentEvidence
@@ -298,15 +381,34 @@ class EvidenceEvaluator:
         documents = {d.citation_id: d for r in usable for d in r.documents}
         facts = [f for r in usable for f in r.facts]
         assessment = EvidenceAssessment()
+        named = (
+            named_tasks(self.question, facts)
+            if not self.focus_items and all(n.code is NeedCode.TASK_STATE for n in needs)
+            else set()
+        )
         for need in needs:
             if need.code is NeedCode.TASK_STATE:
-                slot = self._fact_slot(need, facts, assessment)
+                slot = self._fact_slot(need, facts, assessment, named)
             else:
                 slot = self._document_slot(need, list(documents.values()), assessment)
             assessment.slots.append(slot)
         return assessment
 
     # ------------------------------------------------------------------ documents
+
+    def _asked_date(self) -> date | None:
+        """The day a question about an earlier year asks about ("2025 年那会儿…", "去年…按当时的标准"):
+        the end of that year; None for a question about now."""
+        today = self.now.date()
+        if _NOW_CUE.search(self.question):
+            return None
+        years = [int(y) for y in _YEAR.findall(self.question)]
+        if _LAST_YEAR.search(self.question):
+            years.append(today.year - 1)
+        if _YEAR_BEFORE.search(self.question):
+            years.append(today.year - 2)
+        past = [y for y in years if y < today.year]
+        return date(min(past), 12, 31) if past and len(past) == len(years) else None
 
     def _document_slot(
         self,
@@ -318,9 +420,19 @@ class EvidenceEvaluator:
         slot = EvidenceSlot(need=need)
         subject = subject_terms(self.question)
         today = self.now.date()
+        asked = self._asked_date()
         qualified: list[_Qualified] = []
         for doc in documents:
             reason = governance_reason(doc, need.code, self.ctx, today)
+            if (
+                reason is None
+                and asked is not None
+                and doc.effective_from is not None
+                and doc.effective_from > asked
+            ):
+                # A rule that took effect after the time asked about does not say what applied then;
+                # the one that did has expired, and an expired document is no evidence.
+                reason = ReasonCode.GOVERNANCE_NOT_YET_EFFECTIVE
             if reason is None and not _labelled_for(doc, need.code):
                 reason = ReasonCode.LABEL_MISSING
             if reason is None and not on_subject(doc, subject):
@@ -343,6 +455,7 @@ class EvidenceEvaluator:
                     RejectedCandidate(citation_id=q.doc.citation_id, reason=ReasonCode.OUTRANKED)
                 )
         standing = [q for q in qualified if q.doc.authority_level.rank == top]
+        standing = self._most_specific(standing, slot)
         conflict = self._conflict(need.code, standing)
         for q in standing:
             assessment.documents[q.doc.citation_id] = q.doc
@@ -354,6 +467,22 @@ class EvidenceEvaluator:
             slot.status = SlotStatus.COVERED
             slot.citations = [q.doc.citation_id for q in standing]
         return slot
+
+    def _most_specific(self, standing: list[_Qualified], slot: EvidenceSlot) -> list[_Qualified]:
+        """A rule written for the caller's project stands over the company's on the same subject
+        (the supplement "西部项目组…一线城市…800 元" over the company's 600 元, for that project only)."""
+        project = (self.ctx.project or "").lower()
+        if not project:
+            return standing
+        own = [q for q in standing if project in {p.strip().lower() for p in (q.doc.scope or "").split(",")}]
+        if not own or len(own) == len(standing):
+            return standing
+        for q in standing:
+            if q not in own:
+                slot.rejected.append(
+                    RejectedCandidate(citation_id=q.doc.citation_id, reason=ReasonCode.OUTRANKED)
+                )
+        return own
 
     def _conflict(self, need: NeedCode, standing: list[_Qualified]) -> list[str]:
         """Citation ids of two sources that state different values for the question's subject."""
@@ -398,6 +527,7 @@ class EvidenceEvaluator:
         need: EvidenceNeed,
         facts: list[VerifiedFact],
         assessment: EvidenceAssessment,
+        named: set[str] | frozenset[str] = frozenset(),
     ) -> EvidenceSlot:
         # Documents are never considered for live state (invariant 3).
         slot = EvidenceSlot(need=need)
@@ -420,6 +550,10 @@ class EvidenceEvaluator:
                     continue  # another item of the same list: not what the question points at
             elif self.focus_items:
                 continue  # the count of a re-read list says nothing about the one item
+            elif named and fact.fact_type == "task" and fact.fact_ref not in named:
+                continue  # "体检预约那个任务…": another task of the list
+            elif named and fact.fact_type != "task":
+                continue  # the count says nothing about the one task named
             if reason is not None:
                 slot.rejected.append(RejectedCandidate(citation_id=fact.fact_ref, reason=reason))
                 continue

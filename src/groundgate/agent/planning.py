@@ -47,6 +47,8 @@ from groundgate.agent.contracts import (
     SemanticQueryPlan,
     ToolCall,
 )
+from groundgate.agent.evidence import subject_terms
+from groundgate.agent.vocabulary import canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
@@ -92,26 +94,55 @@ class PlannerDraft(BaseModel):
 # --------------------------------------------------------------------------- rules
 
 _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
-    "reimbursement": re.compile(r"报销|差旅|出差|住宿|酒店|餐补|伙食|交通费|打车|机票|招待|发票"),
-    "leave": re.compile(r"年假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休"),
+    "reimbursement": re.compile(
+        r"报销|差旅|出差|住宿|酒店|宾馆|餐补|饭补|餐费|伙食|交通费|打车|机票|招待|发票|水单|行程单|票据|"
+        r"(?:能|给|可以|照样|也能)报(?!告)|报不报|补贴"
+    ),
+    "leave": re.compile(r"年假|年休假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休"),
 }
 _NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     NeedCode.AMOUNT_RULE: re.compile(
-        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久"
+        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久|"
+        r"多少|超标|超出|超了|谁出|承担|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
+        r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|怎么(?:算|计算|规定)|如何计算"
     ),
     NeedCode.PROCESS_STEPS: re.compile(
-        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请)|如何(?:申请|报销|提交|办理|处理)|怎样|在哪(?:里)?(?:提交|申请)"
+        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
+        r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)"
     ),
     NeedCode.MATERIALS: re.compile(
-        r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)"
+        r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么)"
     ),
-    NeedCode.APPROVAL: re.compile(r"审批|谁批|批准|审核"),
+    NeedCode.APPROVAL: re.compile(
+        r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批"
+    ),
     NeedCode.ELIGIBILITY: re.compile(
-        r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|可以(?:申请|休|报)[^？?]*吗"
+        r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
+        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗"
     ),
-    NeedCode.TASK_STATE: re.compile(r"待办|任务|待审批|待处理|要处理的"),
 }
-_REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报销[^？?]*吗")
+#: Questions about the caller's own live tasks: lists ("我有哪些待办", "这礼拜我手上有啥活儿") and one
+#: task's state ("王芳那个病假审批是不是已经拖过期了", "三月的差旅报销我提交了没有").
+_TASK_CUE = re.compile(
+    r"待办|任务|待审批|待处理|要处理的|等着我|手(?:上|头)(?:有|还有)|(?:啥|什么|哪些)(?:活儿?|事儿?)(?:要|在|没)?|"
+    r"要交的|有啥要|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
+    r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度"
+)
+#: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
+_NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
+#: A pointer with nothing it points at ("这个要谁批？", "那张单子到期了没？", "上回说的那件事").
+_DEICTIC = re.compile(
+    r"^(?:这|那)(?:个|张|件|笔|份|项)(?!月|星期|礼拜|周)|上回|上次跟你|之前跟你|刚才说的|那件事|那张单子"
+)
+#: "最多能报多少钱" without saying for what: lodging, meals and approval limits all differ.
+_AMOUNT_SUBJECT = re.compile(
+    r"住宿|酒店|伙食|餐|交通|机票|火车|年假|年休假|病假|婚假|事假|产假|丧假|差旅|出差|实习"
+)
+_REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
+_TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
+_OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担")
+_STILL_IN_TIME = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期")
 
 
 def _names_amount(text: str) -> bool:
@@ -120,7 +151,11 @@ def _names_amount(text: str) -> bool:
 
 _UNSUPPORTED = re.compile(r"(?i)CRM|客户|合同|商机|销售额|工资条|薪资")
 #: Requests to act, not to know: every tool is read-only, so these are never planned.
-_WRITE_ACTION = re.compile(r"(?:帮我|替我|给我)(?:提交|审批|批准|删除|修改|发起|撤回|取消)")
+_WRITE_ACTION = re.compile(
+    r"(?:帮我|替我|给我|帮忙)(?:把[^，,。？?]{0,24}?)?"
+    r"(?:提交|审批|批准|删除|修改|发起|撤回|取消|订|预订|预定|买|购买|标成|标记|标为|改成|改为|设为|设成|关闭|完成掉)"
+    r"|(?:标成|标记为|改成|设为)已完成"
+)
 _NEED_LABEL: Final[dict[NeedCode, str]] = {
     NeedCode.AMOUNT_RULE: "金额标准",
     NeedCode.PROCESS_STEPS: "办理步骤",
@@ -133,7 +168,10 @@ _DOMAIN_LABEL: Final = {"reimbursement": "报销", "leave": "休假"}
 
 _MONTH = re.compile(
     r"(?<![\d一二三四五六七八九十])(1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?!\s*\d+\s*[日号])"
+    # "三月的差旅报销…": the month names the task ("提交三月差旅报销"), it is no due-date window
+    r"(?!的?\s*(?:差旅|报销|出差|住宿|伙食|采购|绩效|体检|周报|月报))"
 )
+_NEXT_WEEK = re.compile(r"下周|下个?礼拜|下个?星期")
 _CN_DIGITS: Final = {
     "一": 1,
     "二": 2,
@@ -148,7 +186,7 @@ _CN_DIGITS: Final = {
 }
 _RANGE_CUES: Final = (
     (re.compile(r"今天|今日"), "TODAY"),
-    (re.compile(r"本周|这周|这个星期"), "THIS_WEEK"),
+    (re.compile(r"本周|这周|这个?星期|这个?礼拜"), "THIS_WEEK"),
     (re.compile(r"上个?月"), "LAST_MONTH"),
     (re.compile(r"本月|这个月"), "THIS_MONTH"),
     (re.compile(r"未来\s*7\s*天|最近一周|接下来一周"), "NEXT_7_DAYS"),
@@ -179,6 +217,10 @@ def task_window(question: str, today: date) -> dict[str, Any]:
         following = (first + timedelta(days=32)).replace(day=1)
         args["startDate"] = first.isoformat()
         args["endDate"] = (following - timedelta(days=1)).isoformat()
+    elif _NEXT_WEEK.search(question):
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+        args["startDate"] = monday.isoformat()
+        args["endDate"] = (monday + timedelta(days=6)).isoformat()
     else:
         for cue, value in _RANGE_CUES:
             if cue.search(question):
@@ -191,27 +233,78 @@ def task_window(question: str, today: date) -> dict[str, Any]:
     return args
 
 
-def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
-    """The offline planner: cue tables over the resolved question."""
-    question = resolved.resolved_question
-    domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
+def _needs_of(question: str) -> list[NeedCode]:
     needs = [code for code, cue in _NEED_CUES.items() if cue.search(question)]
-    if NeedCode.ELIGIBILITY in needs and _REIMBURSABLE.search(question) and _names_amount(question):
-        # "每晚 500 元能报销吗" asks whether an amount is within the rule: the amount rule answers it.
+    if NeedCode.ELIGIBILITY in needs and (
+        (_REIMBURSABLE.search(question) and _names_amount(question)) or _OVER_STANDARD.search(question)
+    ):
+        # "每晚 500 元能报销吗", "超标了也能照样报吗" ask whether an amount is within the rule: the
+        # amount rule answers it.
         needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
         if NeedCode.AMOUNT_RULE not in needs:
             needs.insert(0, NeedCode.AMOUNT_RULE)
-    if resolved.trusted_refs and NeedCode.TASK_STATE not in needs:
+    if NeedCode.ELIGIBILITY in needs and _STILL_IN_TIME.search(question):
+        # "婚假现在还能休吗": whether it is still in time is the rule's period, not who may take it.
+        needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
+        if NeedCode.AMOUNT_RULE not in needs:
+            needs.insert(0, NeedCode.AMOUNT_RULE)
+    if NeedCode.APPROVAL in needs and NeedCode.ELIGIBILITY in needs and re.search(r"批[^？?]*吗", question):
+        needs.remove(NeedCode.ELIGIBILITY)  # "光部门经理批就够了吗": who approves, not who may
+    return needs
+
+
+def _is_task_question(question: str) -> bool:
+    return bool(_TASK_CUE.search(question)) or (
+        bool(_NAMED_ITEM.search(question))
+        and bool(re.search(r"截止|到期|过期|状态|提交|做完|办完|几号", question))
+    )
+
+
+def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
+    """The offline planner: cue tables over the resolved question."""
+    question = resolved.resolved_question
+    if _WRITE_ACTION.search(question):
+        return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
+    domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
+    parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
+    task_parts = [p for p in parts if _is_task_question(p)]
+    policy_parts = [p for p in parts if p not in task_parts]
+    policy = "".join(policy_parts)
+    needs = _needs_of(policy) if policy else []
+    for part in task_parts:
+        # "第三个任务怎么处理？": how to handle a task is a document question about it.
+        needs += [n for n in _needs_of(part) if n in _TASK_DOC_NEEDS and n not in needs]
+    if task_parts:
+        needs.append(NeedCode.TASK_STATE)
+    elif resolved.trusted_refs:
         needs.insert(0, NeedCode.TASK_STATE)  # "第二个任务…": the referenced task is re-read
-    if _WRITE_ACTION.search(question) or (_UNSUPPORTED.search(question) and not (domain and needs)):
+    if _UNSUPPORTED.search(question) and not (domain and needs):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     doc_needs = [n for n in needs if n is not NeedCode.TASK_STATE]
+    if (
+        needs
+        and not resolved.trusted_refs
+        and resolved.relation.value == "NEW"
+        and not entities_in(question)
+        and _DEICTIC.search(question.strip())
+    ):
+        # "这个要谁批？" with nothing earlier it could point at: ask, never guess the subject.
+        doc_needs, needs = [], []
+    if (
+        doc_needs == [NeedCode.AMOUNT_RULE]
+        and domain == "reimbursement"
+        and not _AMOUNT_SUBJECT.search(question)
+        and not _names_amount(question)
+        and not subject_terms(question)
+    ):
+        # "我想报销，最多能报多少钱？": which expense? Lodging, meals and approval limits all differ.
+        doc_needs, needs = [], [n for n in needs if n is NeedCode.TASK_STATE]
     actions: list[dict[str, Any]] = []
     if doc_needs:
         # The parts asking about tasks ("我本周有哪些待办？") are not the document question.
-        parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
-        policy = "".join(p for p in parts if not _NEED_CUES[NeedCode.TASK_STATE].search(p)) or question
-        arguments: dict[str, Any] = {"query": policy}
+        query = policy or question
+        extra = canonical_terms(query)
+        arguments: dict[str, Any] = {"query": f"{query} {extra}" if extra else query}
         if domain:
             arguments["domain"] = domain
         actions.append({"tool": AgentTool.KNOWLEDGE_SEARCH.value, "arguments": arguments})

@@ -9,7 +9,19 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["ENTITY", "WORD_CLASSES", "entities_in"]
+__all__ = [
+    "COLLOQUIAL",
+    "ENTITY",
+    "FILLER_PHRASES",
+    "FILLER_WORDS",
+    "HYPERNYMS",
+    "REPLACEABLE_CLASSES",
+    "TIME_WORDS",
+    "WORD_CLASSES",
+    "canonical_terms",
+    "entities_in",
+    "hypernyms_of",
+]
 
 WORD_CLASSES: Final = (
     ("年假", "病假", "事假", "婚假", "产假", "陪产假", "丧假", "调休"),
@@ -19,6 +31,25 @@ WORD_CLASSES: Final = (
     ("试用期", "实习生", "正式员工"),
     ("差旅", "采购", "绩效"),
 )
+#: Task windows: not subjects of a document, but "那下周呢？" / "说错了，我想问的是下周" replace the
+#: window asked about, as a word of the same class.
+TIME_WORDS: Final = (
+    "这礼拜",
+    "这个礼拜",
+    "这个星期",
+    "这星期",
+    "这周",
+    "本周",
+    "下礼拜",
+    "下个礼拜",
+    "下周",
+    "下星期",
+    "今天",
+    "本月",
+    "这个月",
+    "上个月",
+)
+REPLACEABLE_CLASSES: Final = (*WORD_CLASSES, TIME_WORDS)
 _ALIASES: Final = {
     "年休假": "年假",
     "住宿费": "住宿",
@@ -26,7 +57,82 @@ _ALIASES: Final = {
     "餐补": "伙食",
     "酒店": "住宿",
     "出差": "差旅",
+    "飞机": "机票",
+    "航班": "机票",
+    "高铁": "火车票",
+    "动车": "火车票",
+    "住酒店": "住宿",
+    "宾馆": "住宿",
+    "饭补": "伙食",
+    "餐费": "伙食",
+    "吃饭": "伙食",
 }
+
+#: A sentence naming the general word names each of its instances: "一线城市…600 元" is the rule
+#: for 深圳 too (the policy lists the first-tier cities).
+HYPERNYMS: Final = {
+    "北京": "一线城市",
+    "上海": "一线城市",
+    "广州": "一线城市",
+    "深圳": "一线城市",
+}
+
+#: Colloquial phrasings → the words the documents use. Appended to a knowledge search (and so to
+#: what the evidence must be about); never replaces the user's words, so no constraint is lost.
+COLLOQUIAL: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
+    (re.compile(r"来得及|还能交|过了多久|多久(?:之|以)?内|时限|期限|逾期|拖了|晚交"), "提交 逾期"),
+    (re.compile(r"头一天|前一天|当天|打个?招呼|提前多久|多早"), "提前 申请"),
+    (re.compile(r"超标|超出|超了|多出来|超出来|谁出|自己(?:出|掏|付)|自掏腰包"), "超出标准 承担"),
+    (re.compile(r"签字|签批|谁批|找谁批|谁来批|批就够|批完"), "审批"),
+    (re.compile(r"在哪个?系统|哪个平台|在哪(?:里|儿)?(?:提|交|申请|办)|怎么提"), "申请 流程"),
+    (re.compile(r"哪张票|什么票|要附|附上|票据|凭证"), "材料 票据"),
+)
+
+
+def canonical_terms(text: str) -> str:
+    """The documents' words for the colloquial phrasings of `text` (may be empty)."""
+    return " ".join(dict.fromkeys(w for cue, words in COLLOQUIAL if cue.search(text) for w in words.split()))
+
+
+def _words(text: str) -> list[str]:
+    return text.split()
+
+
+#: Phrases of spoken questions that say nothing about the subject, blanked out before the question is
+#: cut into words (the segmenter would otherwise make "我入" / "职才" of "我入职才四个月").
+FILLER_PHRASES: Final = tuple(
+    sorted(
+        _words(
+            """
+        进公司 入职 转正 刚转正 上个月 这趟 一共 花了 就够了 就够 就行了 就行 只给 开了 没拿 会不会卡 会不会 回来 想起
+        现在 目前 如今 交还 来得及 头一天 前一天 跟领导 打个招呼 打招呼 我们组 新来的 新来 跟我 他的 她的 公司 给报
+        费用 在系统里 系统里 哪个系统 在系统 系统 一口气 除了 还得 得谁 签字 谁来批 批完 要是 一次把 这些 那些 全休了
+        一整周 整周 我病了 病了 有同事说 同事说 听说 照样 靠谱吗 靠谱 对吧 没错吧 没错 是不是 涨了 一天 每天 这阵子
+        借调 那会儿 当时的 当时 按当时 住了 超出来的 超出来 那个 这个 那份 那张 都写了些什么 写了些什么 写了什么 都
+        还能 能休 能报 要交 要附 哪张票 哪个 坐飞机 最晚 几号 哪天 截止 多少
+        """
+        ),
+        key=len,
+        reverse=True,
+    )
+)
+
+#: Words of spoken questions that say nothing about the subject (who, when, how it is phrased):
+#: they must not make a passage look off subject. Whole tokens only.
+FILLER_WORDS: Final = frozenset(
+    _words(
+        """
+    上周 上次 上回 这次 这趟 那次 一晚 一晚上 住了 超出来 出来 块 块钱 谁出 干了 多一点 一点 一年 一口气 头一天
+    前一天 打招呼 打个 招呼 就行 就够 够了 靠谱 同事 有人 听说 照样 还能 领的 那会儿 那时 当时 现在 目前 这阵子
+    最近 回来 想起 才想起 来得及 还来得及 交还 再交 我们 我们组 组里 新来 新来的 跟我 他的 她的 公司 给报 报吗
+    会不会 卡 开了 只给 没拿 拿 坐 去 到 住 要附 哪张 张票 票 一共 对吧 没错 没错吧 是不是 涨 涨了 给 发 发多少
+    一天 每天 以后 之后 之前 除了 还得 得谁 谁 签字 批完 就行了 主管批 经理批 光 一整周 整周 病了 我病 刚 刚转正
+    转正 入职 才 进公司 第 进 了 吧 啊 呀 嘛 哦 请 提 提吗 在 系统里 那儿 那里 这里 这儿 也 也是 按 当时的 能报 报
+    能休 还能休 休 带 一起 要 要交 交 几号 几天 哪天 最晚 截止 多少 怎么 那个 这个 那份 这些 那些 全休 一次 要是 那我
+    借调 里 都 写了 写了些 些 什么
+    """
+    )
+)
 
 ENTITY = re.compile(
     "|".join(sorted({w for group in WORD_CLASSES for w in group} | set(_ALIASES), key=len, reverse=True))
@@ -36,3 +142,8 @@ ENTITY = re.compile(
 def entities_in(text: str) -> list[str]:
     """The domain words of `text`, aliases folded (`年休假` → `年假`), in order, once each."""
     return list(dict.fromkeys(_ALIASES.get(m.group(0), m.group(0)) for m in ENTITY.finditer(text)))
+
+
+def hypernyms_of(words: list[str] | set[str]) -> set[str]:
+    """The general words naming `words` too (深圳 → 一线城市)."""
+    return {HYPERNYMS[w] for w in words if w in HYPERNYMS}

@@ -1,0 +1,213 @@
+"""General (not per-question) rules that let the offline agent read colloquial questions: needs and
+domains from spoken phrasings, task questions by name, windows, anaphora and corrections, requests to
+act, questions with nothing to point at, questions about an earlier year, project supplements."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from datetime import UTC, date, datetime, timedelta
+from typing import Any
+
+import pytest
+
+from groundgate.agent import (
+    NEED_CLAIM_TYPE,
+    ConversationState,
+    EvidenceEvaluator,
+    EvidenceNeed,
+    NeedCode,
+    PlanSource,
+    ReasonCode,
+    ResolvedContext,
+    SlotStatus,
+    StaticDocumentSource,
+    TaskStore,
+    register_agent_tools,
+    validate_draft,
+)
+from groundgate.agent.context import resolve_context
+from groundgate.agent.contracts import ContextRelation, FactRefRecord, Intent
+from groundgate.agent.evidence import condition_fit, named_tasks, subject_terms
+from groundgate.agent.planning import propose_by_rules, task_window
+from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
+from groundgate.tools.registry import ToolRegistry
+
+TODAY = date(2026, 4, 15)
+NOW = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
+CTX = ExecutionContext(tenant="hrdemo", user="u-li", project="proj-east")
+
+
+@pytest.fixture
+def registry() -> Iterator[ToolRegistry]:
+    with ToolRegistry() as reg:
+        register_agent_tools(reg, documents=StaticDocumentSource([]), tasks=TaskStore.in_memory())
+        yield reg
+
+
+def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
+    ctx = ResolvedContext(question=question, resolved_question=question, **resolved)
+    draft = propose_by_rules(ctx, TODAY)
+    return validate_draft(draft, ctx, registry, today=TODAY, source=PlanSource.RULES)
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        ("上周在上海住了一晚 750 的酒店，超出来的那 150 块谁出？", [NeedCode.AMOUNT_RULE]),
+        ("出差回来一个多月了，现在交还来得及吗？", [NeedCode.AMOUNT_RULE]),
+        ("这趟差旅花了 5001 块，光部门经理批就够了吗？", [NeedCode.APPROVAL]),
+        ("年假一口气请 6 天，还得谁签字？", [NeedCode.APPROVAL]),
+        ("坐飞机去出差的，回来报销要附哪张票？", [NeedCode.MATERIALS]),
+        ("我入职才四个月，现在能休年假了吗？", [NeedCode.ELIGIBILITY]),
+        ("婚假现在还能休吗？", [NeedCode.AMOUNT_RULE]),
+        ("有同事说一线城市住宿超标了也能照样报，靠谱吗？", [NeedCode.AMOUNT_RULE]),
+        ("年假申请是在哪个系统里提？", [NeedCode.PROCESS_STEPS]),
+        ("王芳那个病假审批是不是已经拖过期了？", [NeedCode.TASK_STATE]),
+        ("三月的差旅报销我提交了没有？", [NeedCode.TASK_STATE]),
+        ("这礼拜我手上有啥活儿？", [NeedCode.TASK_STATE]),
+        ("第三个任务怎么处理？", [NeedCode.PROCESS_STEPS, NeedCode.TASK_STATE]),
+    ],
+)
+def test_colloquial_phrasings_name_their_needs(
+    question: str, needs: list[NeedCode], registry: ToolRegistry
+) -> None:
+    plan = _plan(question, registry)
+    assert plan.complete
+    assert [n.code for n in plan.needs] == needs
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["这个要谁批？", "那张单子到期了没？", "上回跟你说的那件事办得怎么样了？", "我想报销，最多能报多少钱？"],
+)
+def test_a_question_with_nothing_to_point_at_is_not_planned(question: str, registry: ToolRegistry) -> None:
+    # Not guessed: the runtime asks (NEEDS_INPUT) instead of answering about some subject.
+    assert not _plan(question, registry).complete
+
+
+def test_a_named_subject_is_not_ambiguous(registry: ToolRegistry) -> None:
+    # "员工宠物补贴" names what it is about: searched (and found nowhere), not asked back.
+    assert _plan("员工宠物补贴标准是多少？", registry).complete
+
+
+@pytest.mark.parametrize(
+    "question", ["帮我订一张明天去深圳的高铁票", "帮我把确认年休假计划那个待办标成已完成"]
+)
+def test_requests_to_act_are_unsupported(question: str, registry: ToolRegistry) -> None:
+    assert _plan(question, registry).intent is Intent.UNSUPPORTED
+
+
+def test_windows_next_week_and_a_month_that_names_a_task() -> None:
+    assert task_window("下礼拜我有啥要交的？", TODAY) == {"startDate": "2026-04-20", "endDate": "2026-04-26"}
+    assert task_window("这礼拜我手上有啥活儿？", TODAY) == {"dateRange": "THIS_WEEK"}
+    assert task_window("三月的差旅报销我提交了没有？", TODAY) == {}
+    assert task_window("我三月有哪些待办？", TODAY)["startDate"] == "2026-03-01"
+
+
+def test_figures_read_as_conditions() -> None:
+    tiers = ("入职满 1 年不满 10 年的员工每年享有年休假 5 天", "满 10 年不满 20 年的每年享有年休假 10 天")
+    # "第 12 年" has served 满 11 年; "一年有几天" is a rate, not a condition on the years.
+    assert [condition_fit(s, "我进公司第 12 年了，一年有几天年假？") for s in tiers] == [False, True]
+    assert [condition_fit(s, "我在公司干了 9 年，一年能休几天年假？") for s in tiers] == [True, False]
+
+
+def test_spoken_filler_is_no_subject() -> None:
+    assert subject_terms("我入职才四个月，上个月刚转正，现在能休年假了吗？") == {"年假"}
+    assert subject_terms("酒店只给开了发票，没拿水单，报销会不会卡？") == {"住宿", "发票", "水单"}
+    # a topic the documents do not have stays a subject (so nothing covers it)
+    assert "洗衣费" in subject_terms("出差期间的洗衣费能报销吗？")
+
+
+def _task(ref: str, title: str) -> VerifiedFact:
+    return VerifiedFact.model_validate(
+        {
+            "fact_ref": ref,
+            "fact_type": "task",
+            "value": {"taskKey": ref, "title": title, "status": "PENDING"},
+            "source_system": "hr-task-store",
+            "queried_at": NOW,
+            "ttl_seconds": 600,
+            "scope": "proj-east",
+            "authorization_snapshot": {"tenant": "hrdemo", "user": "u-li", "project": "proj-east"},
+        }
+    )
+
+
+def test_a_task_named_by_its_title_is_the_one_answered() -> None:
+    facts = [
+        _task("a", "审批张伟的北京差旅报销单"),
+        _task("b", "提交三月差旅报销"),
+        _task("c", "审批王芳的病假申请"),
+    ]
+    assert named_tasks("王芳那个病假审批是不是已经拖过期了？", facts) == {"c"}
+    assert named_tasks("三月的差旅报销我提交了没有？", facts) == {"b"}
+    assert named_tasks("我有哪些审批类的待办？", facts) == set()  # a list, not one task
+    assert named_tasks("西部项目周报汇总那个待办几号截止？", facts) == set()  # not in this list
+
+
+def _doc(cid: str, text: str, **fields: Any) -> DocumentEvidence:
+    base: dict[str, Any] = {
+        "citation_id": cid,
+        "source": f"reimbursement/{cid}.md",
+        "text": text,
+        "authority": "HR-Policy",
+        "kind": "policy",
+        "scope": "company",
+        "tenant": "hrdemo",
+        "effective_from": date(2026, 1, 1),
+        "supported_need_codes": [NeedCode.AMOUNT_RULE.value],
+        "claim_types": [NEED_CLAIM_TYPE[NeedCode.AMOUNT_RULE]],
+    }
+    return DocumentEvidence.model_validate({**base, **fields})
+
+
+def _slot(question: str, docs: list[DocumentEvidence], ctx: ExecutionContext = CTX) -> Any:
+    result = ToolResult(invocation_id="i", tool="T", status=ToolStatus.OK, run_id="r1", documents=docs)
+    evaluator = EvidenceEvaluator(ctx=ctx, now=NOW, run_id="r1", question=question)
+    return evaluator.evaluate([EvidenceNeed(code=NeedCode.AMOUNT_RULE, label="x")], [result]).slots[0]
+
+
+def test_a_question_about_an_earlier_year_is_not_answered_by_todays_rule() -> None:
+    doc = _doc("p", "其他城市出差住宿费每晚不超过 350 元。")
+    slot = _slot("2025 年那会儿去其他城市出差，住宿一晚上限是多少？", [doc])
+    assert slot.status is SlotStatus.MISSING
+    assert slot.rejected[0].reason is ReasonCode.GOVERNANCE_NOT_YET_EFFECTIVE
+    assert _slot("其他城市出差住宿一晚上限是多少？", [doc]).status is SlotStatus.COVERED
+
+
+def test_the_callers_project_supplement_stands_over_the_company_rule() -> None:
+    company = _doc("c", "一线城市（北京、上海、广州、深圳）出差住宿费每晚不超过 600 元。")
+    west = _doc("w", "西部项目组成员在一线城市出差住宿费每晚不超过 800 元。", scope="proj-west")
+    west_ctx = ExecutionContext(tenant="hrdemo", user="u-li", project="proj-west")
+    slot = _slot("这阵子借调在西部项目组，去深圳出差住宿按多少报？", [company, west], west_ctx)
+    assert (slot.status, slot.citations) == (SlotStatus.COVERED, ["w"])  # 深圳 is a 一线城市
+    assert _slot("去深圳出差住宿按多少报？", [company, west]).citations == ["c"]  # proj-east
+
+
+def test_corrections_and_anaphora_carry_the_previous_question() -> None:
+    record = FactRefRecord(
+        fact_ref="fact-1",
+        tool="MY_CURRENT_TASKS",
+        arguments={"dateRange": "THIS_WEEK"},
+        item_key="T-1",
+        ordinal=1,
+        queried_at=NOW,
+        ttl_seconds=600,
+        scope="proj-east",
+        authorization_snapshot={"tenant": "hrdemo", "user": "u-li", "project": "proj-east"},
+        audit_ref="run-1",
+    )
+    state = ConversationState(questions=["这礼拜我手上有啥活儿？"], refs=[record])
+    resolved = resolve_context("说错了，我想问的是下周", state, CTX, NOW + timedelta(seconds=5))
+    assert resolved.relation is ContextRelation.CORRECTION
+    assert resolved.resolved_question == "下周我手上有啥活儿？"
+    assert resolved.invalidated_refs == ["fact-1"]
+    state = ConversationState(questions=["我进公司第 12 年了，一年有几天年假？"])
+    resolved = resolve_context("那我要是一次把这些全休了，得谁批？", state, CTX, NOW)
+    assert (resolved.relation, resolved.resolved_question.split("：")[0]) == (
+        ContextRelation.FOLLOW_UP,
+        "年假",
+    )
+    state = ConversationState(questions=["年假申请是在哪个系统里提？"])
+    resolved = resolve_context("病假也是在那儿提吗？", state, CTX, NOW)
+    assert resolved.resolved_question == "病假申请是在哪个系统里提？"
