@@ -195,6 +195,24 @@ def _present(s: Statement, word: str, equivalents: TermEquivalents | None, *, su
     return any(_has_word(place, w) for place in where for w in words)
 
 
+def _subject_codes(need: Need, s: Statement, words: TermEquivalents | None) -> list[str]:
+    """Why `s` is about another subject than the need's, beyond its share of the need's words."""
+    codes: list[str] = []
+    required_missing = [
+        t for t in need.required_terms if _checkable(s, t, words) and not _present(s, t, words, surround=True)
+    ]
+    if required_missing:
+        # The figure measures something else ("300 秒" of a clock skew for "提前几天提醒"), or the
+        # statement is about another subject than the one the question names twice.
+        codes.append("need:required_missing:" + ",".join(required_missing))
+    other = _other_endpoint(need, s, words) if not need.anchors else None
+    if other is not None:
+        # The statement names its own endpoint ("POST /api/v1/pay 200 QPS") and a noun of the asked
+        # one ("创建*订单*的接口") is only in another endpoint of its sentence (`/api/v1/orders`).
+        codes.append("need:other_subject:" + other)
+    return codes
+
+
 def _other_endpoint(need: Need, s: Statement, equivalents: TermEquivalents | None) -> str | None:
     """Another endpoint of the sentence a clause was cut from that holds a noun of the need the clause
     itself does not say, when the clause names an endpoint of its own."""
@@ -637,18 +655,7 @@ def match_need(
         # The statement answers the general rule, not the case asked about ("每天 100 元" for the
         # day of departure, which the rule's next clause prices at 50 元).
         codes.append("need:case_unsaid:" + ",".join(case_unsaid))
-    required_missing = [
-        t for t in need.required_terms if _checkable(s, t, words) and not _present(s, t, words, surround=True)
-    ]
-    if required_missing:
-        # The figure measures something else ("300 秒" of a clock skew for "提前几天提醒"), or the
-        # statement is about another subject than the one the question names twice.
-        codes.append("need:required_missing:" + ",".join(required_missing))
-    other = _other_endpoint(need, s, words) if not need.anchors else None
-    if other is not None:
-        # The statement names its own endpoint ("POST /api/v1/pay 200 QPS") and a noun of the asked
-        # one ("创建*订单*的接口") is only in another endpoint of its sentence (`/api/v1/orders`).
-        codes.append("need:other_subject:" + other)
+    codes += _subject_codes(need, s, words)
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)
