@@ -496,6 +496,22 @@ def test_negation_flip(claim: str, evidence: str, expected: str) -> None:
         ),  # the cue negates something the claim never says
         ("VPN isn't granted before that.", "VPN access is only granted once the training is complete."),
         ("高峰期外在非高峰时段执行", "禁止在高峰期执行；扩容在非高峰期执行。"),
+        # two negations apart in one sentence do not cancel: it is unknown, said twice
+        (
+            "It's not known if his record had anything to do with his arrest.",
+            "What we don't know: It's not known whether his record had anything to do with his arrest.",
+        ),
+        # the cue's first word is light; the word both sides negate agrees
+        (
+            "报表库每周六做全量备份，没有 binlog 备份。",
+            "报表库每周六 03:00 做一次全量备份，不做 binlog 备份。",
+        ),
+        (
+            "No group has claimed responsibility, but Boko Haram is suspected.",
+            "Although no one has claimed responsibility for the attack, the group is the main suspect.",
+        ),
+        # `No 2` is a rank
+        ("The world No 2 has been resting.", "The world No 2 has been resting in the snow."),
     ],
 )
 def test_negation_on_other_words_is_not_a_flip(claim: str, evidence: str) -> None:

@@ -12,8 +12,19 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
-from groundgate.verify.fidelity.negation import _polarity, _surface
+from groundgate.verify.fidelity.negation import _Polarity, _polarity, _surface
 from groundgate.verify.fidelity.report import _Ctx, _Report
+
+
+def _another_word_agrees(words: tuple[str, ...], here: _Polarity, there: _Polarity) -> bool:
+    """Another governed word both sides state with the same polarity: the cue's first word is a light
+    one ("没有 binlog 备份" beside "做全量备份" over "不做 binlog 备份"; "No group has claimed" over "no one has
+    claimed … the group the main suspect"), so the sides do not disagree about what is negated."""
+    for w in words:
+        mine, theirs = here.polarities(w), there.polarities(w)
+        if mine and theirs and len(mine) == 1 and mine == theirs:
+            return True
+    return False
 
 
 def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
@@ -29,10 +40,14 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     oth = other.polarity()
     if not src.cues and not oth.cues:
         return
+    # Words whose polarity a cue found settled (another governed word agrees on both sides): the
+    # other side's cues over the same word are not asked again (the verdict must not depend on which
+    # side is read first).
+    settled: set[str] = set()
     for side, here, there in ((r.side, src, oth), (r.other, oth, src)):
         asked: set[tuple[str, ...]] = set()
         for cue in here.cues:
-            if cue.focus in asked:
+            if cue.focus in asked or (cue.focus and cue.focus[0] in settled):
                 continue  # the outcome depends on the words governed only: it was no flip before
             asked.add(cue.focus)
             if not cue.focus or not there.states(cue.focus[0]):
@@ -42,6 +57,9 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
             word = cue.focus[0]
             mine, theirs = here.polarities(word), there.polarities(word)
             if not mine or not theirs or not mine.isdisjoint(theirs):
+                continue
+            if _another_word_agrees(cue.focus[1:], here, there):
+                settled.add(word)
                 continue
             plain = r.other if side == r.side else r.side
             r.add(

@@ -110,6 +110,10 @@ def _same_word(word: str, other: str) -> bool:
     return len(word) > 1 and len(other) > 1 and (word in other or other in word)
 
 
+#: Characters between two cues that still read as one double negation (`不是不能`, `not un-`).
+_ADJACENT_CUES = 6
+
+
 @dataclass(frozen=True, slots=True)
 class _PolaritySentence:
     tokens: frozenset[str]
@@ -124,11 +128,25 @@ class _PolaritySentence:
         return word.isascii() and len(word) >= 4 and any(_same_word(word, t) for t in self.tokens)
 
     def negated(self, word: str) -> bool:
-        """Whether `word` is negated here: an odd number of cues govern it (double negation cancels)."""
+        """Whether `word` is negated here: an odd number of adjacent cues govern it (double negation
+        cancels: `不是不能`, `not impossible`). Cues apart from each other negate apart: "What we don't
+        know: it's not known whether …" says twice that it is unknown, not that it is known."""
         found = self.negations.get(word)
         if found is None:
-            count = sum(1 for cue in self.cues if any(_same_word(word, f) for f in cue.scope))
-            found = self.negations[word] = count % 2 == 1
+            governing = sorted(
+                (cue.mention.start, cue.mention.end)
+                for cue in self.cues
+                if any(_same_word(word, f) for f in cue.scope)
+            )
+            runs: list[int] = []
+            last_end = None
+            for start, end in governing:
+                if last_end is not None and start - last_end <= _ADJACENT_CUES:
+                    runs[-1] += 1
+                else:
+                    runs.append(1)
+                last_end = end
+            found = self.negations[word] = any(count % 2 == 1 for count in runs)
         return found
 
 
@@ -170,6 +188,8 @@ def _analyse_polarity(text: str) -> _Polarity:
     # those tails: analyse each distinct tail once.
     governed: dict[str, tuple[tuple[str, ...], int, frozenset[str]]] = {}
     for cue in extract(text).of("negation")[:_MAX_CUES]:
+        if _not_a_negation(text, cue.start, cue.end):
+            continue
         tail = text[cue.end : cue.end + 48]
         cut = _CLAUSE_END_RX.search(tail)
         if cut is not None:
@@ -196,6 +216,11 @@ def _analyse_polarity(text: str) -> _Polarity:
 
 
 _ASCII_WORD_RX = re.compile(r"[A-Za-z]+")
+
+
+def _not_a_negation(text: str, start: int, end: int) -> bool:
+    """`No 2` / `No. 1`: a rank ("the world No 2"), not a negation."""
+    return text[start:end] == "No" and re.match(r"\.?\s?\d", text[end : end + 3]) is not None
 
 
 def _surface(text: str, word: str) -> str:
