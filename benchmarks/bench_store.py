@@ -4,7 +4,8 @@ Each backend gets a fresh database: 100,000 background runs (with 5 steps and 3 
 each, like the measured ones) are bulk-inserted through SQLAlchemy Core, then
 
 - writes: runs recorded through the real `run_recorded`/`RunRecorder` — the run row (`RUNNING`),
-  4 steps and 3 tool invocations appended one transaction each as they arrive, and the finalize
+  4 steps and 3 tool invocations appended one transaction each as they arrive (on PostgreSQL one
+  autocommitted `INSERT` each, `groundgate.store.engine.Store.append`), and the finalize
   transaction (the composer's step, answer, verdict, the `verifier_evaluation` and
   `rule_evaluation` slots): 9 transactions per run, one writer;
 - reads: `get_trace` of random stored runs (run, session, steps, invocations, slots parsed).
@@ -285,9 +286,10 @@ def main() -> None:
             f"{args.writes} runs written through `run_recorded` (5 steps, 3 tool invocations, 9 transactions "
             f"each: start, 7 appends, finish; one writer) and {args.reads} `get_trace` reads of random runs, "
             "after bulk-inserting the background runs (each also with 5 steps and 3 invocations) into a "
-            "fresh database. SQLite in WAL mode with `synchronous=NORMAL`; on PostgreSQL the appends commit "
-            "with `synchronous_commit = off`, the start and the finish durably. PostgreSQL runs locally "
-            "(same machine, TCP).",
+            "fresh database. SQLite in WAL mode with `synchronous=NORMAL`; on PostgreSQL each append is one "
+            "autocommitted `INSERT` on a connection with `synchronous_commit = off` (no `BEGIN`, `SET LOCAL` "
+            "or `COMMIT` round trip), the start and the finish are durable transactions. PostgreSQL runs "
+            "locally (same machine, TCP).",
             "",
             "| backend | stored runs | bulk fill s | writes runs/s | write ms p50 | write ms p95 | "
             "trace ms p50 | trace ms p95 |",

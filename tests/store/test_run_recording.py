@@ -10,9 +10,10 @@ import subprocess
 import sys
 import textwrap
 import uuid
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -167,21 +168,28 @@ def test_a_killed_process_leaves_a_recoverable_run(store: Store, store_url: str,
 
 
 def test_a_failed_append_is_written_at_the_end(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both append paths fail: the autocommitted single-row insert (`Store.append`) and the
+    transaction that writes what a failed append left (`Store.session`)."""
     result = make_run_result()
     broken = {"on": True}
-    real_session = store.session
+    real_session, real_append = store.session, store.append
 
-    def flaky_session():  # type: ignore[no-untyped-def]
-        if broken["on"]:
-            raise RuntimeError("database briefly unavailable")
-        return real_session()
+    def flaky(real: Callable[[], Any]) -> Callable[[], Any]:
+        def seam() -> Any:
+            if broken["on"]:
+                raise RuntimeError("database briefly unavailable")
+            return real()
+
+        return seam
 
     def execute(recorder: RunRecorder) -> RunResult:
-        monkeypatch.setattr(store, "session", flaky_session)
+        monkeypatch.setattr(store, "session", flaky(real_session))
+        monkeypatch.setattr(store, "append", flaky(real_append))
         recorder.on_step(result.steps[0])  # logged, not raised
         recorder.on_tool_result(result.tool_results[0])
         broken["on"] = False
         monkeypatch.setattr(store, "session", real_session)
+        monkeypatch.setattr(store, "append", real_append)
         return result
 
     run_recorded(store, execute, question=result.question, run_id=result.run_id)

@@ -3,10 +3,11 @@
 A run is still written as it happens, one short transaction per step or tool call, but each costs
 less: SQLite runs in WAL mode with `synchronous=NORMAL`; the recorder writes Core statements; the
 rule evaluation rides on the finishing transaction instead of a transaction of its own; a write
-renews the lease only when the last renewal is old; on PostgreSQL an append does not wait for the
-WAL flush while the start and the finish do, and a new session is inserted without a savepoint;
-pooled connections are pinged only after sitting idle; the heartbeat thread outlives a run so the
-next one does not start a thread. Leases and recovery themselves:
+renews the lease only when the last renewal is old; on PostgreSQL and MariaDB an append is one
+autocommitted `INSERT` on the store's append engine (no `BEGIN`/`COMMIT` round trips), on PostgreSQL
+without waiting for the WAL flush while the start and the finish do, and a new session is inserted
+without a savepoint; pooled connections are pinged only after sitting idle; the heartbeat thread
+outlives a run so the next one does not start a thread. Leases and recovery themselves:
 tests/security/test_security_run_leases.py.
 """
 
@@ -44,15 +45,20 @@ def store(store_url: str) -> Iterator[Store]:
 
 
 class Statements:
-    """Every statement the engine sends, and every commit, while attached."""
+    """Every statement the store's engines send, and every commit, while attached. `appended`: the
+    statements of the append engine (autocommitted one by one), `sql`: those of the main engine."""
 
     def __init__(self, store: Store) -> None:
         self.store = store
         self.sql: list[str] = []
+        self.appended: list[str] = []
         self.commits = 0
 
     def _on_execute(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
         self.sql.append(" ".join(statement.split()))
+
+    def _on_append(self, _conn: Any, _cursor: Any, statement: str, *_args: Any) -> None:
+        self.appended.append(" ".join(statement.split()))
 
     def _on_commit(self, _conn: Any) -> None:
         self.commits += 1
@@ -60,14 +66,23 @@ class Statements:
     def __enter__(self) -> Statements:
         event.listen(self.store.engine, "before_cursor_execute", self._on_execute)
         event.listen(self.store.engine, "commit", self._on_commit)
+        if self.store.append_engine is not None:
+            event.listen(self.store.append_engine, "before_cursor_execute", self._on_append)
         return self
 
     def __exit__(self, *_exc: object) -> None:
         event.remove(self.store.engine, "before_cursor_execute", self._on_execute)
         event.remove(self.store.engine, "commit", self._on_commit)
+        if self.store.append_engine is not None:
+            event.remove(self.store.append_engine, "before_cursor_execute", self._on_append)
+
+    @property
+    def transactions(self) -> int:
+        """Commits of the main engine plus the append engine's statements, each its own transaction."""
+        return self.commits + len(self.appended)
 
     def count(self, prefix: str) -> int:
-        return sum(1 for s in self.sql if s.upper().startswith(prefix.upper()))
+        return sum(1 for s in [*self.sql, *self.appended] if s.upper().startswith(prefix.upper()))
 
 
 def _two_appends(result: RunResult) -> Any:
@@ -96,7 +111,7 @@ def test_a_run_is_start_one_transaction_per_append_and_finish(store: Store) -> N
         run_recorded(
             store, _two_appends(result), question=result.question, run_id=result.run_id, tenant="acme"
         )
-    assert seen.commits == 4  # start, 2 appends, finish
+    assert seen.transactions == 4  # start, 2 appends, finish
     with store.session() as session:
         container = read_self_evaluation(result.run_id, session=session)
         run = get_run(result.run_id, session=session)
@@ -116,7 +131,7 @@ def test_a_failed_run_gets_its_rule_evaluation_in_the_failing_transaction(store:
 
     with Statements(store) as seen, pytest.raises(RuntimeError):
         run_recorded(store, execute, question="q", run_id=result.run_id)
-    assert seen.commits == 3  # start, 1 append, fail
+    assert seen.transactions == 3  # start, 1 append, fail
     with store.session() as session:
         container = read_self_evaluation(result.run_id, session=session)
     assert container["rule_evaluation"] == evaluate_rules([], run_status="FAILED").model_dump(mode="json")
@@ -139,13 +154,115 @@ def test_only_appends_skip_the_wal_flush_on_postgresql(store: Store) -> None:
     result = make_run_result()
     with Statements(store) as seen:
         run_recorded(store, _two_appends(result), question=result.question, run_id=result.run_id)
-    expected = 2 if store.backend == "postgresql" else 0  # the two appends, never start or finish
-    assert seen.count("SET LOCAL synchronous_commit = off") == expected
-    if store.backend == "postgresql":
-        with store.transaction(durable=False) as connection:
+    assert seen.count("SET LOCAL synchronous_commit") == 0  # no round trip of its own any more
+    with store.append() as connection:
+        if store.backend == "postgresql":  # set once per connection of the append engine
             assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
-        with store.transaction() as connection:
+    if store.backend == "postgresql":
+        with store.transaction() as connection:  # the start and the finish: durable
             assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+        with store.transaction(durable=False) as connection:  # what a failed append left
+            assert connection.exec_driver_sql("SHOW synchronous_commit").scalar() == "off"
+        with store.session() as session:
+            assert session.connection().exec_driver_sql("SHOW synchronous_commit").scalar() == "on"
+
+
+def test_an_append_is_one_autocommitted_insert_on_server_backends(store: Store) -> None:
+    """PostgreSQL/MariaDB: each append is its single `INSERT` on the append engine, no `BEGIN` or
+    `COMMIT` of its own; the start and the finish stay transactions of the main engine. SQLite: every
+    append is a transaction of the main engine, as before."""
+    result = make_run_result()
+    with Statements(store) as seen:
+        run_recorded(store, _two_appends(result), question=result.question, run_id=result.run_id)
+    if store.backend == "sqlite":
+        assert store.append_engine is None
+        assert not store.appends_autocommit
+        assert seen.commits == 4
+        return
+    assert store.appends_autocommit
+    assert seen.commits == 2  # start, finish
+    assert [s.split(" (")[0] for s in seen.appended] == [
+        "INSERT INTO agent_step",
+        "INSERT INTO tool_invocation",
+    ]
+    with store.append() as connection:
+        dbapi = connection.connection.dbapi_connection
+        assert dbapi is not None
+        autocommit = dbapi.get_autocommit() if hasattr(dbapi, "get_autocommit") else dbapi.autocommit
+        assert autocommit is True
+    with store.session() as session:
+        trace = get_run(result.run_id, session=session)
+        assert trace.status == "SUCCEEDED"
+    _assert_written_once(store, result.run_id, steps=2, invocations=1)
+
+
+def _assert_written_once(store: Store, run_id: str, *, steps: int, invocations: int) -> None:
+    from groundgate.apps.run_trace import get_trace
+
+    with store.session() as session:
+        trace = get_trace(run_id, session=session)
+    assert [s.seq for s in trace.steps] == list(range(steps))
+    ids = [i.invocation_id for i in trace.tool_invocations]
+    assert len(ids) == invocations == len(set(ids))
+
+
+def test_a_failed_renewal_after_an_append_never_writes_the_row_twice(
+    store_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An autocommitted append is committed when its statement returns: a lease renewal that fails
+    after it leaves the row written once (and the renewal due, retried by the next write), and a
+    failed insert leaves the row to the next write, never lost, never doubled; several rows pending
+    are written by one transaction (an autocommitted statement each would not be atomic)."""
+    import groundgate.store.recorder as recorder_module
+
+    if store_url.startswith("sqlite"):
+        pytest.skip("SQLite appends are transactions (test_a_failed_append_is_written_at_the_end)")
+    clock = Clock(utcnow())
+    store = open_store(store_url, lease=LeasePolicy(lease_seconds=120, heartbeat_seconds=3600, clock=clock))
+    try:
+        t0 = clock.now
+        result = make_run_result()
+        recorder = RunRecorder(
+            store, run_id=result.run_id, session_id=result.session_id, question=result.question
+        )
+        recorder.start()
+        real_renew = recorder_module.renew_lease
+        renewals: list[str] = []
+
+        def renewal_fails(run_id: str, **kwargs: Any) -> int:
+            renewals.append(run_id)
+            raise RuntimeError("connection lost after the insert")
+
+        monkeypatch.setattr(recorder_module, "renew_lease", renewal_fails)
+        clock.now = t0 + timedelta(seconds=40)  # a renewal is due with this write
+        recorder.on_step(result.steps[0])  # logged, not raised
+        assert renewals == [result.run_id]
+        assert recorder.steps_written == 1  # the insert was committed before the renewal failed
+
+        monkeypatch.setattr(recorder_module, "renew_lease", real_renew)
+        real_append = store.append
+
+        def append_fails() -> Any:
+            raise RuntimeError("database briefly unavailable")
+
+        monkeypatch.setattr(store, "append", append_fails)
+        recorder.on_tool_result(result.tool_results[0])  # logged, not raised: still pending
+        assert recorder.invocations_written == set()
+        monkeypatch.setattr(store, "append", real_append)
+        with Statements(store) as seen:
+            recorder.on_step(result.steps[1])  # two rows pending: one transaction writes both
+        assert (recorder.steps_written, recorder.invocations_written) == (
+            2,
+            {result.tool_results[0].invocation_id},
+        )
+        assert seen.commits == 1
+        assert seen.appended == []
+        recorder.finish(result)  # nothing left to write but the run row
+        _assert_written_once(store, result.run_id, steps=2, invocations=1)
+        with store.session() as session:
+            assert get_run(result.run_id, session=session).status == "SUCCEEDED"
+    finally:
+        store.close()
 
 
 def test_a_new_session_is_inserted_without_a_savepoint_except_on_mariadb(store: Store) -> None:
@@ -286,3 +403,23 @@ def test_a_session_created_before_the_run_gets_its_query(store: Store) -> None:
         row = find_session_row(session_id, session=session)
         assert row is not None
         assert row.query == result.question
+
+
+def test_the_append_pool_keeps_every_connection_it_opens(store_url: str) -> None:
+    """The main pool closes its overflow connections when they come back; under the service's 40
+    worker threads the append pool would then open a connection every few appends. It keeps up to
+    `pool_size + max_overflow` instead, and opens no more."""
+    if store_url.startswith("sqlite"):
+        pytest.skip("SQLite appends use the main engine")
+    store = open_store(store_url, migrate=False, pool_size=3, max_overflow=4)
+    unlimited = open_store(store_url, migrate=False, pool_size=3, max_overflow=-1)
+    try:
+        assert store.append_engine is not None
+        pool: Any = store.append_engine.pool
+        assert (pool.size(), pool._max_overflow) == (7, 0)
+        assert unlimited.append_engine is not None
+        pool = unlimited.append_engine.pool
+        assert (pool.size(), pool._max_overflow) == (3, -1)  # taken as it is
+    finally:
+        store.close()
+        unlimited.close()

@@ -22,6 +22,14 @@ the CLI beside the server) read while a writer writes.
 `Store.transaction()` is a SQLAlchemy Core unit of work for the hot path (the run recorder): the
 same queueing and error translation as `session()`, without the ORM's identity map and flush.
 
+`Store.append()` (PostgreSQL and MariaDB) is a connection of a second engine in autocommit mode, for
+the run recorder's appends (one step or tool invocation, one `INSERT`): the statement is its own
+transaction, one round trip instead of four (`BEGIN`, `SET LOCAL synchronous_commit`, the insert,
+`COMMIT`). On PostgreSQL that engine's connections run with `synchronous_commit = off` at session
+level (set once when the connection is made), so an append does not wait for the WAL flush, as
+before; the main engine's commits (a run's start and its end, every `session()`) still do. Its pool
+keeps the connections it opened (`create_append_engine`).
+
 A `Store` also carries the run-lease policy and, once a run is recorded, its `Heartbeat` thread
 (`groundgate.store.leases`): `close()` stops it.
 """
@@ -122,6 +130,47 @@ def _install_idle_ping(engine: Engine) -> None:
             raise DisconnectionError(f"the pooled connection is gone: {exc}") from exc
 
 
+def _install_lazy_commit(engine: Engine) -> None:
+    """PostgreSQL: every commit of this engine's connections returns before the WAL flush
+    (`synchronous_commit = off` for the session, set once per connection, no round trip later)."""
+
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_connection: Any, _record: Any) -> None:
+        cursor = dbapi_connection.cursor()
+        cursor.execute("SET synchronous_commit = off")
+        cursor.close()
+        dbapi_connection.commit()  # a session-level SET outlives its transaction; no-op in autocommit
+
+
+APPEND_POOL_DEFAULTS = {"pool_size": 5, "max_overflow": 10}
+"""SQLAlchemy's `QueuePool` defaults, when the caller sets no pool size."""
+
+
+def create_append_engine(engine: Engine, **kwargs: Any) -> Engine | None:
+    """The engine of `Store.append()` for `engine`'s database: autocommit, and on PostgreSQL no wait
+    for the WAL flush; None for SQLite (its appends stay transactions, see `Store.append`).
+
+    `kwargs` are those of the main engine. Its pool keeps `pool_size` connections and opens up to
+    `max_overflow` more, closing those again when they are returned: under load (the service's 40
+    worker threads) that is a new database connection every few appends, each costing more than the
+    appends it serves (a server process forked, a login, a `SET`). The append pool keeps all it
+    opened instead, `pool_size + max_overflow` at most, and opens no more: a thread holds one only
+    for its single statement and never while it holds one of the main engine, so a thread beyond
+    that waits a fraction of a millisecond for one to come back."""
+    backend = engine.dialect.name
+    if backend == "sqlite":
+        return None
+    options = {**kwargs, "isolation_level": "AUTOCOMMIT"}
+    sizes = {**APPEND_POOL_DEFAULTS, **{k: kwargs[k] for k in APPEND_POOL_DEFAULTS if k in kwargs}}
+    if "poolclass" not in kwargs and "pool" not in kwargs and sizes["pool_size"] > 0 <= sizes["max_overflow"]:
+        # (a pool without limits, `max_overflow=-1` or `pool_size=0`, is taken as it is)
+        options |= {"pool_size": sizes["pool_size"] + sizes["max_overflow"], "max_overflow": 0}
+    appends = create_store_engine(engine.url.render_as_string(hide_password=False), **options)
+    if backend == "postgresql":
+        _install_lazy_commit(appends)
+    return appends
+
+
 def create_store_engine(url: str, **kwargs: Any) -> Engine:
     """Build an engine for a SQLite, PostgreSQL or MySQL/MariaDB URL."""
     try:
@@ -184,6 +233,8 @@ class Store:
     engine: Engine
     sessions: sessionmaker[Session]
     lease: LeasePolicy = field(default_factory=LeasePolicy)
+    append_engine: Engine | None = field(default=None, repr=False, compare=False)
+    """`Store.append()`'s autocommit engine (`create_append_engine`); None: appends are transactions."""
     _sqlite_queue: threading.RLock = field(default_factory=threading.RLock, repr=False, compare=False)
     _heartbeat: Heartbeat | None = field(default=None, repr=False, compare=False)
     _heartbeat_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
@@ -223,6 +274,26 @@ class Store:
                 connection.exec_driver_sql("SET LOCAL synchronous_commit = off")
             yield connection
 
+    @property
+    def appends_autocommit(self) -> bool:
+        """Whether `append()` commits each statement on its own (PostgreSQL, MariaDB)."""
+        return self.append_engine is not None
+
+    @contextmanager
+    def append(self) -> Iterator[Connection]:
+        """A connection for the run recorder's appends. With `appends_autocommit` every statement
+        executed on it is its own transaction, committed when `execute` returns (PostgreSQL: without
+        waiting for the WAL flush, like `transaction(durable=False)`), so a block of several
+        statements is not atomic: the recorder sends one statement per append, and anything more
+        through `transaction(durable=False)`. Without it (SQLite, or a `Store` built without an append
+        engine) this is `transaction(durable=False)`: the block commits or rolls back as a whole."""
+        if self.append_engine is None:
+            with self.transaction(durable=False) as connection:
+                yield connection
+            return
+        with translate_errors("appending to a run"), self.append_engine.connect() as connection:
+            yield connection
+
     @contextmanager
     def _queued(self) -> Iterator[None]:
         """SQLite: one transaction of this process at a time, the others waiting on a lock (re-entrant,
@@ -249,6 +320,8 @@ class Store:
             heartbeat = self._heartbeat
         if heartbeat is not None:
             heartbeat.close()  # before the engine goes: a beat may be using a connection
+        if self.append_engine is not None:
+            self.append_engine.dispose()
         self.engine.dispose()
 
 
@@ -262,5 +335,8 @@ def open_store(
     if migrate:
         upgrade(engine)
     return Store(
-        engine=engine, sessions=sessionmaker(engine, expire_on_commit=False), lease=lease or LeasePolicy()
+        engine=engine,
+        sessions=sessionmaker(engine, expire_on_commit=False),
+        lease=lease or LeasePolicy(),
+        append_engine=create_append_engine(engine, **engine_kwargs),
     )

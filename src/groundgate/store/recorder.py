@@ -187,8 +187,10 @@ class RunRecorder:
     """Writes one run as it happens (a `RunSink` for `Orchestrator.run`).
 
     `start()` finds or creates the session for the tenant and inserts the run with status `RUNNING`
-    and this process's lease; each step and tool result is appended in its own short transaction
-    (renewing the lease when the last renewal is older than `LeasePolicy.write_renewal_seconds`);
+    and this process's lease; each step and tool result is appended as it arrives, in its own
+    short transaction (PostgreSQL, MariaDB: one autocommitted `INSERT`, see `Store.append`; several
+    rows left over by a failed append: one transaction) that renews the lease when the last renewal
+    is older than `LeasePolicy.write_renewal_seconds`;
     `finish(result)` writes whatever is missing and finalizes the row
     (`SUCCEEDED`, answer, verdict, timings, tokens, `self_evaluation.verifier_evaluation` and
     `rule_evaluation`); `fail(error)` marks it `FAILED` keeping what was written (with the
@@ -293,7 +295,15 @@ class RunRecorder:
         self.steps_written, self.invocations_written, records = snapshot
         del self._records[records:]
 
+    def _pending_rows(self) -> int:
+        """How many step and invocation rows this recorder holds that are not written yet."""
+        pending = {r.invocation_id for r in self._results} - self.invocations_written
+        return len(self._steps) - self.steps_written + len(pending)
+
     def _flush_pending(self, what: str) -> None:
+        if self.store.appends_autocommit and self._pending_rows() == 1:
+            self._append_one(what)
+            return
         snapshot = self._snapshot()
         try:
             # Not durable (PostgreSQL: no wait for the WAL flush, see `Store.transaction`): an append
@@ -302,22 +312,51 @@ class RunRecorder:
             with self.store.transaction(durable=False) as connection:
                 self._write_missing(self._steps, self._results, connection=connection)
                 now = self.store.lease.clock()
-                renewed = self._lease_renewed_at
-                if (
-                    renewed is None
-                    or (now - renewed).total_seconds() >= self.store.lease.write_renewal_seconds
-                ):
-                    renew_lease(
-                        self.run_id,
-                        owner=self.store.heartbeat.owner,
-                        expires_at=self.store.lease.expiry(now),
-                        connection=connection,
-                    )
-                    renewed = now
+                if self._renewal_due(now):
+                    self._renew(now, connection=connection)
+                    renewed: datetime | None = now
+                else:
+                    renewed = self._lease_renewed_at
             self._lease_renewed_at = renewed  # only once committed
         except Exception:
             logger.exception("could not append a %s of run %s; it is retried at the end", what, self.run_id)
             self._restore(snapshot)
+
+    def _append_one(self, what: str) -> None:
+        """The usual append, one row: a single `INSERT` that commits on its own (`Store.append`: one
+        round trip, PostgreSQL without waiting for the WAL flush). The counters move only once the
+        statement has returned, that is committed, so a failed insert leaves the row pending (written
+        by the next append, or at the end) and a committed one is never written again. A lease
+        renewal that is due follows as a second statement; when it fails the next write tries again."""
+        try:
+            with self.store.append() as connection:
+                self._write_missing(self._steps, self._results, connection=connection)
+        except Exception:
+            logger.exception("could not append a %s of run %s; it is retried at the end", what, self.run_id)
+            return
+        now = self.store.lease.clock()
+        if not self._renewal_due(now):
+            return
+        try:
+            with self.store.append() as connection:
+                self._renew(now, connection=connection)
+        except Exception:
+            logger.exception("could not renew the lease of run %s; the next write tries again", self.run_id)
+            return
+        self._lease_renewed_at = now
+
+    def _renewal_due(self, now: datetime) -> bool:
+        """Whether a write at `now` renews the lease (`LeasePolicy.write_renewal_seconds`)."""
+        renewed = self._lease_renewed_at
+        return renewed is None or (now - renewed).total_seconds() >= self.store.lease.write_renewal_seconds
+
+    def _renew(self, now: datetime, *, connection: Connection) -> None:
+        renew_lease(
+            self.run_id,
+            owner=self.store.heartbeat.owner,
+            expires_at=self.store.lease.expiry(now),
+            connection=connection,
+        )
 
     def _write_missing(
         self, steps: Sequence[AgentStep], results: Sequence[ToolResult], *, connection: Connection
