@@ -44,6 +44,14 @@ TEAM_B = "team-b.md > Team B handbook > Rituals"
         ("退款金额超过可退余额，退款接口会返回什么？", "订单金额不一致时接口返回 422。", "order", False, "need:required_missing:退款"),
         # "what does it return" asks for a code or status, not a rule
         ("退款金额超过可退余额，退款接口会返回什么？", "累计退款金额不能超过可退余额，超过的部分不予退款。", "refund", False, "need:kind_missing:definition"),
+        # "怎么失败的" asks for a cause; "几楼" for a floor; a named period must be the rule's period
+        ("ORD-1 这单是怎么失败的？", "- order.amount [order:ORD-1:amount]: 1299", "orders", False, "need:kind_missing:reason"),
+        ("ORD-1 这单是怎么失败的？", "ORD-1 因银行卡被冻结导致扣款失败（PAY-4005）。", "orders", True, ""),
+        ("Lotus 会议室在几楼？", "Lotus 会议室可容纳 12 人。", "rooms", False, "need:kind_missing:quantity"),
+        ("Lotus 会议室在几楼？", "Lotus 会议室在 5 楼。", "rooms", True, ""),
+        ("年底的封网期是从哪天到哪天？", "每月 1 日和大促期间为封网期。", "changes", False, "need:required_missing:年底"),
+        # "look for …" is a step of a procedure
+        ("Kafka offsets are not moving. What should I do?", "If Kafka offsets are not moving, look for rebalancing loops.", "runbook", True, ""),
         # a phrase is said when its words stand together
         ("What is the phone number of the second line on-call?", "The proxy logs pool stats lines every 15 seconds.", "metrics", False, "need:terms_missing"),
     ],

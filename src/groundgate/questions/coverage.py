@@ -76,9 +76,15 @@ _CAUSE_WORDS = re.compile(
 )
 _ACTION_WORDS = re.compile(
     r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|申请|按|计算|发放|执行|确认|切换|升级|调整|设置|"
-    r"打开|关闭|通知|上报|处理|排查|查看|拆分|限流|降级|\b(?:should|must|need|needs|first|then|check|restart|"
+    r"打开|关闭|通知|上报|处理|排查|查看|拆分|限流|降级|观察|等待|重试|停止|清理|删除|避免|不要|降低|提高|"
+    r"\b(?:should|must|need|needs|first|then|check|restart|"
     r"run|contact|submit|split|scale|roll|increase|decrease|reduce|raise|set|open|close|call|use|apply|verify|"
-    r"escalate|page|watch|switch|upgrade|disable|enable|remove|add|rotate|create|file|ask|follow)\b",
+    r"escalate|page|watch|switch|upgrade|disable|enable|remove|add|rotate|create|file|ask|follow|look|find|"
+    r"inspect|investigate|review|lower|move|keep|wait|retry|stop|kill|clear|delete|avoid|never|do\s+not)\b",
+    re.IGNORECASE,
+)
+_FLOOR = re.compile(
+    r"[0-9０-９一二三四五六七八九十]+\s*(?:楼|层)|\b\d+(?:st|nd|rd|th)?\s+floor\b|\bfloor\s+\d+\b|\b\d+F\b",
     re.IGNORECASE,
 )
 _CLAUSE = re.compile(r"[，,；;。!?！？\n]")
@@ -548,6 +554,9 @@ def _gives_kind(s: Statement, need: Need) -> bool:
         if need.value_kinds == ["frequency"]:
             # "How often": a recurrence (`every 90 days`, `每季度一次`, `daily`), not any duration.
             return bool(_FREQUENCY.search(s.text))
+        if need.value_kinds == ["floor"]:
+            # "几楼": a floor (`5 楼`, `五层`, `5th floor`), not the room's size (`12 人`).
+            return bool(_FLOOR.search(s.text))
         taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
         for m in s.mentions:
             if m.kind not in _NUMERIC or (need.value_kinds and m.kind not in need.value_kinds):

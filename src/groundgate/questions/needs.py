@@ -56,7 +56,11 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             AnswerKind.PROCEDURE,
         ),
         (r"什么时候|何时|几点|哪天|哪一天|什么时间|几号|什么条件|什么情况下|何种情况", AnswerKind.TIME),
-        (r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会", AnswerKind.REASON),
+        # "怎么失败的" / "怎么回事": how something came about is its cause, not a procedure.
+        (
+            r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)",
+            AnswerKind.REASON,
+        ),
         (r"谁|哪位|何人", AnswerKind.PERSON),
         (r"多少|几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
         (r"哪里|在哪|哪儿|什么地方", AnswerKind.LOCATION),
@@ -327,6 +331,8 @@ def _value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
     if kind is not AnswerKind.QUANTITY:
         return []
     lowered = part.lower()
+    if re.search(r"几[楼层]|哪一?[楼层]", lowered):
+        return ["floor"]
     if re.search(
         r"how\s+often|how\s+frequently|(?:多久|多长时间)[^，,。？?]{0,8}一次|频率|每隔多久|隔多久", lowered
     ):
@@ -710,7 +716,9 @@ def derive_needs(
         if zh:
             measured = _measure_terms(need.text, need.terms) if need.kind is AnswerKind.QUANTITY else []
             repeated = [t for t in need.terms if need.text.count(t) > 1 and term_weight(t) > 0]
-            need.required_terms = list(dict.fromkeys([*measured, *repeated]))
+            # A period the question names ("*年底*的封网期"): a rule for another period does not answer.
+            periods = [t for t in need.terms if _is_period_word(t)]
+            need.required_terms = list(dict.fromkeys([*measured, *repeated, *periods]))
     for need in needs:
         # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
         # answer: the general rule under the same heading answers another case.
@@ -725,6 +733,13 @@ def derive_needs(
         language="zh-CN" if zh else "en",
         needs=needs,
         followup=followup,
+    )
+
+
+def _is_period_word(term: str) -> bool:
+    """A Chinese time noun naming a period of the year, month or week (`年底`, `月初`, `周末`, `春节`)."""
+    return (
+        len(term) >= 2 and [tag for _, tag in rjieba.tag(term)] == ["t"] and not term.endswith(("天", "日"))
     )
 
 
