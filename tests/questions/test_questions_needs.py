@@ -250,3 +250,20 @@ def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
     question: str, refers: bool
 ) -> None:
     assert refers_back(question) is refers
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "anchors"),
+    [
+        ("One merchant gets ERR_SIGNATURE_INVALID now and then. What should I check, and in which order?",
+         AnswerKind.PROCEDURE, ["ERR_SIGNATURE_INVALID"]),
+        ("ORD-1 这单是怎么失败的？", AnswerKind.REASON, ["ORD-1"]),
+        ("Kafka lag is growing. What should I do?", AnswerKind.PROCEDURE, ["Kafka"]),
+    ],
+)  # fmt: skip
+def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(
+    question: str, kind: AnswerKind, anchors: list[str]
+) -> None:
+    (need,) = derive_needs(question).needs
+    assert need.kind is kind
+    assert need.anchors == anchors

@@ -80,6 +80,19 @@ When search latency is high, first check the shard size on the search dashboard;
 20 GB must be split. If the shard size is normal, restart the slowest search replica and watch the
 p99 latency for ten minutes.
 """,
+    "ledger-runbook.md": """---
+title: Ledger sync runbook
+doc_id: runbook-ledger-sync
+authority: SRE
+kind: runbook
+---
+# Ledger sync runbook
+
+## Troubleshooting LEDGER_SYNC_STALE
+
+Check two things in this order. Cursor lag: the merchant ledger cursor must be within 500 entries of the
+journal head. Broker quota: the sync job must hold a quota token for the ledger-sync topic.
+""",
 }
 
 
@@ -160,6 +173,16 @@ def test_a_what_to_do_question_is_answered_from_the_runbook_that_holds_it(
     # The whole procedure, in clean sentences: no clause cut at a `;` or at a wrapped line.
     assert "a shard above 20 GB must be split." in result.answer
     assert "restart the slowest search replica" in result.answer
+
+
+def test_a_list_of_labelled_steps_is_answered_whole_not_by_its_first_step(orchestrator: Orchestrator) -> None:
+    result = ask(
+        orchestrator,
+        "One merchant gets LEDGER_SYNC_STALE now and then. What should I check, and in which order?",
+    )
+    assert result.output_kind is OutputKind.NORMAL, (result.answer, result.gaps)
+    assert "Cursor lag" in result.answer
+    assert "Broker quota" in result.answer
 
 
 def test_an_english_question_finds_the_chinese_policy_and_says_the_answer_crossed_languages(

@@ -520,3 +520,19 @@ def test_weekdays_are_not_names_that_must_share_a_window(answer: str, apart: boo
     result = check(context=context, answer=answer)
     codes = [code for c in result.claims for code in c.reason_codes]
     assert any(code.startswith("names_never_together") for code in codes) is apart
+
+
+@pytest.mark.parametrize(
+    ("text", "anchor", "said"),
+    [
+        ("The default limit is 50 requests per second per tenant.", "per-tenant", True),
+        ("The payment gateway returns 504.", "payment-gateway", True),
+        ("The order service returns 504.", "payment-gateway", False),
+    ],
+)
+def test_an_anchor_is_mentioned_whether_joined_by_hyphen_underscore_or_space(
+    text: str, anchor: str, said: bool
+) -> None:
+    from groundgate.verify.evidence_items import mentions_any
+
+    assert mentions_any(text, [anchor]) is said

@@ -75,7 +75,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
     (re.compile(pattern, re.IGNORECASE), kind)
     for pattern, kind in (
         (
-            r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+do\b|\bhow\s+(?:do|can|should|would)\s+"
+            r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
+            r"\bin\s+(?:which|what)\s+order\b|\bhow\s+(?:do|can|should|would)\s+"
             r"(?:i|we|you)\b|\bhow\s+to\b|\bwhat\s+(?:are|is)\s+the\s+(?:steps|procedure|process)\b|"
             r"\bhow\s+is\b.*\bcalculated\b",
             AnswerKind.PROCEDURE,
@@ -121,7 +122,8 @@ _ZH_KIND_WORDS = re.compile(
 _EN_KIND_WORDS = re.compile(
     r"\bhow\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|seconds|weeks|months|years|times)\b|"
     r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old|soon|quickly)\b|\bwhat\s+time\b|"
-    r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+do\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
+    r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
+    r"\bin\s+(?:which|what)\s+order\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
     re.IGNORECASE,
 )
 _ZH_STOP: Final = _wordset(
@@ -182,7 +184,7 @@ _EN_VERBS: Final = _words(
 )
 _EN_GENERIC: Final = _words(
     "after before through all first last single one soon fine ok okay able possible such other another "
-    "way thing things kind sort some any more most"
+    "way thing things kind sort some any more most always sometimes never occasionally again"
 )
 _ZH_GENERIC: Final = _words(
     "时候 可能 发生 进行 看到 起来 出现 能够 需要 应该 使用 一个 同一个 总是 之前 之后 以后 以前 地方 "
@@ -363,9 +365,13 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
             name = match.group().strip()
             words = name.split()
             # The question's first word is capitalised because it starts the question.
-            if first and match.start() <= first.start(1) and words[0].lower() in _EN_STOP | {"when", "what"}:
+            if (
+                first
+                and match.start() <= first.start(1)
+                and words[0].lower() in _EN_STOP | _EN_GENERIC | {"when", "what"}
+            ):
                 words = words[1:]
-            if words and not (len(words) == 1 and words[0].lower() in _EN_STOP):
+            if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
                 found.append(" ".join(words))
     unique: list[str] = []
     for anchor in found:

@@ -51,6 +51,7 @@ _NEXT_STEP = re.compile(
     r"如仍|仍然|其次|第[二三四五])",
     re.IGNORECASE,
 )
+_LABELLED = re.compile(r"\s*(?:[A-Z][A-Za-z-]*(?: [a-z][A-Za-z-]*){0,3}|[\u4e00-\u9fff]{2,8})[:：]\s*\S")
 _ACTION = re.compile(
     r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|执行|切换|调整|设置|通知|排查|"
     r"\b(?:should|must|need|first|then|check|restart|run|contact|split|scale|roll|increase|set|watch|"
@@ -507,13 +508,15 @@ def _extras(need: Need, scored: Sequence[_Scored], chosen: list[_Scored], room: 
                 texts.add(s.unit.text)
     elif need.kind is AnswerKind.PROCEDURE:
         first = next(s for s in chosen if s.matches[need.id].met)
+        # Labelled items ("Clock skew: … Key version: … must …") are a list of steps like "then …".
+        labelled = bool(_LABELLED.match(first.unit.text))
         follows = [
             s
             for s in scored
             if s.unit.item is first.unit.item
             and first.unit.seq >= 0
             and first.unit.seq < s.unit.seq <= first.unit.seq + 2
-            and _NEXT_STEP.match(s.unit.text)
+            and (_NEXT_STEP.match(s.unit.text) or (labelled and _LABELLED.match(s.unit.text)))
             and _ACTION.search(s.unit.text)
             and s not in chosen
         ]

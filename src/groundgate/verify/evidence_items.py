@@ -281,5 +281,10 @@ def question_anchors(question: str) -> list[str]:
 
 
 def mentions_any(text: str, anchors: Sequence[str]) -> bool:
-    lowered = text.lower()
-    return any(anchor.lower() in lowered for anchor in anchors)
+    """Some anchor is in `text`, hyphens, underscores and spaces alike (`per-tenant` is said by "per
+    tenant", `payment-gateway` by "payment gateway")."""
+    folded = _JOINERS.sub(" ", text.lower())
+    return any(_JOINERS.sub(" ", anchor.lower()) in folded for anchor in anchors)
+
+
+_JOINERS = re.compile(r"[\s_\-]+")

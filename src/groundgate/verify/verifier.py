@@ -187,6 +187,37 @@ def _record_and_name(
     return []
 
 
+def _later_steps(
+    met: Sequence[str], supported: Sequence[tuple[Claim, Statement]], matches: Sequence[tuple[str, NeedMatch]]
+) -> set[str]:
+    """Steps of a procedure cut from the same passage as a step that meets the need ("Clock skew: …",
+    then "Key version: …"): shown with it, though they do not repeat the question's words — unless
+    they name another case (an anchor, a qualifier or a condition of their own)."""
+    sources = {
+        ref.citation_id
+        for claim, _ in supported
+        if claim.id in met
+        for ref in claim.evidence_refs
+        if ref.citation_id
+    }
+    codes = dict(matches)
+    return {
+        claim.id
+        for claim, _ in supported
+        if claim.id not in met
+        and any(ref.citation_id in sources for ref in claim.evidence_refs)
+        and not any(c.startswith(_OTHER_CASE) for c in codes[claim.id].codes)
+    }
+
+
+_OTHER_CASE = (
+    "need:anchor_missing:",
+    "need:other_case:",
+    "need:qualifier_conflict:",
+    "need:condition_not_met:",
+)
+
+
 def _texts(zh: bool) -> Templates:
     return templates("zh-CN" if zh else "en")
 
@@ -469,6 +500,8 @@ class Verifier:
                 need, matches, supported, equivalents
             )
             shown.update(met)
+            if need.kind is AnswerKind.PROCEDURE and met:
+                shown.update(_later_steps(met, supported, matches))
             best = max((m for _, m in matches), key=lambda m: m.score, default=None)
             reasons = [] if met else (list(best.codes) if best else ["need:no_supported_claim"])
             texts = {claim.id: claim.text for claim, _ in supported}
