@@ -26,6 +26,17 @@ from groundgate.questions import derive_needs, refers_back, round_two_query, spl
             "Which payment methods and currencies are supported?",
             ["Which payment methods and currencies are supported"],
         ),
+        (
+            "How many instances do payment-gateway and order-service each run by default?",
+            [
+                "How many instances do payment-gateway run by default",
+                "How many instances do order-service run by default",
+            ],
+        ),
+        (
+            "What are the limits of Team A and Team B respectively?",
+            ["What are the limits of Team A and Team B respectively"],
+        ),
     ],
 )
 def test_a_question_is_split_into_the_parts_that_each_ask_something(question: str, parts: list[str]) -> None:

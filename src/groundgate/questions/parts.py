@@ -102,6 +102,11 @@ _EN_PAIR_WORDS = re.compile(
     re.IGNORECASE,
 )
 _EN_NAMES = re.compile(r"\bof\s+(?P<x>[\w]+[._\-][\w.\-]+)\s+and\s+(?P<y>[\w]+[._\-][\w.\-]+)\s*$")
+# "Do payment-gateway and order-service each run …": two names, then `each` / `respectively`.
+_EN_EACH = re.compile(
+    r"\b(?P<x>[\w]+[._\-][\w.\-]+)\s+and\s+(?P<y>[\w]+[._\-][\w.\-]+)\b"
+    r"(?P<rest>[^?]*?)\s+(?:each|respectively)\b"
+)
 
 
 def _en_conjuncts(sentence: str) -> list[str]:
@@ -113,6 +118,12 @@ def _en_conjuncts(sentence: str) -> list[str]:
         det = found.group("det")
         start, end = found.span()
         return [f"{sentence[:start]}{det} {found.group(part)}{sentence[end:]}" for part in ("x", "y")]
+    each = _EN_EACH.search(sentence)
+    if each is not None:
+        start, end = each.span()
+        return [
+            f"{sentence[:start]}{each.group(part)}{each.group('rest')}{sentence[end:]}" for part in ("x", "y")
+        ]
     names = _EN_NAMES.search(sentence)
     if names is not None:
         start = names.start("x")
