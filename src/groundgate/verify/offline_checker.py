@@ -33,6 +33,7 @@ from groundgate.text.segmentation import Span, is_cjk_text, normalize, tokenize
 from groundgate.verify import fidelity, records
 from groundgate.verify.alignment import anchor_coverage, entity_swaps
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
+from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.windows import (
@@ -193,20 +194,7 @@ class OfflineChecker:
             key = False
             reasons[0] = "not_key:restates_question"
 
-        evidence_spans: tuple[EvidenceSpan, ...] = ()
-        aligned: str | fidelity.EvidenceIndex = ""
-        fields: tuple[records.Field, ...] = ()
-        if best.window is not None:
-            w = best.window
-            aligned = index.aligned_evidence(w, best.number)
-            fields = index.window_fields(best.number)
-            if best.score > 0:
-                # A window as long as a passage without sentence breaks is cited by its beginning: the
-                # result must not repeat a whole context once per claim (output size is cost too).
-                end = min(w.end, w.start + MAX_EXCERPT_CHARS)
-                excerpt = w.raw[: end - w.start]
-                evidence_spans = (EvidenceSpan(passage=w.passage, start=w.start, end=end, excerpt=excerpt),)
-
+        evidence_spans, aligned, fields = _window_evidence(best, index)
         issues = fidelity.check_claim(claim, aligned, evidence, question=question)
         cross = index.cross_language and is_cjk_text(claim) != index.context_cjk
         # A negation or comparator flip is read off the aligned window: only a well aligned, short
@@ -237,9 +225,15 @@ class OfflineChecker:
             best.window.text if best.window is not None else "",
             bool(fields),
         )
-        if not unjudged and not cross and best.score >= t.alignment_for_values:
-            elsewhere = _figures_from_elsewhere(claim, aligned, evidence)
-            unjudged = bool(elsewhere)
+        if not cross:
+            elsewhere = _stated_apart(
+                claim,
+                aligned,
+                evidence,
+                index,
+                check_figures=not unjudged and best.score >= t.alignment_for_values,
+            )
+            unjudged = unjudged or bool(elsewhere)
             reasons.extend(elsewhere)
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
@@ -617,6 +611,40 @@ def _contradictions(
 
 
 _VALUE_CHANGES = frozenset({"number_mismatch", "currency_mismatch"})
+
+
+def _window_evidence(
+    best: Support, index: ContextIndex
+) -> tuple[tuple[EvidenceSpan, ...], str | fidelity.EvidenceIndex, tuple[records.Field, ...]]:
+    """The best window's cited span, its text for the fidelity checks, and its record fields."""
+    if best.window is None:
+        return (), "", ()
+    w = best.window
+    aligned = index.aligned_evidence(w, best.number)
+    fields = index.window_fields(best.number)
+    if best.score <= 0:
+        return (), aligned, fields
+    # A window as long as a passage without sentence breaks is cited by its beginning: the result
+    # must not repeat a whole context once per claim (output size is cost too).
+    end = min(w.end, w.start + MAX_EXCERPT_CHARS)
+    excerpt = w.raw[: end - w.start]
+    return (EvidenceSpan(passage=w.passage, start=w.start, end=end, excerpt=excerpt),), aligned, fields
+
+
+def _stated_apart(
+    claim: str,
+    aligned: str | fidelity.EvidenceIndex,
+    evidence: fidelity.EvidenceIndex,
+    index: ContextIndex,
+    *,
+    check_figures: bool,
+) -> list[str]:
+    """Reason codes for what the context states, but apart from what the claim joins it to: a figure
+    of a neighbouring row (only against a well-aligned window) and an agent the context gives another
+    task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
+    codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
+    codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
+    return codes
 
 
 def _figures_from_elsewhere(
