@@ -791,3 +791,17 @@ def test_a_claim_with_hundreds_of_figures_is_checked_in_bounded_time() -> None:
     claim = "，".join(f"{n}元" for n in range(1, 2_000))
     issues = check_claim(claim, "费用为 5 元。", "费用为 5 元。")
     assert 0 < len(issues) <= MAX_CLAIM_MENTIONS
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("晚上 6:30 闭园", "18:30"),
+        ("下午 3:00 开会", "15:00"),
+        ("上午 9:30 开门", "09:30"),
+        ("深夜 1:30 告警", "01:30"),
+    ],
+)
+def test_a_daypart_before_a_digit_clock_sets_its_half_of_the_day(text: str, value: str) -> None:
+    (clock,) = [m for m in extract(text).items if m.kind == "time"]
+    assert clock.value == value

@@ -260,7 +260,16 @@ def _times(ex: _Extractor, digit: bool) -> None:
             if not ex.left_ok(m.start(), _CLOCK_BEFORE_NT) or not ex.free(*m.span()):
                 continue
             hour_text, minute_text = m.group().split(":")[:2]
-            _clock(ex, m.start(), m.end(), int(hour_text), int(minute_text[:2]), m.group("se"), m.group("ap"))
+            ap = m.group("ap")
+            if ap is None and int(hour_text) < 12:
+                # "晚上 6:30" is 18:30, as "晚上六点半" is (the daypart before a digit clock).
+                part = _DAYPART_BEFORE_RX.search(nt, max(0, m.start() - 6), m.start())
+                late_night = (
+                    part is not None and part.group("p") in ("夜里", "夜间", "深夜") and int(hour_text) < 6
+                )
+                if part is not None and part.group("p") in _PM_PREFIXES and not late_night:
+                    ap = "pm"  # (but "深夜 1:30" is 01:30)
+            _clock(ex, m.start(), m.end(), int(hour_text), int(minute_text[:2]), m.group("se"), ap)
     if digit and ("am" in lt or "pm" in lt or "a.m" in lt or "p.m" in lt):
         for m in _AMPM_RX.finditer(lt):
             if ex.left_ok(m.start(), _CLOCK_BEFORE_NT) and ex.free(*m.span()):
