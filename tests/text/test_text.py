@@ -129,3 +129,18 @@ def test_a_long_text_normalizes_exactly_as_character_by_character(text: str) -> 
 )
 def test_sentence_ends_skip_abbreviations_and_list_numbers(text: str, sentences: list[str]) -> None:
     assert [s.text for s in split_sentences(text)] == sentences
+
+
+def test_tokenize_cache_gives_each_caller_its_own_list() -> None:
+    """The tokens of a text are cached (issue 12): a caller that changes its list changes nothing
+    for the next caller, and the cached answer is the uncached one."""
+    text = "连接池耗尽时 retries fail with ERR_POOL_EXHAUSTED"
+    first = tokenize(text)
+    expected = list(first)
+    first.append("mutated")
+    first.clear()
+    assert tokenize(text) == expected == tokenize(text, cache=False)
+    assert tokenize(text) is not tokenize(text)
+    assert tokenize(text, keep_stopwords=True) == tokenize(text, keep_stopwords=True, cache=False)
+    assert "with" in tokenize(text, keep_stopwords=True)
+    assert "with" not in tokenize(text)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 
 from groundgate.questions import Turn
 from groundgate.store import Store
@@ -20,6 +20,24 @@ __all__ = ["DEFAULT_HISTORY_TURNS", "load_session_history"]
 
 #: Earlier turns a follow-up is resolved against (the last one is what "那 P2 呢？" leans on).
 DEFAULT_HISTORY_TURNS = 5
+
+
+# Built once (a statement per call cost more than running it).
+_LAST_RUNS = (
+    select(DiagnosisRun.run_id, DiagnosisRun.query)
+    .where(DiagnosisRun.session_id == bindparam("b_session_id"), DiagnosisRun.status != "RUNNING")
+    .order_by(DiagnosisRun.id.desc())
+    .limit(bindparam("b_limit"))
+)
+_PLANNER_STEPS = (
+    select(AgentStepRow.run_id, AgentStepRow.model_output)
+    .where(
+        AgentStepRow.run_id.in_(bindparam("b_run_ids", expanding=True)),
+        AgentStepRow.role == "planner",
+        AgentStepRow.round == 1,
+    )
+    .order_by(AgentStepRow.seq)
+)
 
 
 def load_session_history(
@@ -32,25 +50,20 @@ def load_session_history(
     """
     if limit <= 0:
         return []
-    with store.session() as session:
-        rows = session.execute(
-            select(DiagnosisRun.run_id, DiagnosisRun.query)
-            .where(DiagnosisRun.session_id == session_id, DiagnosisRun.status != "RUNNING")
-            .order_by(DiagnosisRun.id.desc())
-            .limit(limit + (1 if exclude_run_id else 0))
+    # One statement per read, each its own transaction where the store has an autocommit engine
+    # (`Store.read`): the planner steps of a finished run were committed before the run finished.
+    with store.read() as connection:
+        rows = connection.execute(
+            _LAST_RUNS,
+            {
+                "b_session_id": session_id,
+                "b_limit": limit + (1 if exclude_run_id else 0),
+            },
         ).all()
         runs = [(run_id, query or "") for run_id, query in rows if run_id != exclude_run_id][:limit]
         if not runs:
             return []
-        steps = session.execute(
-            select(AgentStepRow.run_id, AgentStepRow.model_output)
-            .where(
-                AgentStepRow.run_id.in_([run_id for run_id, _ in runs]),
-                AgentStepRow.role == "planner",
-                AgentStepRow.round == 1,
-            )
-            .order_by(AgentStepRow.seq)
-        ).all()
+        steps = connection.execute(_PLANNER_STEPS, {"b_run_ids": [run_id for run_id, _ in runs]}).all()
     resolved: dict[str, str] = {}
     for run_id, output in steps:
         text = _resolved_question(output)

@@ -160,7 +160,9 @@ def create_append_engine(engine: Engine, **kwargs: Any) -> Engine | None:
     backend = engine.dialect.name
     if backend == "sqlite":
         return None
-    options = {**kwargs, "isolation_level": "AUTOCOMMIT"}
+    # No rollback when a connection goes back to the pool: in autocommit no transaction is ever
+    # left open (the `Connection`'s own close already sends the DBAPI its no-op rollback).
+    options = {"pool_reset_on_return": None, **kwargs, "isolation_level": "AUTOCOMMIT"}
     sizes = {**APPEND_POOL_DEFAULTS, **{k: kwargs[k] for k in APPEND_POOL_DEFAULTS if k in kwargs}}
     if "poolclass" not in kwargs and "pool" not in kwargs and sizes["pool_size"] > 0 <= sizes["max_overflow"]:
         # (a pool without limits, `max_overflow=-1` or `pool_size=0`, is taken as it is)
@@ -292,6 +294,19 @@ class Store:
                 yield connection
             return
         with translate_errors("appending to a run"), self.append_engine.connect() as connection:
+            yield connection
+
+    @contextmanager
+    def read(self) -> Iterator[Connection]:
+        """A connection for a short read of committed rows. With `appends_autocommit` each statement
+        is its own transaction on the append engine (one round trip: no `BEGIN`, no `COMMIT`), so
+        several statements do not share a snapshot; otherwise (SQLite) a `session()`'s connection,
+        queued like any transaction."""
+        if self.append_engine is None:
+            with self.session() as session:
+                yield session.connection()
+            return
+        with translate_errors("reading from the store"), self.append_engine.connect() as connection:
             yield connection
 
     @contextmanager

@@ -473,9 +473,11 @@ class RunRecorder:
 
 
 # Built once: building a statement per write cost more than executing it (a compiled-cache hit).
-_INSERT_RUN = insert(DiagnosisRun)
-_INSERT_STEP = insert(AgentStepRow)
-_INSERT_INVOCATION = insert(ToolInvocation)
+# `inline()`: no `RETURNING id` (nothing reads the new surrogate keys), so no result to fetch and
+# build on PostgreSQL/MariaDB.
+_INSERT_RUN = insert(DiagnosisRun).inline()
+_INSERT_STEP = insert(AgentStepRow).inline()
+_INSERT_INVOCATION = insert(ToolInvocation).inline()
 _READ_CONTAINER = (
     select(type_coerce(DiagnosisRun.self_evaluation, Text))
     .where(DiagnosisRun.run_id == bindparam("b_run_id"))

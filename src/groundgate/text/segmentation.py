@@ -582,8 +582,21 @@ def tokenize(text: str, *, keep_stopwords: bool = False, cache: bool = True) -> 
     """Content tokens: jieba words for Chinese, stemmed lower-case words for English.
 
     Identifiers (`ERR_TIMEOUT`, `/api/pay`, `v2.3.1`) stay whole. Punctuation is dropped.
-    `cache=False`: as for `normalize`.
+    `cache=False`: as for `normalize`. Otherwise the tokens of a text are computed once and kept
+    (the same evidence sentences are scored for every question that retrieves them); each call gets
+    a list of its own.
     """
+    if not cache or len(text) > CACHE_MAX_CHARS:
+        return _tokenize(text, keep_stopwords, cache=cache)
+    return list(_tokenize_cached(text, keep_stopwords))
+
+
+@lru_cache(maxsize=32768)
+def _tokenize_cached(text: str, keep_stopwords: bool) -> tuple[str, ...]:
+    return tuple(_tokenize(text, keep_stopwords, cache=True))
+
+
+def _tokenize(text: str, keep_stopwords: bool, *, cache: bool) -> list[str]:
     normalized = unicodedata.normalize("NFKC", text).lower()
     tokens: list[str] = []
     for piece in _TOKEN_CHARS.findall(normalized):
