@@ -91,9 +91,12 @@ _CLAUSE = re.compile(r"[，,；;。!?！？\n]")
 _FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(frozen=True, slots=True, eq=False)
 class Statement:
-    """One statement's features, computed once (the executor matches many against each need)."""
+    """One statement's features, computed once (the executor matches many against each need).
+
+    Compared by identity (`eq=False`): `statement()` returns one object per text, context and
+    surround, and identity hashing keeps the per-word cache (`_has_word`) cheap."""
 
     text: str
     context: str
@@ -172,7 +175,11 @@ def _word_forms(word: str) -> tuple[bool, str, tuple[str, ...]]:
     return False, flat, tuple(stem(p) for p in tokenize(word))
 
 
+@lru_cache(maxsize=65536)
 def _has_word(s: Statement, word: str) -> bool:
+    # Cached per statement and word (a statement is one object per text, `statement` is cached, and
+    # compares by identity): every need asks each statement about the same words, the executor and
+    # the verifier ask again.
     cjk, form, pieces = _word_forms(word)
     if cjk:
         if form in s.cjk:
