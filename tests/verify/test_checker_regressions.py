@@ -536,3 +536,14 @@ def test_an_anchor_is_mentioned_whether_joined_by_hyphen_underscore_or_space(
     from groundgate.verify.evidence_items import mentions_any
 
     assert mentions_any(text, [anchor]) is said
+
+
+def test_days_and_months_written_short_or_long_are_the_same_words() -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert canonical("Friday 14 June, Sept 3") == canonical("Fri 14 Jun, Sep 3")
+    context = (
+        "Passenger: Ana Ribeiro\nTrain: Eurostar 9014\nDate: Fri 14 Jun 2024\nDepart: London St Pancras 08:01"
+    )
+    result = check(context=context, answer="Ana Ribeiro is booked on Eurostar 9014 on Friday 14 June.")
+    assert result.verdict is Verdict.PASS

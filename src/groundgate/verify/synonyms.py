@@ -127,6 +127,13 @@ def _zh_number(match: re.Match[str]) -> str:
     return str((_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0))
 
 
+# Days and months are written both ways (`Fri 14 Jun`, `Friday 14 June`): one form, the short one.
+_EN_CALENDAR = re.compile(
+    r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|"
+    r"august|september|sept|october|november|december)\b"
+)
+
+
 def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
     """`text` with lexicon terms replaced by their concept markers and number words by digits.
 
@@ -137,6 +144,7 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     folded = _fold(text)
     folded = _ZH_NUMBER.sub(_zh_number, folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
+    folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
     if table.zh:
         folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)
     if cross_language and table.en:
