@@ -96,6 +96,13 @@ def test_a_sentence_stating_other_cases_too_is_marked_mixed() -> None:
             "What does ERR_POOL_EXHAUSTED mean?",
             True,
         ),
+        (
+            "During a SEV1, how often are updates posted?",
+            "What about a SEV3?",
+            "During a SEV3, how often are updates posted?",
+            True,
+        ),
+        ("生产值班的主值班由哪个团队担任？", "那副值班呢？", "生产值班的副值班由哪个团队担任？", True),
         ("P1 告警要求多久内确认？", "ERR_TIMEOUT 是什么？", "ERR_TIMEOUT 是什么？", False),  # asks on its own
         ("P1 告警要求多久内确认？", "那天气呢？", "那天气呢？", False),  # nothing of the same shape
     ],

@@ -270,6 +270,8 @@ def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
          AnswerKind.PROCEDURE, ["ERR_SIGNATURE_INVALID"]),
         ("ORD-1 这单是怎么失败的？", AnswerKind.REASON, ["ORD-1"]),
         ("Kafka lag is growing. What should I do?", AnswerKind.PROCEDURE, ["Kafka"]),
+        # a case opener is no name, and `SEV1` is a code the answer must name
+        ("During a SEV1, how often are status updates posted?", AnswerKind.QUANTITY, ["SEV1"]),
     ],
 )  # fmt: skip
 def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(

@@ -49,6 +49,9 @@ _STRIP = re.compile(
     re.IGNORECASE,
 )
 _CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
+_ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
+#: A code of letters and a number (`SEV1`, `P2`, `L4`, `v2`).
+_SERIES = re.compile(r"(?<![A-Za-z0-9_\-])([A-Za-z]{1,5})[ -]?(\d{1,2})(?![A-Za-z0-9_\-])")
 
 
 @dataclass(frozen=True, slots=True)
@@ -89,9 +92,16 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
 
 def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
     """(span of `previous`, what replaces it): the part `focus` stands in for, by shape (module docs)."""
+    focus = _ARTICLE.sub("", focus)
     if _CODE.fullmatch(focus):
         codes = _CODE.findall(previous)
         return (codes[0], focus) if codes else None
+    series = _SERIES.fullmatch(focus)
+    if series:
+        # `SEV3` after `SEV1`, `L4` after `L2`: the same letters with another number.
+        for match in _SERIES.finditer(previous):
+            if match.group(1).lower() == series.group(1).lower():
+                return match.group(), focus
     name = _NAME.fullmatch(focus)
     if name:
         for match in _NAME.finditer(previous):
@@ -111,11 +121,35 @@ def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
 
 
 def _cjk_counterpart(focus: str, previous: str) -> str | None:
-    """A word of `previous` sharing a character with `focus` (`产假`/`婚假`), else of its word class."""
+    """A word of `previous` sharing a character with `focus` (`产假`/`婚假`), else the same head with
+    another whole-word modifier (`副值班` for `主值班`, not the `产值班` of `生产值班`), else a word of its
+    word class."""
     tagged = [(w, t) for w, t in rjieba.tag(previous) if re.fullmatch("[\u4e00-\u9fff]{2,6}", w)]
     sharing = [w for w, _ in tagged if w != focus and set(w) & set(focus) and len(w) == len(focus)]
     if sharing:
         return sharing[0]
+    modified = _same_head(focus, previous)
+    if modified:
+        return modified
     focus_tags = {t for _, t in rjieba.tag(focus)}
     specific = [w for w, t in tagged if t in focus_tags and t not in ("n", "v", "vn", "m", "r", "uj")]
     return specific[0] if specific else None
+
+
+def _same_head(focus: str, previous: str) -> str | None:
+    """`主值班` in `previous` for the focus `副值班`: the focus's last two characters (its head) after
+    a modifier of the same length that is a whole word of `previous`."""
+    head, size = focus[-2:], len(focus) - 2
+    if size < 1:
+        return None
+    words = [w for w in rjieba.cut(previous) if w.strip()]
+    for i in range(1, len(words)):
+        modifier = words[i - 1]
+        if (
+            words[i] == head
+            and len(modifier) == size
+            and modifier != focus[:size]
+            and re.fullmatch("[\u4e00-\u9fff]+", modifier)
+        ):
+            return modifier + head
+    return None

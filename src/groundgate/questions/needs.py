@@ -137,7 +137,7 @@ _EN_STOP: Final = _wordset(
     "why which how is are was were be been being am do does did can could should would will shall may "
     "might must has have had get gets got getting please tell show still also then than if so as any some "
     "much many mean means meaning definition per each every until since happen happens happened occur occurs occurred exactly "
-    "currently now today usually typically normally"
+    "currently now today usually typically normally during while once unless given"
 )
 #: Characters that join words, never part of a subject's word (`满 12 年*的*年假`).
 _ZH_FUNCTION: Final = _wordset(
@@ -148,7 +148,7 @@ _PRONOUNS_ZH = re.compile(r"它|其|该|这个|那个|此")
 
 # --------------------------------------------------------------------------- names
 
-_CODE = re.compile(r"(?<![A-Za-z0-9_\-])[A-Za-z]\d{1,2}(?![A-Za-z0-9_\-])")
+_CODE = re.compile(r"(?<![A-Za-z0-9_\-])(?:[A-Za-z]|[A-Z]{2,5})\d{1,2}(?![A-Za-z0-9_\-])")
 _LATIN_IN_ZH = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Za-z][A-Za-z0-9_\-./]*[A-Za-z0-9]")
 _COMMON_ASCII = frozenset({"id", "ids", "ok", "app", "api", "sdk", "ui", "vs", "or", "and", "the"})
 _PROPER = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|\d+))*\b|\b[A-Z][a-z]*\s+[A-Z]\b")
@@ -185,6 +185,10 @@ _EN_VERBS: Final = _words(
 _EN_GENERIC: Final = _words(
     "after before through all first last single one soon fine ok okay able possible such other another "
     "way thing things kind sort some any more most always sometimes never occasionally again"
+)
+#: Words that open a question (capitalised for that reason alone), never a name of it.
+_EN_OPENERS: Final = frozenset(
+    {"when", "what", "during", "after", "before", "under", "while", "once", "unless", "since", "given"}
 )
 _ZH_GENERIC: Final = _words(
     "时候 可能 发生 进行 看到 起来 出现 能够 需要 应该 使用 一个 同一个 总是 之前 之后 以后 以前 地方 "
@@ -368,7 +372,7 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
             if (
                 first
                 and match.start() <= first.start(1)
-                and words[0].lower() in _EN_STOP | _EN_GENERIC | {"when", "what"}
+                and words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS
             ):
                 words = words[1:]
             if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
