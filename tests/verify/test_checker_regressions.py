@@ -547,3 +547,19 @@ def test_days_and_months_written_short_or_long_are_the_same_words() -> None:
     )
     result = check(context=context, answer="Ana Ribeiro is booked on Eurostar 9014 on Friday 14 June.")
     assert result.verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("text", "absence"),
+    [
+        ("The logs show no errors for payment-gateway.", True),
+        ("日志显示 payment-gateway 没有错误。", True),
+        ("There were no alerts that night.", True),
+        # a rule a document states, not something inferred from missing data
+        ("On Tuesdays and Thursdays there is no meeting: updates go to #team-b before 11:00.", False),
+    ],
+)
+def test_an_absence_claim_is_about_observed_things_not_a_quoted_rule(text: str, absence: bool) -> None:
+    from groundgate.verify.absence import is_absence_claim
+
+    assert is_absence_claim(text) is absence

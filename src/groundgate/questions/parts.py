@@ -7,6 +7,7 @@ Used by `groundgate.questions.needs.derive_needs`; pure code over the question t
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 import rjieba
 
@@ -131,6 +132,21 @@ def _en_conjuncts(sentence: str) -> list[str]:
     return []
 
 
+_BARE_WH = re.compile(r"\b(?:when|where|who|what|how|why)\s*$", re.IGNORECASE)
+
+
+def _rejoin_bare(pieces: Iterable[str]) -> list[str]:
+    """ "When and where does Team B meet": a piece that is only a question word asks about the same
+    subject as the next one — one part, not "When" and "where does Team B meet"."""
+    out: list[str] = []
+    for piece in pieces:
+        if out and _BARE_WH.search(out[-1]):
+            out[-1] = f"{out[-1]} and {piece.strip()}"
+        else:
+            out.append(piece)
+    return out
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: one per sentence, per joined second question that asks on its own,
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
@@ -147,7 +163,7 @@ def split_parts(question: str) -> list[str]:
             pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]
             asking = [bool(_ZH_ASK.search(p)) for p in pieces]
         else:
-            pieces = [p for p in _EN_JOIN.split(sentence) if p.strip()]
+            pieces = _rejoin_bare(p for p in _EN_JOIN.split(sentence) if p.strip())
             # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
             asking = [
                 bool(_EN_ASK.search(p)) or (n == 0 and not CASE_EN.match(p)) for n, p in enumerate(pieces)

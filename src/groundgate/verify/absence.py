@@ -7,6 +7,9 @@ successful query of this run **covering exactly that scope** came back empty (a 
 entry's `empty_queries`): the tool the claim names (logs, metrics, orders, documents), every name it
 names (`payment-gateway`), its level when it speaks of errors, and its day. Otherwise it is
 `no_evidence`, whatever it cites.
+
+An absence claim is about observed things (errors, records, alerts, entries…): "On Thursdays there is
+no meeting" quotes a rule, and is checked as any other statement.
 """
 
 from __future__ import annotations
@@ -29,7 +32,7 @@ _ABSENCE = re.compile(
     r"issues|incidents|timeouts?|problems?|warnings?)\b|"
     r"\bnot\s+(?:\w+\s+)?(?:found|seen|observed|logged|recorded|present|detected)\b|"
     r"\bnever\s+(?:\w+\s+)?(?:happened|occurred|failed|seen|logged|fired|triggered)\b|"
-    r"\bthere\s+(?:was|were|is|are|have\s+been|has\s+been)\s+no\b|\bwithout\s+(?:any\s+)?errors?\b|"
+    r"\bwithout\s+(?:any\s+)?errors?\b|"
     r"\bzero\s+(?:errors?|failures?|alerts?)\b|\bdid\s+not\s+(?:fail|occur|happen|error|time\s*out)\b",
     re.IGNORECASE,
 )
