@@ -76,6 +76,8 @@ def unbound_agents(claim: str, context: str) -> list[Binding]:
     in English). An agent the context never names is left to the other rules (an invented name is
     no evidence already)."""
     found: list[Binding] = []
+    if not (_ZH_BY.search(claim) or _EN_BY.search(claim)):
+        return found  # most claims bind no agent: the context is not read
     context_segments = _segments(context)
     claim_segments = _segments(claim)
     for n, segment in enumerate(claim_segments):
