@@ -528,6 +528,9 @@ def test_weekdays_are_not_names_that_must_share_a_window(answer: str, apart: boo
         ("The default limit is 50 requests per second per tenant.", "per-tenant", True),
         ("The payment gateway returns 504.", "payment-gateway", True),
         ("The order service returns 504.", "payment-gateway", False),
+        # in another language, through the bundled lexicon
+        ("临时调高限流需要提前 3 个工作日申请。", "rate-limit", True),
+        ("订单服务返回 504。", "payment-gateway", False),
     ],
 )
 def test_an_anchor_is_mentioned_whether_joined_by_hyphen_underscore_or_space(

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Final
 
 from groundgate.contracts import EvidenceType, ToolResult, ToolStatus, VerifiedFact
@@ -28,6 +29,7 @@ from groundgate.text.instructions import mask_instructions
 from groundgate.text.segmentation import is_cjk_text, split_sentences, tokenize
 from groundgate.verify import fidelity
 from groundgate.verify.gatekeeper import render_fact_value
+from groundgate.verify.synonyms import canonical
 
 
 @dataclass(frozen=True, slots=True)
@@ -282,9 +284,26 @@ def question_anchors(question: str) -> list[str]:
 
 def mentions_any(text: str, anchors: Sequence[str]) -> bool:
     """Some anchor is in `text`, hyphens, underscores and spaces alike (`per-tenant` is said by "per
-    tenant", `payment-gateway` by "payment gateway")."""
+    tenant", `payment-gateway` by "payment gateway"), or in another language through the bundled
+    lexicon (`rate-limit` is said by "限流", `payment-gateway` by "支付网关")."""
     folded = _JOINERS.sub(" ", text.lower())
-    return any(_JOINERS.sub(" ", anchor.lower()) in folded for anchor in anchors)
+    spaced = [_JOINERS.sub(" ", anchor.lower()) for anchor in anchors]
+    if any(anchor in folded for anchor in spaced):
+        return True
+    concepts = [c for c in (_concept(a) for a in spaced) if c]
+    return bool(concepts) and any(c in _canonical_text(text) for c in concepts)
 
 
 _JOINERS = re.compile(r"[\s_\-]+")
+
+
+@lru_cache(maxsize=4096)
+def _concept(anchor: str) -> str:
+    """The lexicon's concept marker of a whole anchor (`rate limit` → its marker), else ""."""
+    folded = canonical(anchor, cross_language=True).strip()
+    return folded if folded and " " not in folded and folded.startswith("qz") else ""
+
+
+@lru_cache(maxsize=1024)
+def _canonical_text(text: str) -> str:
+    return canonical(text, cross_language=True)
