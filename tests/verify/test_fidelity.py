@@ -511,7 +511,7 @@ def test_negation_flip(claim: str, evidence: str, expected: str) -> None:
             "Although no one has claimed responsibility for the attack, the group is the main suspect.",
         ),
         # `No 2` is a rank
-        ("The world No 2 has been resting.", "The world No 2 has been resting in the snow."),
+        ("The world No 2 has been resting.", "The world number 2 has been resting."),
     ],
 )
 def test_negation_on_other_words_is_not_a_flip(claim: str, evidence: str) -> None:

@@ -155,6 +155,20 @@ class NeedMatch:
     mixed: bool = False
     """It also states other cases (`满 1 年不满 10 年的…；满 10 年的…`): a clause of it answers better."""
 
+    @property
+    def names_another_case(self) -> bool:
+        """It fails the need by naming another case: another name, qualifier or range, or another
+        case of the asked name (the executor does not state it; the verifier does not show it)."""
+        return any(code.startswith(_OTHER_CASE_CODES) for code in self.codes)
+
+
+_OTHER_CASE_CODES: Final = (
+    "need:anchor_missing:",
+    "need:other_case:",
+    "need:qualifier_conflict:",
+    "need:condition_not_met:",
+)
+
 
 def _is_cjk_word(word: str) -> bool:
     return bool(re.search("[\u4e00-\u9fff]", word))

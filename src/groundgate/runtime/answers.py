@@ -370,16 +370,6 @@ def choose_units(
     return [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
 
 
-#: Why a piece that gives the asked kind of answer is about another case: another name, another
-#: qualifier, another range, or the asked noun missing.
-_OTHER_CASE_CODES = (
-    "need:anchor_missing:",
-    "need:other_case:",
-    "need:qualifier_conflict:",
-    "need:condition_not_met:",
-)
-
-
 def _other_case(match: NeedMatch) -> bool:
     """Whether a case that does not meet a need answers the same question for something else."""
     if match.met or any(code.startswith("need:kind_missing") for code in match.codes):
@@ -390,9 +380,8 @@ def _other_case(match: NeedMatch) -> bool:
         if code.startswith("need:terms_missing:")
         for term in code.split(":", 2)[2].split(",")
     ]
-    return any(code.startswith(_OTHER_CASE_CODES) for code in match.codes) or any(
-        term_weight(term) == 2 for term in missing if term
-    )
+    # Another name, qualifier or range, or the asked noun missing.
+    return match.names_another_case or any(term_weight(term) == 2 for term in missing if term)
 
 
 def _prefer_cases(scored: Sequence[_Scored]) -> None:

@@ -81,7 +81,9 @@ def unbound_agents(claim: str, context: str) -> list[Binding]:
     context_segments = _segments(context)
     claim_segments = _segments(claim)
     for n, segment in enumerate(claim_segments):
-        for m in [*_ZH_BY.finditer(segment), *_EN_BY.finditer(segment)]:
+        matches = [(m, True) for m in _ZH_BY.finditer(segment)]
+        matches += [(m, False) for m in _EN_BY.finditer(segment)]
+        for m, zh in matches:
             agent = m.group("agent").strip()
             if len(agent) < 2:
                 continue
@@ -93,7 +95,7 @@ def unbound_agents(claim: str, context: str) -> list[Binding]:
             if not holding:
                 continue
             subject = _with_lead(claim_segments, n, m.group())
-            if _is_zh(agent + m.group("verb")):
+            if zh:
                 wanted = _bigrams(subject)
                 if len(wanted) < _MIN_SUBJECT:
                     continue
@@ -107,7 +109,3 @@ def unbound_agents(claim: str, context: str) -> list[Binding]:
             if not bound:
                 found.append(Binding(agent=agent, subject=" ".join(subject.split())[:60]))
     return found
-
-
-def _is_zh(text: str) -> bool:
-    return bool(re.search(r"[\u4e00-\u9fff]", text))

@@ -206,16 +206,8 @@ def _later_steps(
         for claim, _ in supported
         if claim.id not in met
         and any(ref.citation_id in sources for ref in claim.evidence_refs)
-        and not any(c.startswith(_OTHER_CASE) for c in codes[claim.id].codes)
+        and not codes[claim.id].names_another_case
     }
-
-
-_OTHER_CASE = (
-    "need:anchor_missing:",
-    "need:other_case:",
-    "need:qualifier_conflict:",
-    "need:condition_not_met:",
-)
 
 
 def _texts(zh: bool) -> Templates:
