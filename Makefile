@@ -46,6 +46,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python benchmarks/bench_retrieval.py
 	$(BIN)/python benchmarks/bench_store.py
 	$(BIN)/python benchmarks/bench_service.py
+	$(BIN)/python benchmarks/bench_service_cpu.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/eval_pipeline.py
 	$(BIN)/python benchmarks/eval_agent.py
