@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.matching import (
@@ -76,12 +77,18 @@ def _count_before_unit(m: Mention, everything: EvidenceIndex) -> bool:
     forms = [str(int(m.raw))]
     if int(m.raw) in _EN_WORD_OF:
         forms.append(_EN_WORD_OF[int(m.raw)])
-    stem = unit.group(1).lower().rstrip("s")
-    rx = re.compile(
+    return (
+        _before_unit_rx(tuple(forms), unit.group(1).lower().rstrip("s")).search(everything.mentions.text)
+        is not None
+    )
+
+
+@lru_cache(maxsize=1024)
+def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
+    return re.compile(
         rf"(?<![\w.,])(?:{'|'.join(forms)})(?:[ \t,]+[a-z-]+){{1,3}}?[ \t,]+{re.escape(stem)}s?\b",
         re.IGNORECASE,
     )
-    return rx.search(everything.mentions.text) is not None
 
 
 def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
