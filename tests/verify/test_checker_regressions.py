@@ -566,3 +566,60 @@ def test_an_absence_claim_is_about_observed_things_not_a_quoted_rule(text: str, 
     from groundgate.verify.absence import is_absence_claim
 
     assert is_absence_claim(text) is absence
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (
+            "Many people have praised the unemployed, single mother of six for going to the mall.",
+            "The single mother of six went to the mall.",
+        ),
+        (
+            "T3 Pro 售价 3299 元，较上一代降低 400 元。",
+            "T3 Pro 售价 3299 元，比上一代降了 400 元，也就是说上一代售价为 3699 元。",
+        ),
+        ("The deploy took 95 minutes, after a 25 minute wait for approval.", "In all it took 120 minutes."),
+    ],
+)
+def test_a_count_the_evidence_ends_a_clause_with_or_a_worked_out_sum_is_not_invented(
+    context: str, answer: str
+) -> None:
+    result = check(context=context, answer=answer)
+    codes = [code for claim in result.claims for code in claim.reason_codes]
+    assert not [code for code in codes if code.startswith("fidelity:") or "figure" in code], codes
+    assert all(claim.category is not FactCategory.NO_EVIDENCE for claim in result.claims), codes
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "category"),
+    [
+        (
+            "OCHA estimates that 15.9 million people here are in need of assistance.",
+            "Almost 16 million people are in need of assistance, OCHA estimates.",
+            FactCategory.INDIRECT_SUPPORT,
+        ),
+        (
+            "城墙全长约 9.6 千米，原设城门 7 座。",
+            "城墙全长将近 10 千米，原设城门 7 座。",
+            FactCategory.INDIRECT_SUPPORT,
+        ),
+        # An estimate far from every figure of its sort is still not shown, hedge or not.
+        (
+            "城墙全长约 9.6 千米，原设城门 7 座。",
+            "城墙全长将近 15 千米，原设城门 7 座。",
+            FactCategory.NO_EVIDENCE,
+        ),
+        (
+            "事故期间下单接口错误率峰值 6.3%，影响了部分下单请求。",
+            "事故期间下单接口错误率峰值 6.3%，共影响约 1.2 万笔下单请求。",
+            FactCategory.NO_EVIDENCE,
+        ),
+    ],
+)
+def test_a_rounded_figure_is_at_most_indirect_support_and_a_hedged_invented_one_is_flagged(
+    context: str, answer: str, category: FactCategory
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.claims[0].category is category, result.claims[0].reason_codes
+    assert result.verdict is not Verdict.PASS

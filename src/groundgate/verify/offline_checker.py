@@ -262,6 +262,10 @@ class OfflineChecker:
                 units=units,
             )
         category, score, more = self._category(claim, measure, index, novel_entities, apart, units)
+        if category is FactCategory.DIRECT_EVIDENCE and any(i.code == "number_rounded" for i in issues):
+            # `around 300,000` for `294,000`: a fair estimate, but not the figure the evidence shows.
+            category = FactCategory.INDIRECT_SUPPORT
+            more.append("figure_rounded")
         if unjudged and category is not FactCategory.NO_EVIDENCE:
             # A figure the evidence does not state: not a contradiction (a paraphrase may compute or
             # round it), but the claim is not shown either.
@@ -571,6 +575,10 @@ def _contradictions(
                 # A hedged figure (`约 280 分钟` over `约 180 分钟`) or a small spelled one (`三道` over
                 # `两道`) that differs from the aligned window: softened from a contradiction, but
                 # never shown (issue 10: a mismatch inside a claim must not pass).
+                unjudged = True
+            elif issue.code == "number_not_in_evidence" and _DIGITS.search(issue.claim_mention or ""):
+                # `约 1.2 万笔` that the evidence never states: a hedge makes a figure an estimate,
+                # not a shown one.
                 unjudged = True
             continue
         if issue.code in _ALIGNMENT_DEPENDENT and not polarity_ok:

@@ -83,6 +83,55 @@ def _count_before_unit(m: Mention, everything: EvidenceIndex) -> bool:
     )
 
 
+def _bare_count_stated(m: Mention, everything: EvidenceIndex) -> bool:
+    """`a mother of six tells CNN` over `the single mother of six.`: the scanner keeps a spelled count
+    only before a content word, so the evidence's `six` at a clause end is no mention; the word (or
+    its digits) standing alone in the evidence states the same count."""
+    if m.kind != "count" or m.unit is not None or m.comparator or m.raw is None or m.raw != int(m.raw):
+        return False
+    forms = [str(int(m.raw))]
+    if int(m.raw) in _EN_WORD_OF:
+        forms.append(_EN_WORD_OF[int(m.raw)])
+    return any(everything.contains_token(form) for form in forms)
+
+
+#: How far an estimate may sit from the figure it rounds (`almost 16 million` for `15.9 million`,
+#: `将近 10 千米` for `9.6 千米`).
+_ESTIMATE_SPAN = 0.1
+
+
+def _rounded_estimate(m: Mention, x: _Ctx) -> Mention | None:
+    """The evidence figure of the same sort that `m`, marked as an estimate right beside it, rounds
+    (within `_ESTIMATE_SPAN`), if any."""
+    if x.plan or not isinstance(m.value, float) or not m.value or not x.hedged_near(m):
+        return None
+    bound = _ESTIMATE_SPAN * abs(m.value)
+    return next(
+        (
+            e
+            for index in (x.aligned, x.everything)
+            for e in index.mentions.items
+            if isinstance(e.value, float) and _same_kind(m, e) and abs(e.value - m.value) <= bound
+        ),
+        None,
+    )
+
+
+def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
+    """`上一代售价为 3699 元` over `售价 3299 元，较上一代降低 400 元`: the claim works out the sum or the
+    difference of two figures of its own sort that the aligned window states. Small whole numbers
+    are left out: too many pairs add up to them by chance."""
+    if not isinstance(m.value, float) or m.comparator or (m.value == int(m.value) and abs(m.value) < 10):
+        return False
+    values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
+    target = abs(m.value)
+    return any(
+        _close(a + b, target) or _close(abs(a - b), target)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+
+
 @lru_cache(maxsize=1024)
 def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
     return re.compile(
@@ -134,6 +183,23 @@ def _check_number(m: Mention, x: _Ctx) -> None:
     if _equivalent_duration(m, x):
         return
     if _count_before_unit(m, x.everything):
+        return
+    if _bare_count_stated(m, x.everything):
+        return
+    rounded = _rounded_estimate(m, x)
+    if rounded is not None:
+        # An estimate is a paraphrase, not an invented value; but a rounded figure is not the figure
+        # shown either (`around 300,000` for `294,000`): a warning the checker reads as at most
+        # indirect support.
+        r.add(
+            "number_rounded",
+            "warning",
+            f"The {r.side} rounds {_describe(rounded)} to {_describe(m)}.",
+            m.text,
+            rounded.text,
+        )
+        return
+    if _sum_or_difference(m, x.aligned):
         return
     if not x.plan:
         if _given_number(m, x.given):

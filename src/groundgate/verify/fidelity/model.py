@@ -38,6 +38,7 @@ ISSUE_CODES: frozenset[str] = frozenset(
         "identifier_not_in_evidence",
         "number_mismatch",
         "number_not_in_evidence",
+        "number_rounded",
         "currency_mismatch",
         "unit_mismatch",
         "comparator_changed",
