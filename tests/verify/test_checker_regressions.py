@@ -11,6 +11,7 @@ from groundgate.contracts import FactCategory, Verdict
 from groundgate.contracts.grounding_check import QuestionCoverage
 from groundgate.models import ScriptedModel
 from groundgate.verify.grounding_check import check
+from groundgate.verify.question import question_coverage
 
 _RECORD = json.dumps(
     {
@@ -623,3 +624,32 @@ def test_a_rounded_figure_is_at_most_indirect_support_and_a_hedged_invented_one_
     result = check(context=context, answer=answer)
     assert result.claims[0].category is category, result.claims[0].reason_codes
     assert result.verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("question", "answer", "coverage"),
+    [
+        ("请概括这篇新闻。", "二期开通后东站到大学城只需 35 分钟。", QuestionCoverage.ADDRESSED),
+        ("K9 晚上开会会不会很吵？", "可以开睡眠模式：这时运行噪音约 28 分贝。", QuestionCoverage.ADDRESSED),
+        ("去临川古城墙能参观哪里？", "目前保存较完整的南门瓮城对游客开放。", QuestionCoverage.ADDRESSED),
+        ("决赛的进球都是谁打进的？", "北港联队前锋周屹第 23 分钟先进一球。", QuestionCoverage.ADDRESSED),
+        ("做这道菜需要哪些调料？", "冰糖 30 克、生抽两勺、老抽一勺。", QuestionCoverage.ADDRESSED),
+        (
+            "Who signs off the quarterly budget?",
+            "It is signed off by Maria Chen.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        # The asked kind of value is missing: still not addressed.
+        ("谁负责审批紧急变更？", "部署必须在 2 小时内完成。", QuestionCoverage.NOT_ADDRESSED),
+        (
+            "Where is the backup data centre?",
+            "Deployments must finish within 2 hours.",
+            QuestionCoverage.NOT_ADDRESSED,
+        ),
+        ("做这道菜需要哪些调料？", "炖 60 分钟后大火收汁。", QuestionCoverage.NOT_ADDRESSED),
+    ],
+)
+def test_an_answer_giving_the_asked_kind_of_value_addresses_a_who_where_or_which_question(
+    question: str, answer: str, coverage: QuestionCoverage
+) -> None:
+    assert question_coverage(question, answer)[0] is coverage

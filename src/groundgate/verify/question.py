@@ -34,7 +34,8 @@ _DATE_QUESTION = re.compile(
     r"\bwhen\b|\bwhat (?:year|time|date|day)\b|什么时候|哪一?年|几点|何时|哪天", re.IGNORECASE
 )
 _YES_NO = re.compile(
-    r"^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b|吗[？?]?$|是否|能否|要不要|可不可以",
+    r"^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b|吗[？?]?$|是否|能否|有没有|"
+    r"([会能要可是用该])不\1",
     re.IGNORECASE,
 )
 _DIGIT = re.compile(r"[0-9０-９]|[一二两三四五六七八九十]+(?:个|天|年|月|小时|分钟|次|人|元)")
@@ -80,7 +81,7 @@ _QUESTION_WORDS = frozenset(
 )
 #: Requests for an account rather than a fact: no part can be checked word by word.
 _OPEN_REQUEST = re.compile(
-    r"^\s*(?:(?:can|could|would) you\s+(?:please\s+)?)?(?:summari[sz]e|describe|explain|tell me about|"
+    r"^\s*(?:(?:can|could|would) you\s+(?:please\s+)?|please\s+|请|麻烦|帮我|帮忙)?(?:summari[sz]e|describe|explain|tell me about|"
     r"give (?:me )?an overview|总结|概括|介绍|说明一下|解释)"
     r"|说明了什么|是怎么回事|what happened|what does (?:this|that|it)\b[^?]{0,40}\bmean|什么意思",
     re.IGNORECASE,
@@ -99,6 +100,37 @@ _CAUSE_REPLY = re.compile(
     r"\b(?:because|due to|caused|causing|since|as a result|led to|after|expired|failed|failing)\b"
     r"|因为|由于|导致|造成|引起|所以|因此|之后",
     re.IGNORECASE,
+)
+#: Question words that ask for a kind of value, and what an answer giving that kind looks like: a
+#: person for "who" (a name or a role), a place for "where", several items for "which ones", an
+#: order of steps or times for "how do I" / "timeline". An answer of the asked kind takes the part up
+#: even when it does not repeat the question's words ("南门瓮城对外开放" for "能参观哪里").
+_KIND_REPLIES: tuple[tuple[re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        re.compile(r"\bwho(?:m|se)?\b|谁", re.IGNORECASE),
+        re.compile(
+            r"(?<![.!?]\s)(?<!^)\b[A-Z][a-z]+\b|经理|总监|主管|负责人|老师|医生|教练|前锋|后卫|门将|中场|主席|"
+            r"局长|部长|总裁|首席|工程师|值班|团队|小组|部门"
+        ),
+    ),
+    (
+        re.compile(r"\bwhere\b|哪里|哪儿|在哪|什么地方", re.IGNORECASE),
+        re.compile(
+            r"\b(?:in|at|on|near|inside|from)\s+(?:the\s+)?[A-Z]|[市省区县镇路街楼层室馆场城站园厅院]"
+            r"|门(?!票)|中心|机房|集群|节点"
+        ),
+    ),
+    (
+        re.compile(r"\bwhich\b|\bwhat are\b|哪些|哪几", re.IGNORECASE),
+        re.compile(r"、|[，,][^，,]+[，,]|\band\b|和|以及|及"),
+    ),
+    (
+        re.compile(
+            r"\bhow (?:do|can|should) (?:i|we|you)\b|\btimeline\b|\bsteps?\b|怎么|如何|流程|步骤",
+            re.IGNORECASE,
+        ),
+        re.compile(r"\b(?:first|then|after|before|next|finally)\b|先|然后|再|之后|最后|[0-9]", re.IGNORECASE),
+    ),
 )
 _QUESTION_CHARS = re.compile(r"什么|多少|几|哪|谁|怎么|如何|是否|能否|吗|呢|要不要|何时|请问|[？?，,。]")
 
@@ -124,7 +156,9 @@ def _topic(part: str) -> list[str]:
     return [t for t in tokenize(canonical(part, cross_language=True)) if t not in _QUESTION_WORDS]
 
 
-def _part_addressed(part: str, answer_tokens: set[str], answer: str, short: bool) -> bool:
+def _part_addressed(part: str, answer_tokens: set[str], answer: str, short: bool, reply: str) -> bool:
+    """`answer`: the answer with its evidence (topic words may come from either); `reply`: the answer
+    alone (the kind of value given must be the answer's own)."""
     topic = set(_topic(part))
     shared = len(topic & answer_tokens) / len(topic) if topic else 0.0
     if is_cjk_text(part):
@@ -143,6 +177,9 @@ def _part_addressed(part: str, answer_tokens: set[str], answer: str, short: bool
         return short or shared > 0 or bool(_YES_NO_REPLY.match(answer))
     if _CAUSE_QUESTION.search(part):
         return short or bool(_CAUSE_REPLY.search(answer))
+    for asks, gives in _KIND_REPLIES:
+        if asks.search(part):
+            return short or gives.search(reply) is not None
     return short
 
 
@@ -166,7 +203,7 @@ def question_coverage(
     grounded = "\n".join([answer, *evidence])
     tokens = set(answer_tokens) | set(tokenize(canonical("\n".join(evidence), cross_language=True)))
     parts = question_parts(question)
-    missing = [p for p in parts if not _part_addressed(p, tokens, grounded, short)]
+    missing = [p for p in parts if not _part_addressed(p, tokens, grounded, short, answer)]
     if not missing:
         return QuestionCoverage.ADDRESSED, []
     if len(missing) == len(parts):
