@@ -653,3 +653,19 @@ def test_an_answer_giving_the_asked_kind_of_value_addresses_a_who_where_or_which
     question: str, answer: str, coverage: QuestionCoverage
 ) -> None:
     assert question_coverage(question, answer)[0] is coverage
+
+
+@pytest.mark.parametrize(
+    ("spelled", "digits"),
+    [
+        ("生抽两勺、八角两颗", "生抽2勺、八角2颗"),
+        ("可以再上浮三成", "可以再上浮30%"),
+        ("一成不变", "一成不变"),
+    ],
+)
+def test_chinese_number_words_before_a_classifier_and_tenths_read_as_digits(
+    spelled: str, digits: str
+) -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert canonical(spelled) == canonical(digits)

@@ -49,7 +49,11 @@ _ZH_DIGITS = {
     "九": 9,
 }
 _ZH_NUMBER = re.compile(
-    r"(?<![零一二两三四五六七八九十百千万第])([一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])(?=[个天年月周次小时分钟秒人台倍项条名位家])"
+    r"(?<![零一二两三四五六七八九十百千万第])([一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])(?=[个天年月周次小时分钟秒人台倍项条名位家勺颗克斤张块份杯瓶碗件篇种座层辆架只部本首场届球岁道])"
+)
+# `三成` is 30 %: a share written the Chinese way (not `一成不变`, `三成为`).
+_ZH_TENTHS = re.compile(
+    r"(?<![零一二两三四五六七八九十百千万第])([一二三四五六七八九])成(?![为员功本立年熟绩果都就交不])"
 )
 _EN_NUMBERS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -143,6 +147,7 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     table = table or default_table()
     folded = _fold(text)
     folded = _ZH_NUMBER.sub(_zh_number, folded)
+    folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
     if table.zh:
