@@ -669,3 +669,68 @@ def test_chinese_number_words_before_a_classifier_and_tenths_read_as_digits(
     from groundgate.verify.synonyms import canonical
 
     assert canonical(spelled) == canonical(digits)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "verdict"),
+    [
+        # Fewer significant digits of a figure people round: a fair retelling, not a changed value.
+        (
+            "The 750-piece collection fetched a total of $3.64 million at Bonhams in New York.",
+            "The collection fetched $3.6 million at Bonhams in New York.",
+            Verdict.LOW_CONFID,
+        ),
+        (
+            "The collection fetched a total of $3.64 million at Bonhams.",
+            "The collection fetched $3.5 million at Bonhams.",
+            Verdict.REJECT,
+        ),
+        # A small whole number is not rounded, it is changed.
+        (
+            "Acknowledge P1 alerts within 12 minutes.",
+            "Acknowledge P1 alerts within 10 minutes.",
+            Verdict.REJECT,
+        ),
+        # `Never` inside a band's name is no negation.
+        (
+            "They were featured on the cover along with Never Shout Never and Hey Monday.",
+            "They were featured on the cover along with Hey Monday.",
+            Verdict.PASS,
+        ),
+        (
+            "Never restart the master nodes during business hours.",
+            "Restart the master nodes during business hours.",
+            Verdict.REJECT,
+        ),
+        # A clock time worked out from a time and a duration of the same sentence.
+        (
+            "冬季开放时间 8:00–17:30，闭园前 1 小时停止入园。",
+            "冬季 17:30 闭园，16:30 停止入园。",
+            Verdict.PASS,
+        ),
+        (
+            "冬季开放时间 8:00–17:30，闭园前 1 小时停止入园。",
+            "冬季 17:30 闭园，15:30 停止入园。",
+            Verdict.REJECT,
+        ),
+    ],
+)
+def test_rounded_figures_names_and_worked_out_times_are_not_contradictions(
+    context: str, answer: str, verdict: Verdict
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("Entry stops at 16:30, as the park closes at 17:30.", Verdict.PASS),
+        ("Entry stops at 16:00, as the park closes at 17:30.", Verdict.REJECT),
+    ],
+)
+def test_a_clock_time_an_hour_before_closing_is_worked_out_in_english_too(
+    answer: str, verdict: Verdict
+) -> None:
+    result = check(context="The park closes at 17:30. Entry stops 1 hour before closing.", answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]

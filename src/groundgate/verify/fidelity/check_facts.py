@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from groundgate.verify.fidelity.check_numbers import _check_comparator
 from groundgate.verify.fidelity.evidence import _identifier_found
 from groundgate.verify.fidelity.matching import (
@@ -19,6 +21,40 @@ from groundgate.verify.fidelity.model import _DATE_KINDS, Mention, Severity
 from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe
 
 # --------------------------------------------------------------------------- dates
+
+
+def _clock_seconds(value: str) -> float | None:
+    """`16:30` or `16:30:05` as seconds after midnight."""
+    parts = value.split(":")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]) * 3600.0 + int(parts[1]) * 60.0 + (int(parts[2]) if len(parts) == 3 else 0)
+
+
+_SHIFT_AFTER_RX = re.compile(r"[ \t]+(?:before|after|earlier|later|prior)\b", re.IGNORECASE)
+
+
+def _time_worked_out(value: str, x: _Ctx) -> bool:
+    """`16:30 以后不能入园` over `17:30 闭园；闭园前 1 小时停止入园`: the claim's clock time is a clock
+    time of the aligned window moved by a relative period the same window states."""
+    seconds = _clock_seconds(value)
+    if seconds is None:
+        return False
+    clocks = [_clock_seconds(str(e.value)) for e in x.aligned.by_kind.get("time", ())]
+    # Only a shift the evidence states as one (`闭园前 1 小时`, a relative period): a plain duration
+    # (`finish within 2 hours`) moves no clock time, and `20:00` for `22:00` stays a changed time.
+    shifts = [_period_seconds(str(e.value)) for e in x.aligned.by_kind.get("period", ())]
+    text = x.aligned.mentions.text
+    shifts += [
+        _approx_seconds(e)
+        for e in x.aligned.by_kind.get("duration", ())
+        if _SHIFT_AFTER_RX.match(text, e.end)  # `1 hour before closing`
+    ]
+    return any(
+        clock is not None and shift is not None and shift and _near(abs(clock - seconds), shift, 0.001)
+        for clock in clocks
+        for shift in shifts
+    )
 
 
 def _check_date(m: Mention, x: _Ctx) -> None:
@@ -47,6 +83,8 @@ def _check_date(m: Mention, x: _Ctx) -> None:
                 for e in x.everything.within("duration", seconds - near, seconds + near)
             ):
                 return
+    if not x.plan and m.kind == "time" and _time_worked_out(value, x):
+        return
     conflicts = [
         e
         for kind in ("date", "period", "time")

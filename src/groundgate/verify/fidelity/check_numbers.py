@@ -101,20 +101,59 @@ _ESTIMATE_SPAN = 0.1
 
 
 def _rounded_estimate(m: Mention, x: _Ctx) -> Mention | None:
-    """The evidence figure of the same sort that `m`, marked as an estimate right beside it, rounds
-    (within `_ESTIMATE_SPAN`), if any."""
-    if x.plan or not isinstance(m.value, float) or not m.value or not x.hedged_near(m):
-        return None
+    """The evidence figure of the same sort that `m` rounds, if any: `m` is marked as an estimate
+    right beside it and lies within `_ESTIMATE_SPAN`, or it is written with fewer significant digits
+    and is the evidence figure rounded to them (`$3.6 million` for `$3.64 million`)."""
+    if x.plan or not isinstance(m.value, float) or not m.value or m.comparator:
+        return None  # a bound (`不到 7 米`) is checked as a bound
+    hedged = x.hedged_near(m)
+    digits = _significant_digits(m.text)
     bound = _ESTIMATE_SPAN * abs(m.value)
-    return next(
-        (
-            e
-            for index in (x.aligned, x.everything)
-            for e in index.mentions.items
-            if isinstance(e.value, float) and _same_kind(m, e) and abs(e.value - m.value) <= bound
-        ),
-        None,
-    )
+    for index in (x.aligned, x.everything):
+        for e in index.mentions.items:
+            if not isinstance(e.value, float) or not _same_kind(m, e):
+                continue
+            if hedged and abs(e.value - m.value) <= bound:
+                return e
+            if (
+                digits
+                and _roundable(e.text)
+                and digits < _significant_digits(e.text)
+                and _close(_round_to(e.value, digits), m.value)
+            ):
+                return e
+    return None
+
+
+def _roundable(text: str) -> bool:
+    """A figure written with decimals or of four digits and more: one people round when they retell
+    it (`12 minutes` is not rounded to `10 minutes`, it is changed)."""
+    found = _LITERAL_RX.search(text)
+    if found is None:
+        return False
+    literal = found.group().replace(",", "")
+    return "." in literal or len(literal.lstrip("0")) >= 4
+
+
+_LITERAL_RX = re.compile(r"\d[\d,]*(?:\.\d+)?")
+
+
+def _significant_digits(text: str) -> int:
+    """Significant digits of the first number written with digits in `text` (0 when none):
+    `3.6` has 2, `3.64` has 3, `300,000` has 1."""
+    found = _LITERAL_RX.search(text)
+    if found is None:
+        return 0
+    literal = found.group().replace(",", "")
+    if "." in literal:
+        return len(literal.replace(".", "").lstrip("0"))
+    return len(literal.lstrip("0").rstrip("0")) or 1
+
+
+def _round_to(value: float, digits: int) -> float:
+    if not value:
+        return value
+    return float(f"{value:.{digits}g}")
 
 
 def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:

@@ -173,11 +173,28 @@ def negations(ex: _Extractor, alpha: bool) -> None:
             continue
         if cue == "no" and _answer_particle(ex, s, e):
             continue
+        if cue in _NAME_WORDS and _inside_title_case_name(ex.nt, s, e):
+            continue  # `Never Shout Never`, `Nothing But Thieves`: a name, not a negation
         if cue == "neither":
             neither = True
         elif cue == "nor" and neither:
             continue  # neither … nor is one negation
         ex.recs.append(_Rec("negation", cue, s, e))
+
+
+#: Negation words that also occur inside names (bands, books, films).
+_NAME_WORDS = frozenset({"never", "nothing", "nobody", "nowhere"})
+_CAPITALISED_BEFORE_RX = re.compile(r"[A-Z][\w'’]*[ \t]+$")
+_CAPITALISED_AFTER_RX = re.compile(r"[ \t]+[A-Z]")
+
+
+def _inside_title_case_name(nt: str, s: int, e: int) -> bool:
+    """The cue is capitalised and next to another capitalised word: part of a name."""
+    if not nt[s].isupper():
+        return False
+    return bool(_CAPITALISED_AFTER_RX.match(nt, e)) or bool(
+        _CAPITALISED_BEFORE_RX.search(nt[max(0, s - 40) : s])
+    )
 
 
 def _answer_particle(ex: _Extractor, s: int, e: int) -> bool:
