@@ -734,3 +734,35 @@ def test_a_clock_time_an_hour_before_closing_is_worked_out_in_english_too(
 ) -> None:
     result = check(context="The park closes at 17:30. Entry stops 1 hour before closing.", answer=answer)
     assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+_CDN_EN = "CDN cache: images are cached for 30 days, JS and CSS for 7 days, HTML is not cached."
+_CDN_ZH = "CDN 缓存：图片缓存 30 天，JS/CSS 缓存 7 天，HTML 不缓存。"
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "verdict"),
+    [
+        # One item's `not` does not negate the other items of its list …
+        (_CDN_EN, "JS files are cached for 7 days.", Verdict.PASS),
+        (_CDN_ZH, "JS 文件缓存 7 天。", Verdict.PASS),
+        # … but the item about the claim's subject still does.
+        (_CDN_EN, "HTML is cached for 7 days.", Verdict.REJECT),
+        (_CDN_ZH, "HTML 缓存 7 天。", Verdict.REJECT),
+        # A figure of the list read off another item than the one naming the subject: not shown.
+        (_CDN_EN, "Images are cached for 7 days.", Verdict.LOW_CONFID),
+        (
+            "URL 刷新每日配额 2000 条，目录刷新每日 100 条，预热每日 1000 条。",
+            "URL 刷新每天最多 1000 条。",
+            Verdict.LOW_CONFID,
+        ),
+        (
+            "URL 刷新每日配额 2000 条，目录刷新每日 100 条，预热每日 1000 条。",
+            "预热每天最多 1000 条。",
+            Verdict.PASS,
+        ),
+    ],
+)
+def test_each_item_of_a_list_speaks_for_its_own_subject(context: str, answer: str, verdict: Verdict) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]

@@ -6,6 +6,9 @@ the question or claim, then the negation-flip check between the two texts.
 
 from __future__ import annotations
 
+import re
+
+from groundgate.text.segmentation import tokenize
 from groundgate.verify.fidelity.check_facts import _check_date, _check_identifier, _check_version
 from groundgate.verify.fidelity.check_numbers import _check_number, _check_range, _check_unattached_comparator
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, index_evidence
@@ -55,8 +58,9 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
             if sum(1 for w in cue.focus if there.states(w)) < min(2, len(cue.focus)):
                 continue
             word = cue.focus[0]
-            mine, theirs = here.polarities(word), there.polarities(word)
-            if not mine or not theirs or not mine.isdisjoint(theirs):
+            # Each clause of the checked text against the clauses of the other text most about the
+            # same thing (one item of a list does not speak for the others).
+            if not src.disagrees(word, oth):
                 continue
             if _another_word_agrees(cue.focus[1:], here, there):
                 settled.add(word)
@@ -182,12 +186,59 @@ def figures_read_elsewhere(
         return []
     everything = all_evidence if isinstance(all_evidence, EvidenceIndex) else index_evidence(all_evidence)
     found: list[str] = []
+    items: list[tuple[frozenset[str], tuple[Mention, ...]]] | None = None
     for m in extract(claim).items[:MAX_CLAIM_MENTIONS]:
         if m.kind not in _NUMERIC_KINDS or m.kind == "number" or not isinstance(m.value, float):
             continue
         matches = [e for e in _candidates(m, aligned, everything) if _num_match(m, e)]
-        if not matches or any(e in aligned.members for e in matches):
+        if not matches:
+            continue
+        if any(e in aligned.members for e in matches):
+            # In the aligned span, but perhaps in another item of its list (`URL 刷新每日 2000 条，
+            # …，预热每日 1000 条`): the item that names the claim's subject states another value.
+            if items is None:
+                items = _list_items(aligned.mentions.text)
+            if _other_items_value(m, claim, items):
+                found.append(m.text)
             continue
         if any(_same_kind(m, e) and e.kind == m.kind for e in aligned.mentions.items):
             found.append(m.text)
     return found
+
+
+_ITEM_CUT_RX = re.compile(r"[，,；;。\n]|(?<=[.!?])\s")
+_LABEL_START_RX = re.compile(r"[，,；;。:：\n]")
+
+
+def _list_items(text: str) -> list[tuple[frozenset[str], tuple[Mention, ...]]]:
+    """The comma-separated items of a span: each item's words and figures."""
+    return [
+        (frozenset(tokenize(item)), tuple(extract(item).items))
+        for item in _ITEM_CUT_RX.split(text)
+        if item.strip()
+    ]
+
+
+def _other_items_value(
+    m: Mention, claim: str, items: list[tuple[frozenset[str], tuple[Mention, ...]]]
+) -> bool:
+    """The claim's words before its figure (its subject: `URL 刷新每天最多`) are best matched by a
+    list item that states another value of the figure's sort, not by the item that has the figure."""
+    # The label runs from the clause start, or the figure before this one, to the figure.
+    cut = [found.end() for found in _LABEL_START_RX.finditer(claim, 0, m.start)]
+    cut += [e.end for e in extract(claim).items if e.end <= m.start and e.kind in _NUMERIC_KINDS]
+    label = set(tokenize(claim[max(cut, default=0) : m.start]))
+    if not label:
+        return False
+    with_figure = [len(label & words) for words, mentions in items if any(_num_match(m, e) for e in mentions)]
+    other = [
+        len(label & words)
+        for words, mentions in items
+        if any(_same_kind(m, e) and e.kind == m.kind and not _num_match(m, e) for e in mentions)
+        and not any(_num_match(m, e) for e in mentions)
+    ]
+    if not with_figure or not other:
+        return False
+    # Conservative: the other item must name the subject clearly (two words) and clearly better.
+    best = max(other)
+    return best >= 2 and best >= max(with_figure) + 2 and other.count(best) == 1

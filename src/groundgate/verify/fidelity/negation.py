@@ -119,6 +119,8 @@ class _PolaritySentence:
     tokens: frozenset[str]
     folded: str
     cues: tuple[_Cue, ...]
+    about: frozenset[str] = frozenset()
+    """The clause's content words without its figures: what it is about."""
     negations: dict[str, bool] = field(default_factory=dict, compare=False, hash=False)
     """`negated` remembered per word: every cue of the other side asks about its word."""
 
@@ -157,13 +159,33 @@ class _Polarity:
     text: str
     cues: tuple[_Cue, ...]
     sentences: tuple[_PolaritySentence, ...]
+    """The clauses of the text (polarity is read per clause)."""
 
     def states(self, word: str) -> bool:
         return bool(word) and any(s.states(word) for s in self.sentences)
 
     def polarities(self, word: str) -> set[bool]:
-        """`True` for each sentence that negates `word`, `False` for each that states it plainly."""
+        """`True` for each clause that negates `word`, `False` for each that states it plainly."""
         return {s.negated(word) for s in self.sentences if s.states(word)}
+
+    def disagrees(self, word: str, other: _Polarity) -> bool:
+        """Some clause here states `word` with the opposite polarity of every clause of `other` that
+        states it and is most about the same thing (shares most other words): `HTML 缓存` is read
+        against `HTML 不缓存`, not against `JS/CSS 缓存 7 天` of the same list."""
+        theirs = [s for s in other.sentences if s.states(word)]
+        if not theirs:
+            return False
+        for mine in self.sentences:
+            if not mine.states(word):
+                continue
+            about = mine.about - {word}
+            shared = [len(about & s.about) for s in theirs]
+            best = max(shared)
+            if mine.negated(word) not in {
+                s.negated(word) for s, n in zip(theirs, shared, strict=True) if n == best
+            }:
+                return True
+        return False
 
 
 def _polarity(text: str) -> _Polarity:
@@ -206,16 +228,48 @@ def _analyse_polarity(text: str) -> _Polarity:
             known = governed[tail] = (words, _focus_end(tail, words[0] if words else ""), scope)
         words, focus_end, scope = known
         cues.append(_Cue(cue, words, text[cue.start : cue.end + focus_end], scope))
-    sentences = []
+    return _Polarity(text, tuple(cues), _clauses(text, cues))
+
+
+def _clauses(text: str, cues: list[_Cue]) -> tuple[_PolaritySentence, ...]:
+    """Polarity is read per clause: in a list (`images are cached for 30 days, JS for 7 days, HTML is
+    not cached`) one item's `not` does not negate what the other items state. A cue governs only to
+    its clause's end anyway."""
+    found: list[_PolaritySentence] = []
     starts = [c.mention.start for c in cues]  # in text order, as `extract` returns them
     for span in split_sentences(text):
-        tokens = frozenset(t for t in tokenize(span.text) if t not in _NEG_TOKENS)
-        inner = tuple(cues[bisect_left(starts, span.start) : bisect_left(starts, span.end)])
-        sentences.append(_PolaritySentence(tokens, _folded(span.text), inner))
-    return _Polarity(text, tuple(cues), tuple(sentences))
+        begin = 0
+        for end in [*(cut.end() for cut in _CLAUSE_END_RX.finditer(span.text)), len(span.text)]:
+            clause, start = span.text[begin:end], span.start + begin
+            begin = end
+            tokens = frozenset(t for t in tokenize(clause) if t not in _NEG_TOKENS)
+            if not tokens:
+                continue
+            inner = tuple(cues[bisect_left(starts, start) : bisect_left(starts, start + len(clause))])
+            about = frozenset(t for t in tokenize(_without_figures(clause)) if t not in _NEG_TOKENS)
+            found.append(_PolaritySentence(tokens, _folded(clause), inner, about))
+    return tuple(found)
 
 
 _ASCII_WORD_RX = re.compile(r"[A-Za-z]+")
+_FIGURE_KINDS = frozenset({"amount", "percent", "duration", "size", "measure", "count", "number", "range"})
+
+
+def _without_figures(text: str) -> str:
+    """`text` with its figures and their units blanked: `7 days` says how long, not what about."""
+    spans = [
+        (m.start, m.end) for m in extract(text).items if m.kind in _FIGURE_KINDS or m.kind in {"date", "time"}
+    ]
+    if not spans:
+        return text
+    out, last = [], 0
+    for start, end in sorted(spans):
+        if start >= last:
+            out.append(text[last:start])
+            out.append(" ")
+            last = end
+    out.append(text[last:])
+    return "".join(out)
 
 
 def _not_a_negation(text: str, start: int, end: int) -> bool:
