@@ -766,3 +766,23 @@ _CDN_ZH = "CDN 缓存：图片缓存 30 天，JS/CSS 缓存 7 天，HTML 不缓�
 def test_each_item_of_a_list_speaks_for_its_own_subject(context: str, answer: str, verdict: Verdict) -> None:
     result = check(context=context, answer=answer)
     assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+def test_a_zero_count_in_a_record_is_a_count_not_a_no() -> None:
+    record = json.dumps(
+        {
+            "order_id": "A-77120",
+            "status": "partially_shipped",
+            "lines": [
+                {"desc": "bread flour", "qty": 12, "shipped": 12},
+                {"desc": "dry yeast", "qty": 6, "shipped": 0},
+            ],
+            "paid": False,
+        }
+    )
+    shipped = check(
+        context=record, answer="Order A-77120 is partially shipped: all 12 bags of bread flour went out."
+    )
+    assert shipped.verdict is not Verdict.REJECT, [c.reason_codes for c in shipped.claims]
+    paid = check(context=record, answer="Order A-77120 has been paid.")
+    assert paid.verdict is Verdict.REJECT

@@ -132,13 +132,15 @@ def _walk(value: object, key: str, out: list[Field]) -> None:
             for inner_key, inner_value in re.findall(r"'([^']+)'\s*:\s*([^,}]+)", value):
                 out.append(_field(inner_key, inner_value.strip().strip("'\"")))
             return
-        out.append(_field(key, text))
+        # A JSON number is a count or an amount, never a yes/no (`"shipped": 0` of an order line
+        # counts the units shipped; it does not say "not shipped" of the whole order).
+        out.append(_field(key, text, numeric=isinstance(value, int | float) and not isinstance(value, bool)))
 
 
-def _field(key: str, value: str) -> Field:
+def _field(key: str, value: str, *, numeric: bool = False) -> Field:
     words = " ".join(w for w in _CAMEL.split(key.strip()) if w)
     low = value.strip().lower().strip("'\"")
-    boolean = True if low in _TRUE else False if low in _FALSE else None
+    boolean = None if numeric else True if low in _TRUE else False if low in _FALSE else None
     return Field(words, frozenset(tokenize(words)), value.strip(), boolean)
 
 
