@@ -786,3 +786,19 @@ def test_a_zero_count_in_a_record_is_a_count_not_a_no() -> None:
     assert shipped.verdict is not Verdict.REJECT, [c.reason_codes for c in shipped.claims]
     paid = check(context=record, answer="Order A-77120 has been paid.")
     assert paid.verdict is Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("answer", "issue"),
+    [
+        ("Probation lasts six months.", None),
+        ("Probation lasts 6 months.", None),
+        ("Probation lasts three months.", "number_mismatch"),
+    ],
+)
+def test_a_hyphenated_duration_is_a_duration(answer: str, issue: str | None) -> None:
+    from groundgate.verify.fidelity import check_claim
+
+    evidence = "New employees serve a six-month probationary period."
+    codes = [i.code for i in check_claim(answer, evidence, evidence)]
+    assert codes == ([issue] if issue else []), codes

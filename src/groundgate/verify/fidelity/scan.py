@@ -8,6 +8,8 @@ in the `scan_*` modules; `extraction` runs them in order, each claiming its span
 
 from __future__ import annotations
 
+import re
+
 import unicodedata
 from bisect import bisect_right
 
@@ -131,6 +133,12 @@ def _rec_order(r: _Rec) -> tuple[int, int]:
     return r.s, r.e
 
 
+_UNIT_HYPHEN_RX = re.compile(
+    r"(\d|\b(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty"
+    r"|thirty|forty|fifty|sixty|ninety|hundred))-(?=(?i:day|week|month|year|hour|minute|second|night)s?\b(?!-))"
+)
+
+
 class _Extractor:
     """One text being scanned: folded and lower-cased copies, claimed spans, mentions found."""
 
@@ -139,6 +147,10 @@ class _Extractor:
     def __init__(self, text: str) -> None:
         self.text = text
         self.nt, self.offsets = _fold(text)
+        if "-" in self.nt:
+            # `a six-month period`, `a 30-day window`: the quantity `six months`, `30 days` (not an
+            # age: `14-year-old`). The hyphen becomes a space (same length: offsets stay right).
+            self.nt = _UNIT_HYPHEN_RX.sub(r"\1 ", self.nt)
         lower = self.nt.lower()
         if len(lower) != len(self.nt):
             lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.nt)
