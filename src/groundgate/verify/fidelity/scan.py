@@ -9,7 +9,6 @@ in the `scan_*` modules; `extraction` runs them in order, each claiming its span
 from __future__ import annotations
 
 import re
-
 import unicodedata
 from bisect import bisect_right
 
