@@ -639,6 +639,17 @@ def test_a_rounded_figure_is_at_most_indirect_support_and_a_hedged_invented_one_
             "It is signed off by Maria Chen.",
             QuestionCoverage.ADDRESSED,
         ),
+        (
+            "西溪湿地的开放时间？",
+            "夏半年早上 7:30 开到晚上 6:30，冬半年 8 点到 17:30。",
+            QuestionCoverage.ADDRESSED,
+        ),
+        (
+            "What are the museum's opening hours?",
+            "Tuesday to Sunday, 10:00 to 17:00.",
+            QuestionCoverage.ADDRESSED,
+        ),
+        ("西溪湿地的开放时间？", "门票免费。", QuestionCoverage.NOT_ADDRESSED),
         # The asked kind of value is missing: still not addressed.
         ("谁负责审批紧急变更？", "部署必须在 2 小时内完成。", QuestionCoverage.NOT_ADDRESSED),
         (

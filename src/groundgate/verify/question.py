@@ -31,7 +31,9 @@ _NUMBER_QUESTION = re.compile(
     re.IGNORECASE,
 )
 _DATE_QUESTION = re.compile(
-    r"\bwhen\b|\bwhat (?:year|time|date|day)\b|什么时候|哪一?年|几点|何时|哪天", re.IGNORECASE
+    r"\bwhen\b|\bwhat (?:year|time|date|day)\b|\bopening hours\b|\bdeadline\b"
+    r"|什么时候|哪一?年|几点|何时|哪天|时间|期限|截止",
+    re.IGNORECASE,
 )
 _YES_NO = re.compile(
     r"^(?:is|are|was|were|does|do|did|can|could|should|will|would|has|have)\b|吗[？?]?$|是否|能否|有没有|"
