@@ -131,8 +131,11 @@ def _date_fields(value: str) -> tuple[tuple[str, int], ...] | None:
         return None
     fields: dict[str, int] = {}
     rest = value
+    if len(value) == 5 and value.endswith("s") and value[:4].isdigit():
+        return (("c", int(value[:3])),)  # `1990s`: the decade, a year's coarser field
     if rest[:4].isdigit():
         fields["y"] = int(rest[:4])
+        fields["c"] = fields["y"] // 10  # so `1995` lies in `1990s` and `2001` conflicts with it
         rest = rest[5:]
     else:
         rest = rest.lstrip("-")
@@ -149,7 +152,7 @@ def _date_fields(value: str) -> tuple[tuple[str, int], ...] | None:
 
 
 def _finest(fields: dict[str, int]) -> str:
-    for key in ("d", "m", "q", "h", "y"):
+    for key in ("d", "m", "q", "h", "y", "c"):
         if key in fields:
             return key
     return "y"

@@ -105,6 +105,11 @@ def dates(ex: _Extractor, digit: bool, alpha: bool) -> None:
                 ex.add(_Rec("period", value, m.start(), m.end()))
     _quarters(ex, alpha)
     if digit:
+        if alpha:
+            # `the 1990s`: a decade (it was a duration of 1990 seconds); `1990s` in `matching`.
+            for m in _DECADE_RX.finditer(lt):
+                if ex.left_ok(m.start(), _DATE_GLUE) and ex.free(*m.span()):
+                    ex.add(_Rec("date", f"{m.group('y')}s", m.start(), m.end()))
         _numeric_dates(ex, alpha)
     if "月" in nt and _CN_DIGIT_RX.search(nt):
         for m in _ZH_MONTH_CN_RX.finditer(nt):
@@ -271,11 +276,24 @@ def _times(ex: _Extractor, digit: bool) -> None:
                     ap = "pm"  # (but "深夜 1:30" is 01:30)
             _clock(ex, m.start(), m.end(), int(hour_text), int(minute_text[:2]), m.group("se"), ap)
     if digit and ("am" in lt or "pm" in lt or "a.m" in lt or "p.m" in lt):
+        # `9.30am` (British): the hour and minutes with a dot; it was the number 9.3.
+        for m in _DOT_CLOCK_RX.finditer(lt):
+            if ex.left_ok(m.start(), _CLOCK_BEFORE_NT) and ex.free(*m.span()):
+                hour = int(m.group("h"))
+                if 1 <= hour <= 12:
+                    _clock(ex, m.start(), m.end(), hour, int(m.group("mi")), None, m.group("ap"))
         for m in _AMPM_RX.finditer(lt):
             if ex.left_ok(m.start(), _CLOCK_BEFORE_NT) and ex.free(*m.span()):
                 hour = int(re.match(r"\d+", m.group()).group())  # type: ignore[union-attr]
                 if 1 <= hour <= 12:
                     _clock(ex, m.start(), m.end(), hour, 0, None, m.group("ap"))
+    if "noon" in lt or "midday" in lt or "midnight" in lt:
+        # `at noon` is 12:00 and `midnight` 00:00: a claim's `12:00` was a figure missing from them.
+        for m in _NOON_RX.finditer(lt):
+            if ex.word_ok(m.start(), m.end()) and ex.free(*m.span()):
+                _clock(ex, m.start(), m.end(), 0 if m.group("w") == "midnight" else 12, 0, None, None)
+    if "o'clock" in lt or "o’clock" in lt or " in the " in lt or " at night" in lt:
+        _daypart_clocks(ex)
     if "点" in nt or "时" in nt:
         for m in _ZH_CLOCK_RX.finditer(nt):
             if not ex.left_ok(m.start(), _DIGITS_DOT):
@@ -324,3 +342,41 @@ def _last_n(n: float, unit: str) -> str:
     if unit == "week":
         n, unit = n * 7, "day"
     return f"relative:last:{unit}:{int(n) if float(n).is_integer() else n}"
+
+
+_DOT_CLOCK_RX = re.compile(r"(?P<h>\d\d?)\.(?P<mi>[0-5]\d)[ \t]*(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])")
+_NOON_RX = re.compile(r"(?:12[ \t]+)?(?P<w>noon|midday|midnight)")
+_CLOCK_WORDS = (
+    "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve"  # hours of a twelve-hour clock
+)
+_DAYPART_CLOCK_RX = re.compile(
+    rf"(?P<h>1[0-2]|0?[1-9]|{_CLOCK_WORDS})(?![a-z0-9])(?P<oc>[ \t]*o['’]clock)?"
+    r"(?:[ \t]+in[ \t]+the[ \t]+(?P<p>morning|afternoon|evening)|[ \t]+(?P<n>at[ \t]+night|tonight))"
+)
+#: Without `o'clock`, a time word before the number (`sold 5 in the morning` is a count).
+_AT_BEFORE_RX = re.compile(r"(?<![a-z])(?:at|by|until|till|around|about|before|after|since|from|to)[ \t]+$")
+_CLOCK_NUMBER = {w: i + 1 for i, w in enumerate(_CLOCK_WORDS.split("|"))}
+
+
+def _daypart_clocks(ex: _Extractor) -> None:
+    """`3 o'clock in the afternoon`, `six in the morning`, `10 at night`: clock times with the daypart
+    written out (they were a bare number, so `15:00` read against them was missing)."""
+    lt = ex.lt
+    for m in _DAYPART_CLOCK_RX.finditer(lt):
+        if not ex.left_ok(m.start(), _CLOCK_BEFORE_NT) or not ex.free(*m.span()):
+            continue
+        if m.group("oc") is None and _AT_BEFORE_RX.search(lt, max(0, m.start() - 8), m.start()) is None:
+            continue
+        h = m.group("h")
+        hour = int(h) if h.isdigit() else _CLOCK_NUMBER[h]
+        part = m.group("p")
+        late = m.group("n") is not None
+        # `in the evening` / `at night` are afternoon hours, except the small hours (`2 at night`).
+        pm = part in ("afternoon", "evening") or (late and hour >= 6)
+        ap = "pm" if pm else ("am" if part == "morning" or late else None)
+        if part == "afternoon" and hour == 12:
+            ap = None  # `12 in the afternoon` is noon
+        _clock(ex, m.start(), m.end(), hour, 0, None, ap)
+
+
+_DECADE_RX = re.compile(r"(?P<y>1[0-9]\d0|20\d0)['’]?s(?![a-z0-9])")  # lower-cased text

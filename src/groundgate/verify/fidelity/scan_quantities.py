@@ -25,6 +25,7 @@ from groundgate.verify.fidelity.patterns import (
     _CUR_BEFORE_RX,
     _CURRENCY_LAST,
     _DUR_SECONDS,
+    _EN_NUM_WORDS,
     _EN_NUMBER_RX,
     _EN_WORD_BEFORE,
     _GLUED_DURATION_RX,
@@ -37,6 +38,8 @@ from groundgate.verify.fidelity.patterns import (
 from groundgate.verify.fidelity.scan import _Extractor, _Rec, _Tok
 from groundgate.verify.fidelity.units import (
     _ARTICLE_CLASSIFIERS,
+    _CN_DIGIT,
+    _CNUM,
     _CURRENCY_PREFIX,
     _HALF_UNITS,
     _lookup_unit,
@@ -67,6 +70,21 @@ def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
     if "半" in nt:
         for m in _CN_HALF_RX.finditer(nt):
             _half(ex, m)
+    if "分之" in nt:
+        for m in _CN_FRACTION_RX.finditer(nt):
+            _cn_fraction(ex, m)
+    if "刻钟" in nt:
+        for m in _QUARTER_HOUR_RX.finditer(nt):
+            if ex.left_ok(m.start(), _CN_BEFORE_STOP) and ex.free(*m.span()):
+                minutes = 15.0 * (_parse_cn(m.group("n")) or 1.0)
+                ex.add(
+                    _Rec("duration", minutes * 60.0, m.start(), m.end(), unit="s", surface="min", raw=minutes)
+                )
+    if "块" in nt or "元" in nt:
+        for m in _KUAI_MAO_RX.finditer(nt):
+            _kuai_mao(ex, m)
+    if alpha:
+        _en_halves(ex)
     if digit:
         if alpha:
             for m in _GLUED_DURATION_RX.finditer(nt):  # 2h30m, 1m30s
@@ -76,8 +94,17 @@ def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
         tokens = [t for t in (_token(ex, m) for m in _NUMBER_RX.finditer(nt)) if t is not None]
         _assemble(ex, tokens)
     if _CN_DIGIT_RX.search(nt):
-        for m in _CN_NUMBER_RX.finditer(nt):
-            _cn_number(ex, m)
+        # Not `finditer`: the "unit" a numeral's match reaches over (up to four characters) must not
+        # swallow the numeral after it (`一共一千二百人` lost `一千二百人`, `三天一次` lost `一次`);
+        # the scan resumes where the unit taken ends, or at the unit when none was.
+        pos = 0
+        while (cm := _CN_NUMBER_RX.search(nt, pos)) is not None:
+            _cn_number(ex, cm)
+            pos = cm.end()
+            if cm.group("unit"):
+                pos = cm.start("unit")
+                while pos < cm.end() and not ex.free(pos, pos + 1):
+                    pos += 1
     if alpha:
         for m in _EN_NUMBER_RX.finditer(ex.lt):
             _en_number(ex, m)
@@ -126,15 +153,25 @@ def _token(ex: _Extractor, m: re.Match[str]) -> _Tok | None:
         if not (code[0] in _ALPHA_CHARS and not ex.left_ok(cm.start(), _ALPHA_CHARS)):
             currency, s = _CURRENCY_PREFIX[code], cm.start()
     unit_text = None
+    mult = m.group("mult")
     raw_unit = m.group("unit")
+    us = m.start("unit")
+    if raw_unit and raw_unit[0] in "多余" and len(raw_unit) > 1 and not m.group("approx"):
+        # `20 多名` (a space before 多) is `20多名`: the unit follows the 多 (it was a bare 20).
+        raw_unit, us = raw_unit[1:], us + 1
     if raw_unit:
-        us = m.start("unit")
         resolved = _resolve_unit(raw_unit, m.group("sp") is not None, nt[m.end("unit") : m.end("unit") + 2])
         if resolved is not None and ex.free(us, us + resolved[0]):
             unit_text, end = raw_unit[: resolved[0]], us + resolved[0]
-    return _Tok(
-        s, ns, end, float(m.group("num").replace(",", "")), m.group("mult"), unit_text, currency, raw_unit
-    )
+            if m.group("sp") is None and not mult and currency is None:
+                magnitude = _letter_magnitude(m.group("num"), raw_unit, unit_text)
+                if magnitude is not None:
+                    unit_text, mult = None, magnitude
+                elif unit_text == "m" and raw_unit.split()[-1].lower() in _LENGTH_AFTER:
+                    unit_text = "metres"  # `1.8m tall`, `20m long`: metres, not minutes
+                elif _decade(ex, ns, m.group("num"), unit_text):
+                    return None  # `in her 30s`: an age or a decade, not 30 seconds
+    return _Tok(s, ns, end, float(m.group("num").replace(",", "")), mult, unit_text, currency, raw_unit)
 
 
 def _assemble(ex: _Extractor, tokens: list[_Tok]) -> None:
@@ -257,11 +294,18 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
     if not raw_unit:
         return
     number_end = m.start("unit")
+    # `二十多人`, `十余年`: more than the numeral (a lower bound), as `20多人` is with digits; the
+    # unit follows the `多`. Without this the numeral was no mention at all.
+    more = raw_unit[0] in "多余" and len(raw_unit) > 1 and not m.group("b")
+    if more:
+        raw_unit = raw_unit[1:]
     resolved = _resolve_unit(raw_unit, False, nt[m.end() : m.end() + 2])
     if resolved is None:
         return
     unit_text = raw_unit[: resolved[0]]
-    e = number_end + resolved[0]
+    e = number_end + more + resolved[0]
+    if unit_text == "成" and nt[e : e + 1] in ("多", "余"):
+        more, e = True, e + 1  # `三成多`: more than 30 % (`35%` bears it out)
     currency = None
     if nt[max(0, s - 3) : s] == "人民币":
         s, currency = s - 3, "CNY"
@@ -293,9 +337,14 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
     value = _parse_cn(number)
     if value is None:
         return
+    if unit_text == "折" and len(number) == 2 and all(ch in _CN_DIGIT for ch in number):
+        value /= 10  # `八五折` is 8.5 折, not 85
     q = _quantity(value, None, unit_text, currency)
     if q is not None:
-        ex.add(_Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True))
+        rec = _Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True)
+        # `二十多人` is more than twenty: a bound a figure such as `23人` bears out, not a mismatch.
+        rec.comparator = ">" if more else None
+        ex.add(rec)
 
 
 def _en_number(ex: _Extractor, m: re.Match[str]) -> None:
@@ -324,3 +373,209 @@ def _en_number(ex: _Extractor, m: re.Match[str]) -> None:
     if not attached and (first in {"one", "zero"} or not content_next):
         return
     ex.add(_Rec("count", value, s, num_end, raw=value, spelled=True))
+
+
+# --------------------------------------------------------------------------- surface forms
+
+#: Words after a glued `M` / `B` that make it a data size (`512M memory`), not a magnitude.
+_SIZE_NOUNS = frozenset(
+    [
+        "of",
+        "memory",
+        "ram",
+        "heap",
+        "disk",
+        "disks",
+        "storage",
+        "file",
+        "files",
+        "space",
+        "cache",
+        "buffer",
+        "buffers",
+        "bandwidth",
+        "limit",
+        "quota",
+        "ssd",
+        "hdd",
+        "partition",
+        "volume",
+        "image",
+        "images",
+        "max",
+        "maximum",
+        "per",
+        "chunk",
+        "chunks",
+        "block",
+        "blocks",
+        "page",
+        "pages",
+    ]
+)
+#: Words after a glued `m` that make it metres.
+_LENGTH_AFTER = frozenset({"tall", "high", "long", "wide", "deep", "away"})
+#: Words after a glued `m` that keep it a length or a duration (`5.5m tall`, `1.5m timeout`).
+_M_KEEP_NOUNS = frozenset(
+    [
+        "tall",
+        "high",
+        "long",
+        "wide",
+        "deep",
+        "away",
+        "timeout",
+        "ttl",
+        "delay",
+        "window",
+        "interval",
+        "run",
+        "walk",
+        "race",
+        "cable",
+        "rope",
+        "above",
+        "below",
+        "from",
+        "of",
+        "per",
+    ]
+)
+
+
+def _letter_magnitude(number: str, raw_unit: str, unit_text: str) -> str | None:
+    """`5M users`, `7B parameters`, `2.3m residents`: a magnitude (million, billion) before a noun.
+
+    A glued `M` was read as megabytes, `B` as bytes and `m` as minutes, so `1.5M users` was a data
+    size and `2.3m residents` 138 seconds. Before a noun that is no size (or, for `m`, no length or
+    time) word they are the news shorthand for millions and billions. `m` only with a decimal
+    (`2.3m`): a whole `30m` is too often minutes or metres.
+    """
+    words = raw_unit.split()
+    if len(words) != 2 or words[0] != unit_text or not words[1].isalpha():
+        return None
+    noun = words[1].lower()
+    if unit_text in ("M", "B") and noun not in _SIZE_NOUNS:
+        return "million" if unit_text == "M" else "billion"
+    if unit_text == "m" and "." in number and noun not in _M_KEEP_NOUNS and noun not in _SIZE_NOUNS:
+        return "million"
+    return None
+
+
+_DECADE_BEFORE_RX = re.compile(r"(?:the|his|her|their|my|your|our|its|early|mid|late)[ \t\-]*$")
+
+
+def _decade(ex: _Extractor, ns: int, number: str, unit_text: str) -> bool:
+    """`in her 30s`, `the 80s`: an age or a decade, not a duration in seconds (it was 30 s).
+
+    Two digits ending in 0 after `the` / `her` / `early` …; `the 1990s` is a date (`scan_dates`).
+    """
+    if unit_text != "s" or len(number) != 2 or not number.endswith("0"):
+        return False
+    return _DECADE_BEFORE_RX.search(ex.lt, max(0, ns - 8), ns) is not None
+
+
+#: `四分之一` one quarter, `三分之二` two thirds: a fraction, as a percentage.
+_CN_FRACTION_RX = re.compile(rf"(?P<d>\d+|{_CNUM})[ \t]*分之[ \t]*(?P<n>\d+(?:\.\d+)?|{_CNUM})")
+
+
+def _cn_fraction(ex: _Extractor, m: re.Match[str]) -> None:
+    """`四分之一` is 25 % (it was no mention, so `占比四分之一` could not bear out `占比 25%`)."""
+    d, n = _parse_number(m.group("d")), _parse_number(m.group("n"))
+    if d is None or n is None or not d[0] or n[0] > d[0] or not ex.left_ok(m.start(), _CN_BEFORE_STOP):
+        return
+    if not ex.free(*m.span()):
+        return
+    value = 100.0 * n[0] / d[0]
+    ex.add(_Rec("percent", value, m.start(), m.end(), unit="%", surface="%", raw=value, spelled=n[1]))
+
+
+#: `一刻钟` a quarter of an hour (15 minutes); `三刻钟` 45 minutes.
+_QUARTER_HOUR_RX = re.compile(r"(?P<n>[一两三])刻钟")
+
+#: `3块5`, `三块五毛`, `3元5角`: yuan and tenths (jiao / mao) written as one price.
+_KUAI_MAO_RX = re.compile(
+    rf"(?P<a>\d+|{_CNUM})[ \t]*(?P<k>块|元)[ \t]*(?P<b>[1-9一二两三四五六七八九])[ \t]*(?P<mao>[毛角])?钱?"
+)
+_KUAI_MAO_STOP = frozenset("0123456789.零〇一二两三四五六七八九十百千万亿")
+
+
+def _kuai_mao(ex: _Extractor, m: re.Match[str]) -> None:
+    """`3 块 5` is 3.5 元; it was `3 块` and a stray number 5, so `3.5 元` was a mismatch."""
+    nt = ex.nt
+    e = m.end()
+    nxt = nt[e : e + 1]
+    if nxt in _KUAI_MAO_STOP and nxt:
+        return
+    # Without 毛 / 角 the digit must end the price: `3块5个` is 3 元 and 5 items.
+    if not m.group("mao") and (
+        m.group("k") == "元" or (nxt and "\u4e00" <= nxt <= "\u9fff" and nxt not in "的钱")
+    ):
+        return
+    a, b = _parse_number(m.group("a")), _parse_number(m.group("b"))
+    if a is None or b is None or not ex.left_ok(m.start(), _CN_BEFORE_STOP) or not ex.free(m.start(), e):
+        return
+    value = a[0] + b[0] / 10
+    ex.add(_Rec("amount", value, m.start(), e, unit="CNY", surface="元", raw=value, spelled=a[1]))
+
+
+_EN_HALF_UNIT = r"(?P<u>hour|day|week|month|year|minute|second|dozen|million|billion|thousand)"
+#: `half an hour`, `half a day`, `half a million`.
+_HALF_A_RX = re.compile(rf"half[ \t]+(?:an?[ \t]+)?{_EN_HALF_UNIT}(?![a-z])")
+#: `two and a half hours`, `1 and a half years`, `one and a half million`.
+_AND_A_HALF_RX = re.compile(
+    rf"(?P<n>\d+|an?|{_EN_NUM_WORDS})[ \t]+and[ \t]+a[ \t]+half[ \t]+{_EN_HALF_UNIT}s?(?![a-z])"
+)
+#: `an hour and a half`, `a year and a half`, `two hours and a half`.
+_UNIT_AND_A_HALF_RX = re.compile(
+    rf"(?P<n>\d+|an?|{_EN_NUM_WORDS})[ \t]+{_EN_HALF_UNIT}s?[ \t]+and[ \t]+a[ \t]+half(?![a-z])"
+)
+
+#: `twice a week`, `thrice`: counts of times, as `two times` is.
+_TIMES_WORD_RX = re.compile(r"(?P<w>twice|thrice)(?![a-z])")
+
+
+def _en_halves(ex: _Extractor) -> None:
+    """Halves written in words: `half an hour` 30 min, `an hour and a half` 90 min, `half a million`.
+
+    They were no mention (or `half a million` was a million), so `30 minutes` read against `half an
+    hour` was a figure missing from the evidence, and `an hour` for `30 minutes` passed unseen.
+    """
+    lt = ex.lt
+    if "half" in lt:
+        for rx in (_AND_A_HALF_RX, _UNIT_AND_A_HALF_RX, _HALF_A_RX):
+            for m in rx.finditer(lt):
+                if not ex.word_ok(m.start(), m.end()):
+                    continue
+                n_text = m.groupdict().get("n")
+                if n_text is None:
+                    n = 0.0
+                elif n_text.isdigit():
+                    n = float(n_text)
+                else:
+                    n = 1.0 if n_text in ("a", "an") else _parse_en_words(n_text) or 0.0
+                    if not n:
+                        continue
+                _add_words_quantity(ex, m.start(), m.end(), n + 0.5, m.group("u"))
+    if "twice" in lt or "thrice" in lt:
+        for m in _TIMES_WORD_RX.finditer(lt):
+            if ex.word_ok(m.start(), m.end()) and ex.free(*m.span()):
+                n = 2.0 if m.group("w") == "twice" else 3.0
+                ex.add(
+                    _Rec("count", n, m.start(), m.end(), unit="times", surface="times", raw=n, spelled=True)
+                )
+
+
+def _add_words_quantity(ex: _Extractor, s: int, e: int, number: float, unit: str) -> None:
+    if not ex.free(s, e):
+        return
+    if unit in _EN_SCALES_MULT:
+        value = number * _EN_SCALES_MULT[unit]
+        ex.add(_Rec("count", value, s, e, raw=value, spelled=True))
+        return
+    q = _quantity(number, None, unit, None)
+    if q is not None:
+        ex.add(_Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True))
+
+
+_EN_SCALES_MULT = {"dozen": 12.0, "thousand": 1e3, "million": 1e6, "billion": 1e9}

@@ -29,7 +29,7 @@ _CN_DIGIT = {
 _CN_SMALL = {"十": 10, "百": 100, "千": 1000}
 _CN_BIG = {"万": 10_000, "亿": 100_000_000}
 _CN_MULT = {"千万": 1e7, "百万": 1e6, "万": 1e4, "亿": 1e8, "千": 1e3, "百": 1e2}
-_EN_MULT = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "mn": 1e6, "bn": 1e9}
+_EN_MULT = {"thousand": 1e3, "million": 1e6, "billion": 1e9, "mn": 1e6, "bn": 1e9, "trillion": 1e12}
 
 _EN_ONES = {
     "zero": 0,
@@ -61,7 +61,16 @@ _EN_ONES = {
     "eighty": 80,
     "ninety": 90,
 }
-_EN_SCALES = {"hundred": 100, "thousand": 1000, "million": 1_000_000}
+# `three billion people` was read as 3 (the scale word unknown), `two dozen chairs` as 2: every
+# scale word people write after a number word multiplies it.
+_EN_SCALES = {
+    "hundred": 100,
+    "thousand": 1000,
+    "million": 1_000_000,
+    "billion": 1_000_000_000,
+    "trillion": 1_000_000_000_000,
+    "dozen": 12,
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,11 +122,15 @@ _UNITS: dict[str, _Unit] = {
     **_u("percent", "%", 1.0, "%", "%", "percent", "per cent", "pct"),
     **_u("percent", "%", 0.1, "‰", "‰"),
     **_u("percent", "pp", 1.0, "pp", "个百分点", "百分点", "percentage point", "percentage points", "pp"),
+    # `25 basis points` is 0.25 percentage points (it was the bare number 25).
+    **_u("percent", "pp", 0.01, "bp", "basis point", "basis points", "bp", "bps"),
+    # `三成` / `3 成` is 30 % (tenths; `_cjk_unit_ok` keeps `成员`, `一成不变` out).
+    **_u("percent", "%", 10.0, "成", "成"),
     **_u("amount", "CNY", 1.0, "元", "元", "块", "块钱", "人民币", "yuan", "rmb", "cny"),
     **_u("amount", "USD", 1.0, "USD", "美元", "美金", "usd", "dollar", "dollars"),
     **_u("amount", "EUR", 1.0, "EUR", "欧元", "eur", "euro", "euros"),
     **_u("amount", "GBP", 1.0, "GBP", "英镑", "gbp"),
-    **_u("amount", "JPY", 1.0, "JPY", "日元", "jpy"),
+    **_u("amount", "JPY", 1.0, "JPY", "日元", "jpy", "yen"),
     **_u("amount", "HKD", 1.0, "HKD", "港元", "港币", "hkd"),
     **_u("measure", "m", 1e-3, "mm", "mm", "毫米"),
     **_u("measure", "m", 1e-2, "cm", "cm", "厘米"),
@@ -145,11 +158,15 @@ _UNITS: dict[str, _Unit] = {
     **_u("count", "GB/s", 1.0, "GB/s", "gb/s"),
     **_u("count", "Mbps", 1.0, "Mbps", "mbps"),
     **_u("count", "Gbps", 1.0, "Gbps", "gbps"),
-    **_u("mult", None, 1e6, "mn", "mn"),
-    **_u("mult", None, 1e9, "bn", "bn"),
+    # News shorthand for magnitudes (`1.2 mln`, `$1.2 trillion`): without them the magnitude was lost.
+    **_u("mult", None, 1e6, "mn", "mn", "mln"),
+    **_u("mult", None, 1e9, "bn", "bn", "bln"),
+    **_u("mult", None, 1e12, "tn", "tn", "trillion"),
 }
 _CLASSIFIERS = "个台条项人位件笔单张页行家名组套款份批轮层级种步道"
 _UNITS.update({c: _Unit("count", c, 1.0, c) for c in _CLASSIFIERS})
+# `打九折` / `9 折` (a discount: pay 90 %) is the price's percentage: `转正工资的 90%` bears it out.
+_UNITS["折"] = _Unit("percent", "%", 10.0, "折")
 #: Classifiers that make `一` an article (`一个问题`), not a quantity.
 _ARTICLE_CLASSIFIERS = frozenset("个种位条项件份家名张款套组批级层步轮道")
 
@@ -223,7 +240,15 @@ def _cjk_unit_ok(unit: str, rest: str) -> bool:
         return rest.startswith(("内", "以内", "之内"))
     if unit == "年":
         return not nxt or (nxt not in "度份" and not nxt.isdigit())
+    if unit == "成":  # `三成` 30 %, but `三成员`, `一成不变`, `八成是` (probably) are no percentage
+        return not nxt or nxt not in _NOT_AFTER_CHENG
+    if unit == "折":  # `八折` a discount, but `三折叠`, `折旧`, `折合` are other words
+        return not nxt or nxt not in _NOT_AFTER_ZHE
     return True
+
+
+_NOT_AFTER_CHENG = frozenset("员本功为立交绩果熟年型品人就长分效都是不了一")
+_NOT_AFTER_ZHE = frozenset("叠扣旧合算腾射返线中磨断损页")
 
 
 def _resolve_unit(token: str, spaced: bool, after: str) -> tuple[int, _Unit] | None:

@@ -1,0 +1,130 @@
+"""Numbers, quantities, dates and times in the surface forms people and LLMs write (English and
+Chinese): a true restatement in another form is no contradiction, a changed figure is caught."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify.fidelity import check_claim, extract
+from groundgate.verify.grounding_check import check
+
+
+def _contradictions(claim: str, evidence: str) -> set[str]:
+    return {i.code for i in check_claim(claim, evidence, evidence) if i.severity == "contradiction"}
+
+
+# (evidence, a true restatement in another surface form)
+_SAME_FIGURE = [
+    ("The app has 5 million users.", "The app has 5M users."),
+    ("The app has 1.5M users.", "The app has 1.5 million users."),
+    ("The model has 7 billion parameters.", "The model has 7B parameters."),
+    ("The city has 2.3m residents.", "The city has 2.3 million residents."),
+    ("Three billion people use it.", "3 billion people use it."),
+    ("The budget is $1.2 trillion.", "The budget is $1,200 billion."),
+    ("Rates rose by 25 basis points.", "Rates rose by 0.25 percentage points."),
+    ("They ordered two dozen chairs.", "They ordered 24 chairs."),
+    ("They sold half a million copies.", "They sold 500,000 copies."),
+    ("The talk lasts half an hour.", "The talk lasts 30 minutes."),
+    ("The talk lasts an hour and a half.", "The talk lasts 90 minutes."),
+    ("The course takes two and a half years.", "The course takes 30 months."),
+    ("Meet at 9.30am.", "Meet at 9:30 a.m."),
+    ("The shop opens at noon.", "The shop opens at 12:00."),
+    ("The meeting starts at 3 o'clock in the afternoon.", "The meeting starts at 15:00."),
+    ("The band was formed in 1994.", "The band was formed in the 1990s."),
+    ("The heap is limited to 512M of memory.", "The heap is limited to 512 MB of memory."),
+    ("报名一共三百人。", "报名 300 人。"),
+    ("公司有 23 名员工。", "公司有二十多名员工。"),
+    ("价格是 3 块 5。", "价格是 3.5 元。"),
+    ("价格是三块五。", "价格是 3.5 元。"),
+    ("占比四分之一。", "占比 25%。"),
+    ("增长了三成。", "增长了 30%。"),
+    ("其中三成多（35%）来自海外。", "其中三成多来自海外。"),
+    ("商品打八折。", "商品打 8 折。"),
+    ("试用期工资打九折。", "试用期工资是转正工资的 90%。"),
+    ("会议持续一刻钟。", "会议持续 15 分钟。"),
+]
+
+
+@pytest.mark.parametrize(("evidence", "claim"), _SAME_FIGURE)
+def test_a_figure_restated_in_another_surface_form_is_no_contradiction(evidence: str, claim: str) -> None:
+    assert _contradictions(claim, evidence) == set()
+    assert check(context=evidence, answer=claim).verdict is not Verdict.REJECT
+
+
+# (evidence, the claim with one figure changed, the contradiction expected)
+_CHANGED_FIGURE = [
+    ("The app has 5 million users.", "The app has 6M users.", "number_mismatch"),
+    ("The model has 7 billion parameters.", "The model has 13B parameters.", "number_mismatch"),
+    ("The city has 2.3m residents.", "The city has 2.5 million residents.", "number_mismatch"),
+    ("Rates rose by 25 basis points.", "Rates rose by 0.5 percentage points.", "number_mismatch"),
+    ("The talk lasts half an hour.", "The talk lasts 45 minutes.", "number_mismatch"),
+    ("The talk lasts an hour and a half.", "The talk lasts 60 minutes.", "number_mismatch"),
+    ("Meet at 9.30am.", "Meet at 10:30 a.m.", "date_mismatch"),
+    ("The shop closes at midnight.", "The shop closes at 23:00.", "date_mismatch"),
+    ("The meeting starts at 3 o'clock in the afternoon.", "The meeting starts at 4 p.m.", "date_mismatch"),
+    ("The band was formed in the 1990s.", "The band was formed in the 1980s.", "date_mismatch"),
+    ("The band was formed in 1994.", "The band was formed in the 1980s.", "date_mismatch"),
+    ("He has written over 300 songs since the 1970s.", "He has written over 400 songs.", "number_mismatch"),
+    ("报名一共三百人。", "报名 400 人。", "number_mismatch"),
+    ("公司有 23 名员工。", "公司有三十多名员工。", "number_mismatch"),
+    ("占比四分之一。", "占比 30%。", "number_mismatch"),
+    ("增长了三成。", "增长了 40%。", "number_mismatch"),
+    ("商品打八折。", "商品打 7 折。", "number_mismatch"),
+    ("会议持续一刻钟。", "会议持续 20 分钟。", "number_mismatch"),
+]
+
+
+@pytest.mark.parametrize(("evidence", "claim", "code"), _CHANGED_FIGURE)
+def test_a_changed_figure_in_another_surface_form_is_a_contradiction(
+    evidence: str, claim: str, code: str
+) -> None:
+    assert code in _contradictions(claim, evidence)
+    assert check(context=evidence, answer=claim).verdict is not Verdict.PASS
+
+
+# (text, the kind and value of its one value mention)
+_READINGS = [
+    ("three billion people", "count", 3e9),
+    ("two dozen chairs", "count", 24.0),
+    ("half a million people", "count", 5e5),
+    ("1.2 mln people", "amount", 1.2e6),
+    ("The heap is 512M.", "size", 512 * 1024.0**2),
+    ("He is 1.8m tall.", "measure", 1.8),
+    ("The timeout is 30s.", "duration", 30.0),
+    ("Backups run twice a week.", "count", 2.0),
+    ("in the 1960's", "date", "1960s"),
+    ("Meet before midnight.", "time", "00:00"),
+    ("at six in the morning", "time", "06:00"),
+    ("at 10 at night", "time", "22:00"),
+    ("三天一次备份", "count", 1.0),
+    ("三分之二的用户", "percent", 200 / 3),
+    ("八五折", "percent", 85.0),
+    ("3元5角", "amount", 3.5),
+]
+
+
+@pytest.mark.parametrize(("text", "kind", "value"), _READINGS)
+def test_a_surface_form_is_read_as_its_quantity(text: str, kind: str, value: object) -> None:
+    found = [m for m in extract(text) if m.kind not in {"comparator", "negation"}]
+    assert [(m.kind, m.value) for m in found][-1:] == [(kind, value)]
+
+
+# Text that holds no quantity of the sort a nearby pattern reads.
+_NOT_QUANTITIES = [
+    ("in her 30s", "duration"),
+    ("sold 5 in the morning", "time"),
+    ("他是团队成员，三成员工在海外。", "percent"),
+    ("这件事一成不变。", "percent"),
+    ("把纸三折叠起来。", "percent"),
+    ("3块5个苹果", "amount"),
+]
+
+
+@pytest.mark.parametrize(("text", "kind"), _NOT_QUANTITIES)
+def test_a_word_that_only_looks_like_a_unit_is_not_read_as_one(text: str, kind: str) -> None:
+    found = [(m.kind, m.value, m.text) for m in extract(text)]
+    if kind == "amount":
+        assert ("amount", 3.0, "3块") in found
+    else:
+        assert not any(k == kind for k, _, _ in found), found
