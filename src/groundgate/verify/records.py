@@ -4,16 +4,19 @@ Tool results and records (orders, metrics summaries, business listings) state fa
 sentences: `"OutdoorSeating": false` says "no outdoor seating" without a word of English. Read as
 prose, such a passage is one unbroken "sentence" of braces and camelCase keys, and a faithful
 description of it is flagged almost always. Here each record becomes one evidence window whose words
-are its fields read out (`outdoor seating: no`), and its boolean fields are checked one by one:
+are its fields read out (`outdoor seating: false (not outdoor seating)`), and its fields are checked
+one by one:
 
 - `parse(passage)` finds the records of a passage (each object of a top-level array is one record),
   with their offsets in the passage and their leaf fields;
-- `field_conflicts(claim, fields)` reports the boolean fields a claim contradicts (`has outdoor
-  seating` against `OutdoorSeating: false`, `is refundable` against `refundable: false`).
+- `field_conflicts(claim, fields)` reports the fields a claim contradicts: a yes/no field stated the
+  other way round (`has outdoor seating` against `OutdoorSeating: false`), an enumerated value
+  replaced by another of its kind (`cancelled` against `status: partially_shipped`), a figure given
+  to a field that holds another (`128 stars` against `stars: 4.5`).
 
 Numbers, dates and names in records are compared by the same fidelity checks as prose (the
-window's text is the record read out); attributes a record lacks leave the claim without support
-(`no_evidence`). Pure: no I/O.
+window's text is the record read out, with units and currencies the keys carry put next to their
+values); attributes a record lacks leave the claim without support (`no_evidence`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -22,6 +25,8 @@ import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from decimal import Decimal
+from itertools import pairwise
 
 from groundgate.text.segmentation import tokenize
 
@@ -31,13 +36,100 @@ _KV_LINE = re.compile(
     r"^\s*[-*]?\s*([A-Za-z_][\w .\-/]{0,48}?|[\u4e00-\u9fff][\u4e00-\u9fff\w ]{0,15}?)\s*[:=：]\s*(\S.*?)\s*$"
 )
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|[_\-.]+")
+# `out of stock` says "not in stock"; `non-refundable` says "not refundable"; 缺货 says "no stock".
 _NEGATION = re.compile(
-    r"(?<![a-z])(?:not|no|never|without|none|nor|cannot|lacks?|lacking)(?![a-z])|n['’]t(?![a-z])"
-    r"|不|没|无|非|未|禁止",
+    r"(?<![a-z])(?:not|no|never|without|none|nor|cannot|lacks?|lacking|out\s+of|non(?=-?[a-z]))(?![a-z])"
+    r"|n['’]t(?![a-z])|不|没|无|非|未|禁止|缺(?!点)",
     re.IGNORECASE,
 )
-_TRUE = frozenset({"true", "yes", "y", "是", "有", "1", "enabled", "on"})
-_FALSE = frozenset({"false", "no", "n", "否", "无", "没有", "0", "disabled", "off", "none"})
+# `"1"` / `"0"` are counts (`Coach: 1`, `qty: 0`), never a yes/no: only words are.
+_TRUE = frozenset({"true", "yes", "y", "是", "有", "enabled", "on"})
+_FALSE = frozenset({"false", "no", "n", "否", "无", "没有", "disabled", "off", "none"})
+_NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+# Yelp-style strings carry Python quoting: `u'free'`, `'quiet'`.
+_QUOTED = re.compile(r"^u?'(.*)'$|^u?\"(.*)\"$")
+# Yelp hours (`8:0-17:0`) are times without their zeros; padded, they read as times of day.
+_CLOCK = re.compile(r"(?<!\d)(\d{1,2}):(\d{1,2})(?!\d)")
+_HOURS = re.compile(r"^\d{1,2}:\d{1,2}(?:\s*-\s*\d{1,2}:\d{1,2})?$")
+#: Unit words a key ends with (`weight_kg`, `p99_latency_ms`, `invoice_total_usd`): the value's unit.
+_UNITS = {
+    "kg": "kg", "g": "g", "lb": "lb", "lbs": "lb", "km": "km", "cm": "cm", "mm": "mm",
+    "ms": "ms", "sec": "seconds", "secs": "seconds", "seconds": "seconds", "mins": "minutes",
+    "minutes": "minutes", "hrs": "hours", "hours": "hours", "days": "days", "weeks": "weeks",
+    "months": "months", "years": "years", "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB",
+    "usd": "USD", "eur": "EUR", "gbp": "GBP", "cny": "CNY", "rmb": "CNY", "jpy": "JPY",
+    "pct": "%", "percent": "%", "hz": "Hz", "wh": "Wh", "mah": "mAh", "mph": "mph",
+}  # fmt: skip
+_SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥"}
+#: Keys of an amount of money: a `currency` field beside them names their currency.
+_MONEY = frozenset(
+    {"amount", "price", "total", "subtotal", "cost", "fee", "tax", "balance", "charge", "refund"}
+)
+#: Keys of a share: a value between 0 and 1 is also a percentage (`error_rate: 0.021` is 2.1%).
+_SHARES = frozenset({"rate", "ratio", "share", "fraction", "utilization", "utilisation"})
+#: Keys that name nothing without their parent (`parking.available`, `price.amount`).
+_GENERIC = frozenset(
+    {"available", "enabled", "allowed", "included", "amount", "value", "fee", "price", "cost", "count",
+     "total", "type", "status", "state", "open", "close", "opens", "closes", "start", "end", "min", "max"}
+)  # fmt: skip
+#: Parents that are containers, not attributes (`attributes.WiFi` is the Wi-Fi, not an attribute's).
+_CONTAINERS = frozenset({"attributes", "data", "result", "results", "items", "lines", "record", "fields"})
+#: Mutually exclusive values of one kind: a record holding one is contradicted by a claim giving it
+#: another (`status: partially_shipped` against "was cancelled"). Lower case, words apart.
+_ENUMS: tuple[frozenset[str], ...] = (
+    frozenset({"pending", "processing", "partially shipped", "delivered", "cancelled", "canceled",
+               "refunded", "returned", "on hold", "in transit"}),
+    frozenset({"open", "in progress", "resolved", "closed", "reopened", "on hold"}),
+    frozenset({"low", "medium", "normal", "high", "critical", "urgent"}),
+    frozenset({"healthy", "degraded", "down", "operational", "outage"}),
+    frozenset({"quiet", "average", "loud", "very loud"}),
+    frozenset({"free", "paid"}),
+    frozenset({"black", "white", "silver", "gray", "grey", "red", "blue", "green", "gold", "pink",
+               "yellow", "purple", "orange", "brown"}),
+    frozenset({"ups", "fedex", "usps", "dhl", "顺丰", "圆通", "中通", "申通", "韵达", "京东物流", "邮政"}),
+    frozenset({"黑色", "白色", "银色", "灰色", "红色", "蓝色", "绿色", "金色", "粉色"}),
+    frozenset({"微信支付", "支付宝", "银联", "现金", "信用卡", "货到付款"}),
+    frozenset({"待付款", "待发货", "已发货", "部分发货", "已签收", "已完成", "已取消", "已退款",
+               "未发货"}),
+)  # fmt: skip
+# Values that say a thing is there, in some way (`WiFi: free`, `breakfast: included`).
+_PRESENT = frozenset({"free", "paid", "included", "available", "complimentary"})
+# Degree words: a value at one end is contradicted by a claim at the other.
+_PARTIAL = frozenset({"partially", "partly", "partial", "semi", "half"})
+_FULL = frozenset({"fully", "completely", "entirely", "totally", "full"})
+# Key words of a charge (stems, as `tokenize` gives them), and of what it is charged per.
+_MONEY_WORDS = frozenset({"fee", "price", "cost", "charg", "charge", "amount"})
+_PER = frozenset({"per", "night", "day", "hour", "month", "year", "person", "unit", "item"})
+# Words before a value that make it a plan, not a state (`will be delivered on the 18th`).
+_MODAL = frozenset({"will", "would", "should", "could", "may", "might", "to", "expected", "scheduled", "once",
+                    "until", "when", "before", "after", "if", "estimated", "pending"})  # fmt: skip
+# Values that are also comparisons or common adjectives (`errors are down`, `latency is high`): they
+# are the field's only when its key is named next to them (`low priority`).
+_LOOSE = frozenset({"down", "high", "low", "normal", "medium", "average", "open", "red", "green", "orange"})
+# Words before a value that give it to the claim's subject (`the service is down`).
+_COPULA = frozenset(
+    {"is", "are", "was", "were", "been", "be", "now", "currently", "marked", "as", "in", "via", "by", "with"}
+)
+# Words before a figure that make it an estimate or a bound, not the field's value.
+_APPROX = re.compile(
+    r"(?:about|around|over|under|nearly|almost|roughly|approximately|than|least|most|to|up|of|~)\s*$",
+    re.IGNORECASE,
+)
+_FIGURE = re.compile(r"(?<![\w.$€£¥/:])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\d:%])\s*-?\s*([A-Za-z]+)")
+# Clause breaks: a negation scopes over its own clause only (`street parking but no garage`). An
+# `and` starts a clause when a verb or subject follows (`doesn't allow dogs and has seating`), not
+# when it joins nouns (`no Wi-Fi and parking`).
+_CLAUSE = re.compile(
+    r"[;，；。！？!?]|[,:](?!\d)|\b(?:but|while|whereas|although|though|however)\b|但是|但|而且|不过|而"
+    r"|\band\b(?=\s+(?:has|have|had|is|are|was|were|does|do|did|can|will|offers?|allows?|serves?|"
+    r"includes?|comes?|it|its|there|they|the)\b)",
+    re.IGNORECASE,
+)
+#: Nouns a quality describes the whole of (`a quiet place`), not an attribute it lacks.
+_HEAD_NOUNS = frozenset(
+    {"place", "spot", "one", "option", "choice", "venue", "location", "setting", "atmosphere", "environment",
+     "area", "vibe", "business", "shop", "store", "restaurant", "cafe", "bar", "hotel", "room", "space"}
+)  # fmt: skip
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,6 +142,10 @@ class Field:
     value: str
     boolean: bool | None
     """The value read as a yes/no, when it is one."""
+    record: int = 0
+    """Which record of its passage the field belongs to (a window may join two)."""
+    number: float | None = None
+    """The value as a number, when it is one."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,7 +169,8 @@ def parse(passage: str) -> list[Record]:
 
 
 def _json_records(passage: str) -> list[Record]:
-    decoder = json.JSONDecoder()
+    # Decimals keep a figure as written (`684.50`, not `684.5`): the claim quotes it so.
+    decoder = json.JSONDecoder(parse_float=Decimal)
     start = len(passage) - len(passage.lstrip())
     try:
         value, end = decoder.raw_decode(passage, start)
@@ -82,7 +179,7 @@ def _json_records(passage: str) -> list[Record]:
     if passage[end:].strip():
         return []
     if not isinstance(value, list) or not value or not all(isinstance(v, dict) for v in value):
-        return [_record(value, start, end)] if isinstance(value, (dict, list)) else []
+        return [_record(value, start, end, 0)] if isinstance(value, (dict, list)) else []
     # Each object of an array is its own record, cited by its own span.
     records: list[Record] = []
     i = start + 1
@@ -94,8 +191,8 @@ def _json_records(passage: str) -> list[Record]:
         try:
             item, after = decoder.raw_decode(passage, i)
         except ValueError:
-            return [_record(value, start, end)]
-        records.append(_record(item, i, after))
+            return [_record(value, start, end, 0)]
+        records.append(_record(item, i, after, len(records)))
         i = after
     return records
 
@@ -107,25 +204,42 @@ def _kv_records(passage: str) -> list[Record]:
     pairs = [m for m in (_KV_LINE.match(line) for line in lines) if m is not None]
     if len(pairs) < 3 or len(pairs) < 0.6 * len(lines):
         return []
-    fields = tuple(_field(m.group(1), m.group(2)) for m in pairs)
+    fields = tuple(
+        _field(m.group(1), m.group(2), numeric=_NUMBER.match(m.group(2).strip()) is not None) for m in pairs
+    )
     start = len(passage) - len(passage.lstrip())
     return [Record(start, len(passage.rstrip()), fields, _read_out(fields))]
 
 
-def _record(value: object, start: int, end: int) -> Record:
+def _record(value: object, start: int, end: int, number: int) -> Record:
     fields: list[Field] = []
-    _walk(value, "", fields)
-    return Record(start, end, tuple(fields), _read_out(tuple(fields)))
+    _walk(value, "", "", fields, None)
+    own = tuple(_numbered(f, number) for f in fields)
+    return Record(start, end, own, _read_out(own))
 
 
-def _walk(value: object, key: str, out: list[Field]) -> None:
+def _numbered(f: Field, record: int) -> Field:
+    return Field(f.key, f.words, f.value, f.boolean, record, f.number)
+
+
+def _walk(value: object, key: str, parent: str, out: list[Field], currency: str | None) -> None:
     if isinstance(value, dict):
+        # A `currency` field names the currency of the amounts beside it (and below it).
+        found = next(
+            (v for k, v in value.items() if str(k).lower() == "currency" and isinstance(v, str)), None
+        )
+        here = found.strip().upper() if found and re.fullmatch(r"[A-Za-z]{3}", found.strip()) else currency
         for k, v in value.items():
-            _walk(v, str(k), out)
+            _walk(v, str(k), key, out, here)
     elif isinstance(value, list):
         for v in value:
-            _walk(v, key, out)
-    elif value is not None:
+            _walk(v, key, parent, out, currency)
+    elif value is None:
+        # A state never reached (`"resolved": null`, `"is_refunded": null`) says "not yet".
+        words = _split(key).lower().split()
+        if words and (words[-1].endswith("ed") or words[0] in {"is", "has"}):
+            out.append(Field(_split(key), frozenset(tokenize(_split(key))), "null", False))
+    else:
         text = ("true" if value else "false") if isinstance(value, bool) else str(value)
         # Python-dict-like strings inside records (`"{'garage': False}"`): read their pairs too.
         if isinstance(value, str) and value.startswith("{") and ":" in value:
@@ -134,42 +248,315 @@ def _walk(value: object, key: str, out: list[Field]) -> None:
             return
         # A JSON number is a count or an amount, never a yes/no (`"shipped": 0` of an order line
         # counts the units shipped; it does not say "not shipped" of the whole order).
-        out.append(_field(key, text, numeric=isinstance(value, int | float) and not isinstance(value, bool)))
+        numeric = isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+        out.append(_field(key, text, numeric=numeric, parent=parent, currency=currency))
 
 
-def _field(key: str, value: str, *, numeric: bool = False) -> Field:
+def _split(key: str) -> str:
+    # Pieces of two letters are one word cut by its capitals (`WiFi` is `Wi-Fi`, not `Wi Fi`).
     words = " ".join(w for w in _CAMEL.split(key.strip()) if w)
-    low = value.strip().lower().strip("'\"")
+    return re.sub(r"(?<![A-Za-z])([A-Za-z]{1,2}) (?=[A-Za-z]{1,2}(?![A-Za-z]))", r"\1-", words)
+
+
+def _field(
+    key: str, value: str, *, numeric: bool = False, parent: str = "", currency: str | None = None
+) -> Field:
+    words = _split(key)
+    quoted = _QUOTED.match(value.strip())
+    value = (quoted.group(1) if quoted.group(1) is not None else quoted.group(2)) if quoted else value.strip()
+    if _HOURS.match(value):
+        # Prose says `5 pm` for `17:00`: both are read out, so that its words are matched too.
+        clock = _CLOCK.sub(lambda m: f"{int(m.group(1)):02d}:{int(m.group(2)):02d}", value)
+        value = f"{clock} ({_CLOCK.sub(_twelve_hour, clock).replace('-', ' to ')})"
+    low = value.lower()
     boolean = None if numeric else True if low in _TRUE else False if low in _FALSE else None
-    return Field(words, frozenset(tokenize(words)), value.strip(), boolean)
+    parts = words.lower().split()
+    if parts and parts[0] in _GENERIC and parent and parent.lower() not in _CONTAINERS:
+        # `available` of `parking`: the field is the parking's availability, not anything's.
+        words = f"{_split(parent)} {words}"
+    tokens = frozenset(tokenize(words))
+    number = float(value) if numeric else None
+    if number is not None:
+        words, value = _with_unit(words, value, number, currency)
+    return Field(words, tokens, value, boolean, 0, number)
+
+
+def _twelve_hour(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)) % 24, int(m.group(2))
+    text = f"{hour % 12 or 12}" + (f":{minute:02d}" if minute else "")
+    return f"{text} {'am' if hour < 12 else 'pm'}"
+
+
+def _with_unit(words: str, value: str, number: float, currency: str | None) -> tuple[str, str]:
+    """The key without the unit it ends with, and the value with that unit (`weight: 1.29 kg`)."""
+    parts = words.split()
+    last = parts[-1].lower() if parts else ""
+    if len(parts) > 1 and last in _UNITS:
+        # `weight_kg: 1.29` is `1.29 kg`; the fidelity checks compare it with `1.29 kilograms`.
+        unit = _UNITS[last]
+        if unit in _SYMBOLS:
+            return " ".join(parts[:-1]), f"{_SYMBOLS[unit]}{value}"
+        return " ".join(parts[:-1]), f"{value}{unit}" if unit == "%" else f"{value} {unit}"
+    lows = {p.lower() for p in parts}
+    if currency and lows & _MONEY:
+        # `$684.50` is how prose writes it, and how its words are matched.
+        return words, f"{_SYMBOLS[currency]}{value}" if currency in _SYMBOLS else f"{value} {currency}"
+    if lows & _SHARES and 0 < number < 1:
+        # A share is stated as a percentage in prose: `0.021` is read out as `2.1%` too.
+        return words, f"{value} ({round(number * 100, 6):g}%)"
+    return words, value
 
 
 def _read_out(fields: tuple[Field, ...]) -> str:
     # `true`/`false`, one field a line: `no` would read as a negation cue scoping over the next field.
+    # A `false` is also said in words (`not refundable`), clause-bound by the `;`: a claim that says
+    # "not refundable" has its negation in the evidence, not flipped against it.
     parts = []
     for f in fields:
-        value = f.value if f.boolean is None else ("true" if f.boolean else "false")
-        parts.append(f"{f.key}: {value}")
+        # `Wi-Fi (WiFi)`: prose writes such a key either way, and its words are matched as written.
+        key = (
+            f"{f.key} ({f.key.replace('-', '')})"
+            if re.search(r"\b[A-Za-z]{1,2}-[A-Za-z]{1,2}\b", f.key)
+            else f.key
+        )
+        if f.boolean is None:
+            parts.append(f"{key}: {f.value}")
+        elif f.boolean:
+            parts.append(f"{key}: true")
+        else:
+            said = f"不{f.key}" if re.search(r"[\u4e00-\u9fff]", f.key) else f"not {f.key}"
+            parts.append(f"{key}: false ({said})")
     return ";\n".join(parts)
 
 
-def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
-    """The yes/no fields `claim` states the other way round (`has outdoor seating` vs `false`).
+def _words(text: str) -> list[str]:
+    """Content words of `text`, with hyphenated words also split and joined (`wi-fi`: wi, fi, wifi)."""
+    found: list[str] = []
+    for token in tokenize(text):
+        found.append(token)
+        if "-" in token:
+            found.extend(p for p in token.split("-") if p)
+            found.append(token.replace("-", ""))
+    return found
 
-    A field counts when every content word of its key is among the claim's words; the claim says
-    "no" when it has a negation word. Keys of one word that is also common prose (`open`) count too:
-    the claim names that attribute of the record.
+
+def _same(word: str, other: str) -> bool:
+    """One word or its stem (`upgrad` ~ `upgradeable`, `review` ~ `reviews`)."""
+    if word == other:
+        return True
+    if not word.isascii():
+        return len(word) > 1 and len(other) > 1 and (word in other or other in word)
+    return len(word) >= 4 and len(other) >= 4 and (word.startswith(other) or other.startswith(word))
+
+
+def _names(f: Field, words: Sequence[str]) -> tuple[bool, bool]:
+    """Whether `words` name the field, and whether a negative prefix does (`unpaid`, `non-refundable`)."""
+    if not f.words:
+        return False, False
+    joined = re.sub(r"[\s-]", "", f.key.lower())
+    if joined in words or joined in {w.replace("-", "") for w in words}:
+        return True, False
+    prefixed = False
+    for w in f.words:
+        if any(_same(w, c) for c in words):
+            continue
+        if any(c.startswith(p) and _same(w, c[len(p) :]) for c in words for p in ("un", "non-", "non")):
+            prefixed = True
+            continue
+        return False, False
+    return True, prefixed
+
+
+def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
+    """The fields `claim` states otherwise: a yes/no field the other way round (`has outdoor seating`
+    vs `false`), an enumerated value replaced by another (`cancelled` vs `partially_shipped`), a
+    figure given to a field that holds another (`128 stars` vs `stars: 4.5`).
+
+    A yes/no field counts when every content word of its key is among the words of a clause; the
+    clause says "no" when it has a negation word. Keys of one word that is also common prose (`open`)
+    count too: the claim names that attribute of the record.
     """
-    tokens = set(tokenize(claim))
-    if not tokens:
+    found: list[str] = []
+    for clause in _CLAUSE.split(claim):
+        if not clause or not clause.strip():
+            continue
+        own = _own_fields(clause, fields)
+        found += _boolean_conflicts(clause, own)
+        found += _enum_conflicts(clause, own, fields)
+        found += _figure_conflicts(clause, own)
+        found += _degree_conflicts(clause, own)
+        found += _charge_conflicts(clause, own)
+    return list(dict.fromkeys(found))
+
+
+def _own_fields(clause: str, fields: tuple[Field, ...]) -> tuple[Field, ...]:
+    """The fields of the record the clause speaks of, when a window joins several records: the one
+    whose names (`Oat milk`) the clause uses; all of them when it names none or several."""
+    if len({f.record for f in fields}) < 2:
+        return fields
+    low = clause.lower()
+    named: dict[int, int] = {}
+    for f in fields:
+        if f.boolean is None and f.number is None and len(f.value) >= 3 and f.value.lower() in low:
+            named[f.record] = named.get(f.record, 0) + len(f.value)
+    if not named:
+        return fields
+    best = max(named.values())
+    chosen = [r for r, n in named.items() if n == best]
+    return tuple(f for f in fields if f.record == chosen[0]) if len(chosen) == 1 else fields
+
+
+def _boolean_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
+    # Another field's value quoted in the clause (`状态: 部分发货`) is that field's, not a mention of
+    # a yes/no key it happens to contain (`已发货: 否`).
+    text = clause
+    for f in fields:
+        if f.boolean is None and f.number is None and _phrase_like(f.value):
+            text = re.sub(re.escape(_enum_text(f.value)), " ", text, flags=re.IGNORECASE)
+    words = _words(text)
+    if not words:
         return []
-    negated = _NEGATION.search(claim) is not None
+    negated = _NEGATION.search(text) is not None
+    # Records of one window that disagree on a key (one item in stock, the other not) tell nothing
+    # of a clause that does not say which item it means.
+    values: dict[str, set[bool]] = {}
+    for f in fields:
+        if _yes_no(f) is not None:
+            values.setdefault(f.key.lower(), set()).add(_yes_no(f) is True)
     found: list[str] = []
     for f in fields:
-        if f.boolean is None or not f.words or not f.words <= tokens:
+        yes = _yes_no(f)
+        if yes is None or len(values[f.key.lower()]) > 1:
             continue
-        if f.boolean == negated:
+        named, prefixed = _names(f, words)
+        if named and yes == (negated != prefixed):
             found.append(f.key)
+    return found
+
+
+def _yes_no(f: Field) -> bool | None:
+    """The field read as a yes/no: its boolean, or yes for a value that says how it is had (`WiFi:
+    free` says there is Wi-Fi: "has no Wi-Fi" contradicts it)."""
+    if f.boolean is not None:
+        return f.boolean
+    return True if f.number is None and _enum_text(f.value) in _PRESENT else None
+
+
+def _phrase_like(value: str) -> bool:
+    """A value of several words (`partially shipped`) or of several Chinese characters (`部分发货`)."""
+    text = _enum_text(value)
+    return len(text.split()) >= 2 or len(re.findall(r"[\u4e00-\u9fff]", text)) >= 3
+
+
+def _enum_text(value: str) -> str:
+    return value.replace("_", " ").strip().lower()
+
+
+def _has_phrase(phrase: str, text: str) -> re.Match[str] | None:
+    if not phrase.isascii():
+        return re.search(re.escape(phrase), text)
+    return re.search(rf"(?<![a-z0-9-]){re.escape(phrase)}(?![a-z0-9-])", text)
+
+
+def _enum_conflicts(clause: str, fields: tuple[Field, ...], window: tuple[Field, ...]) -> list[str]:
+    """Enumerated fields the clause gives another value of the same kind (`is cancelled` against
+    `status: partially_shipped`, `低优先级` … `白色` against `颜色: 黑色`)."""
+    low = clause.lower()
+    if _NEGATION.search(low):
+        return []  # `has not been delivered yet` agrees with any status before delivery
+    taken = {_enum_text(f.value) for f in window if f.boolean is None}
+    words = _words(clause)
+    found: list[str] = []
+    for f in fields:
+        if f.boolean is not None or f.number is not None:
+            continue
+        value = _enum_text(f.value)
+        kind = next((k for k in _ENUMS if value in k), None)
+        if kind is None or _has_phrase(value, low):
+            continue
+        value_words = _words(value)
+        if value.isascii() and all(any(_same(v, c) for c in words) for v in value_words):
+            continue  # `partly shipped` for `partially_shipped`
+        for other in kind - taken:
+            match = _has_phrase(other, low)
+            if match is None or any(other in t for t in taken if other != t):
+                continue  # absent, or a part of a value the window holds (`shipped` of `partially shipped`)
+            before = low[: match.start()].split()[-3:]
+            if _MODAL & set(before):
+                continue  # `will be delivered`: a plan, not the state
+            near = _words(" ".join(before) + " " + " ".join(low[match.end() :].split()[:2]))
+            copula = bool(before) and before[-1] in _COPULA and other not in _LOOSE
+            if not other.isascii() or _names(f, near)[0] or copula:
+                # The claim gives this field's value: named by its key next to it (`priority is
+                # low`, `low priority`), or said of the subject itself (`the service is down`).
+                found.append(f.key)
+                break
+    return found
+
+
+def _degree_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
+    """Values of a degree the clause states at the other end: `fully shipped` against
+    `partially_shipped`, `fully flexible` against `semi-flexible`, and the reverse."""
+    words = re.findall(r"[a-z]+", clause.lower())
+    found: list[str] = []
+    for f in fields:
+        if f.boolean is not None or f.number is not None:
+            continue
+        value = re.findall(r"[a-z]+", f.value.lower())
+        for i, word in enumerate(value[:-1]):
+            side = _PARTIAL if word in _PARTIAL else _FULL if word in _FULL else None
+            if side is None:
+                continue
+            other = _FULL if side is _PARTIAL else _PARTIAL
+            head = value[i + 1]
+            if any(w in other and _same(n, head) for w, n in pairwise(words)):
+                found.append(f.key)
+                break
+    return found
+
+
+def _charge_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
+    """`free` said of a thing the record charges for (`parking is free` against `parking.fee: 18`)."""
+    low = clause.lower()
+    if not re.search(r"(?<![a-z])free(?![a-z])|免费", low) or _NEGATION.search(low):
+        return []
+    words = _words(clause)
+    found: list[str] = []
+    for f in fields:
+        if f.number is None or f.number <= 0 or not f.words & _MONEY_WORDS:
+            continue
+        subject = f.words - _MONEY_WORDS - _PER
+        if subject and all(any(_same(w, c) for c in words) for w in subject):
+            found.append(f.key)
+    return found
+
+
+def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
+    """Numeric fields named by the word after a figure of the clause that holds another value:
+    `4-star` against `stars: 4.5`, `128 stars` against `stars: 4.5` (the 128 is the review count)."""
+    found: list[str] = []
+    numeric = [f for f in fields if f.number is not None]
+    if not numeric:
+        return found
+    # Figures of the record's names (`Kestrel 14`) are names, not values (`Kestrel 14 price`).
+    named_figures = {
+        n
+        for f in fields
+        if f.number is None and ":" not in f.value
+        for n in re.findall(r"\d+(?:\.\d+)?", f.value)
+    }
+    for m in _FIGURE.finditer(clause):
+        if _APPROX.search(clause[: m.start()]):
+            continue  # `about 130 reviews`, `4.5 out of 5 stars`: a bound or a scale, not the value
+        if m.group(1) in named_figures:
+            continue
+        stated = float(m.group(1).replace(",", ""))
+        word = tokenize(m.group(2))
+        if not word:
+            continue
+        named = [f for f in numeric if any(_same(word[0], w) for w in f.words)]
+        if named and not any(f.number is not None and abs(f.number - stated) < 1e-9 for f in named):
+            found.append(named[0].key)
     return found
 
 
@@ -185,6 +572,7 @@ def misattributed(claim: Sequence[str], fields: tuple[Field, ...], fold: Callabl
     for f in fields:
         known |= set(tokenize(fold(f.key))) | set(tokenize(fold(f.value)))
     known |= {f.key.replace(" ", "").lower() for f in fields}
+    known |= {k.replace("-", "") for k in known}  # `Wi-Fi` is `WiFi` too
     claim_set = set(claim)
     found: list[str] = []
     for f in fields:
@@ -195,11 +583,16 @@ def misattributed(claim: Sequence[str], fields: tuple[Field, ...], fold: Callabl
         value = tokenize(fold(f.value))
         if not value or any(c.isdigit() for c in f.value) or not set(value) <= claim_set:
             continue
-        if (set(tokenize(fold(f.key))) | {f.key.replace(" ", "").lower()}) & claim_set:
+        own = set(tokenize(fold(f.key))) | {f.key.replace(" ", "").lower()}
+        if (own | {k.replace("-", "") for k in own}) & claim_set:
             continue  # the claim names this field: its value is where it belongs
         last = max(i for i, token in enumerate(claim) if token in value)
         if last + 1 < len(claim):
             after = claim[last + 1]
-            if after not in known and not any(c.isdigit() for c in after):
+            # `wi-fi` is the record's `WiFi`; `a quiet place` describes the whole, not an attribute.
+            parts = [p for p in after.split("-") if p]
+            if after.replace("-", "") in known or (len(parts) > 1 and set(parts) <= known):
+                continue
+            if after not in known and after not in _HEAD_NOUNS and not any(c.isdigit() for c in after):
                 found.append(after)
     return found

@@ -1,0 +1,195 @@
+"""Records described in prose: a claim's values must match the record's fields. True descriptions
+(paraphrased yes/no fields, enumerations, units, hours, currencies) pass; a changed value, a flipped
+yes/no, a wrong enumeration or a figure moved to another field is contradicted."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify import records
+from groundgate.verify.grounding_check import check
+
+_ORDER = json.dumps(
+    {
+        "order_id": "A-77120",
+        "customer": {"name": "Harbor Lane Bakery", "city": "Portland"},
+        "status": "partially_shipped",
+        "lines": [{"sku": "FLR-25", "qty": 12, "shipped": 12}, {"sku": "YST-1", "qty": 6, "shipped": 0}],
+        "carrier": "UPS",
+        "eta": "2024-09-18",
+        "paid": False,
+    }
+)
+_INVOICE = '{"order_id": "A-77120", "invoice_total_usd": 684.50, "paid": false, "carrier": "UPS"}'
+_CAFE = json.dumps(
+    {
+        "name": "Blue Fig Cafe",
+        "stars": 4.5,
+        "review_count": 128,
+        "attributes": {
+            "WiFi": "free",
+            "DogsAllowed": False,
+            "OutdoorSeating": True,
+            "NoiseLevel": "quiet",
+            "BusinessParking": "{'garage': False, 'street': True, 'valet': False}",
+        },
+        "hours": {"open": "8:0", "close": "17:0"},
+    }
+)
+_LAPTOP = json.dumps(
+    {
+        "product": "Kestrel 14",
+        "in_stock": True,
+        "ram_gb": 32,
+        "ram_upgradeable": False,
+        "weight_kg": 1.29,
+        "color": "silver",
+        "warranty_years": 2,
+    }
+)
+_METRICS = json.dumps(
+    {"service": "checkout-api", "p99_latency_ms": 840, "error_rate": 0.021, "status": "degraded"}
+)
+_HOTEL = json.dumps(
+    {
+        "hotel": "Harbor Inn",
+        "breakfast_included": False,
+        "pets_allowed": True,
+        "parking": {"available": True, "fee_per_night": 18, "currency": "USD"},
+    }
+)
+_TICKET = json.dumps(
+    {
+        "ticket": "INC-4471",
+        "priority": "high",
+        "state": "in_progress",
+        "resolved": None,
+        "assignee": "Lee Wong",
+    }
+)
+_ITEMS = json.dumps(
+    [
+        {"sku": "A1", "name": "Espresso beans", "qty": 2, "in_stock": True},
+        {"sku": "B2", "name": "Oat milk", "qty": 1, "in_stock": False},
+    ]
+)
+_BOOKING = "Passenger: Ana Ribeiro\nTrain: Eurostar 9014\nRefundable: no\nWiFi: yes\nTicket: semi-flexible"
+_ORDER_ZH = "订单号: 20240918-77\n收件人: 王芳\n状态: 部分发货\n已发货: 否\n支付方式: 微信支付\n颜色: 黑色"
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (_CAFE, "There is street parking but no garage."),
+        (_CAFE, "Dogs are not allowed, but there is outdoor seating."),
+        (_CAFE, "It has free Wi-Fi and outdoor seating."),
+        (_CAFE, "It's a quiet place."),
+        (_CAFE, "It opens at 8 am and closes at 5 pm."),
+        (_BOOKING, "The ticket is not refundable."),
+        (_HOTEL, "Breakfast is not included, but pets are allowed."),
+        (_HOTEL, "Parking costs $18 per night."),
+        (_ITEMS, "Espresso beans are in stock, but oat milk is out of stock."),
+        (_INVOICE, "The invoice comes to $684.50 and hasn't been paid yet."),
+        (_METRICS, "The error rate was 2.1%."),
+        (_ORDER_ZH, "订单部分发货，用微信支付。"),
+    ],
+)
+def test_a_true_description_of_a_record_passes(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is Verdict.PASS, [(c.category, c.reason_codes) for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (_ORDER, "The order was delivered."),
+        (_ORDER, "The order status is cancelled."),
+        (_ORDER, "The order has been fully shipped."),
+        (_ORDER, "It ships with FedEx."),
+        (_CAFE, "It is a 4-star cafe."),
+        (_CAFE, "It has 4.5 reviews and 128 stars."),
+        (_CAFE, "It has paid Wi-Fi."),
+        (_CAFE, "It has no Wi-Fi."),
+        (_LAPTOP, "Its 32 GB of RAM can be upgraded."),
+        (_LAPTOP, "It is out of stock."),
+        (_LAPTOP, "It weighs 2 kg."),
+        (_LAPTOP, "It has a 3-year warranty."),
+        (_METRICS, "The error rate was 21%."),
+        (_METRICS, "The p99 latency was 480 ms."),
+        (_HOTEL, "Parking is free."),
+        (_TICKET, "The ticket has been resolved."),
+        (_TICKET, "The ticket is low priority."),
+        (_TICKET, "The ticket is closed."),
+        (_ITEMS, "Espresso beans are out of stock."),
+        (_BOOKING, "The train has no Wi-Fi."),
+        (_BOOKING, "The ticket is fully flexible."),
+        (_ORDER_ZH, "订单用支付宝支付。"),
+        (_ORDER_ZH, "颜色是白色。"),
+    ],
+)
+def test_a_value_the_record_states_otherwise_is_rejected(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is Verdict.REJECT, [(c.category, c.reason_codes) for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (_ORDER, "It is expected to be delivered on 2024-09-18."),
+        (_ORDER, "The order is partly shipped and not yet paid."),
+        (_ORDER, "The order has not been delivered yet."),
+        (_CAFE, "It is rated 4.5 out of 5 stars."),
+        (_CAFE, "It has over 100 reviews."),
+        (_LAPTOP, "The Kestrel 14 weighs under 1.5 kg."),
+        (_METRICS, "Errors are down to 2.1%, but the service is degraded."),
+        (_TICKET, "The ticket is high priority and still in progress; it hasn't been resolved."),
+        (_HOTEL, "Free cancellation, and pets are allowed."),
+    ],
+)
+def test_a_plan_a_bound_or_a_comparison_is_not_a_changed_value(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT, [(c.category, c.reason_codes) for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "expected"),
+    [
+        ('{"weight_kg": 1.29}', "weight: 1.29 kg"),
+        ('{"p99_latency_ms": 840}', "p99 latency: 840 ms"),
+        ('{"invoice_total_usd": 684.50}', "invoice total: $684.50"),
+        ('{"price": {"amount": 1299.0, "currency": "EUR"}}', "price amount: €1299.0"),
+        ('{"error_rate": 0.021}', "error rate: 0.021 (2.1%)"),
+        ('{"hours": {"Monday": "8:0-17:0"}}', "Monday: 08:00-17:00 (8 am to 5 pm)"),
+        ('{"WiFi": "u\'free\'"}', "Wi-Fi (WiFi): free"),
+        ('{"refundable": false}', "refundable: false (not refundable)"),
+        ('{"resolved": null}', "resolved: false (not resolved)"),
+        ('{"parking": {"available": true}}', "parking available: true"),
+        ("Coach: 1\nSeat: 63\nRefundable: no", "Coach: 1"),
+    ],
+)
+def test_a_field_is_read_out_as_prose_states_it(context: str, expected: str) -> None:
+    assert expected in records.parse(context)[0].text.split(";\n")
+
+
+@pytest.mark.parametrize(
+    ("claim", "context", "expected"),
+    [
+        ("It has outdoor seating but no garage.", _CAFE, []),
+        ("The ticket is non-refundable.", _BOOKING, []),
+        ("The ticket is refundable.", _BOOKING, ["Refundable"]),
+        ("Oat milk is in stock.", _ITEMS, ["in stock"]),
+        ("In stock.", _ITEMS, []),  # which item? the two records disagree
+        ("It has 128 reviews and 4.5 stars.", _CAFE, []),
+        ("It has 4.5 reviews.", _CAFE, ["review count"]),
+        ("Breakfast is not available.", _HOTEL, []),  # `available` is the parking's
+        ("Parking is not available.", _HOTEL, ["parking available"]),
+    ],
+)
+def test_field_conflicts_read_each_clause_of_its_own_record(
+    claim: str, context: str, expected: list[str]
+) -> None:
+    fields = tuple(f for r in records.parse(context) for f in r.fields)
+    assert records.field_conflicts(claim, fields) == expected
