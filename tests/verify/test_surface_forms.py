@@ -128,3 +128,17 @@ def test_a_word_that_only_looks_like_a_unit_is_not_read_as_one(text: str, kind: 
         assert ("amount", 3.0, "3块") in found
     else:
         assert not any(k == kind for k, _, _ in found), found
+
+
+@pytest.mark.parametrize(
+    ("answer", "codes"),
+    [
+        ("CPU 配额为 2 核，内存 4 GiB。", []),
+        ("Each pod has 2 CPU cores and 4 GiB of memory.", []),
+        # Swapped between the two attributes: both values change.
+        ("内存配额为 2 GiB，CPU 配额 4 核。", ["number_mismatch", "number_mismatch"]),
+    ],
+)
+def test_binary_sizes_and_cpu_cores_are_quantities_of_their_own(answer: str, codes: list[str]) -> None:
+    evidence = "order-svc 资源配置：生产环境每个 Pod 的 CPU 配额为 2 核，内存配额为 4 GiB。"
+    assert [i.code for i in check_claim(answer, evidence, evidence)] == codes

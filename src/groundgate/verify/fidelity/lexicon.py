@@ -17,6 +17,8 @@ _NOT_CODES = frozenset(
 #: Product and brand names that are CamelCase or dotted but are not project identifiers.
 _NOT_IDENTIFIERS = frozenset(
     [
+        # Binary size units (`2 GiB`) look like CamelCase names; they are units of a quantity.
+        *("kib", "mib", "gib", "tib", "pib"),
         "javascript",
         "typescript",
         "github",

@@ -158,6 +158,8 @@ _UNITS: dict[str, _Unit] = {
     **_u("count", "GB/s", 1.0, "GB/s", "gb/s"),
     **_u("count", "Mbps", 1.0, "Mbps", "mbps"),
     **_u("count", "Gbps", 1.0, "Gbps", "gbps"),
+    # CPU cores (`CPU 配额为 2 核` / `2 cores`): a count of its own, so `4 核` is not `4 GiB`.
+    **_u("count", "core", 1.0, "核", "核", "核心", "core", "cores", "vcpu", "vcpus"),
     # News shorthand for magnitudes (`1.2 mln`, `$1.2 trillion`): without them the magnitude was lost.
     **_u("mult", None, 1e6, "mn", "mn", "mln"),
     **_u("mult", None, 1e9, "bn", "bn", "bln"),
