@@ -142,3 +142,16 @@ def test_a_word_that_only_looks_like_a_unit_is_not_read_as_one(text: str, kind: 
 def test_binary_sizes_and_cpu_cores_are_quantities_of_their_own(answer: str, codes: list[str]) -> None:
     evidence = "order-svc 资源配置：生产环境每个 Pod 的 CPU 配额为 2 核，内存配额为 4 GiB。"
     assert [i.code for i in check_claim(answer, evidence, evidence)] == codes
+
+
+@pytest.mark.parametrize(
+    ("answer", "codes"),
+    [
+        ("It opened in 2023 with 45 staff.", []),
+        ("It opened in 2021 with 45 staff.", ["date_mismatch"]),
+        ("It opened in mid-2023 with forty-six staff.", ["number_mismatch"]),
+    ],
+)
+def test_hyphenated_number_words_and_rough_years_are_figures_not_names(answer: str, codes: list[str]) -> None:
+    evidence = "The plant opened in mid-2023 with forty-five staff."
+    assert [i.code for i in check_claim(answer, evidence, evidence)] == codes

@@ -114,7 +114,7 @@ _EN_DAY_MONTH_RX = re.compile(
     r"(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
 _EN_YEAR_RX = re.compile(  # lower-cased text
-    r"(?:in|since|by|during|until|till|before|after|from|of|year|fy)[ \t]*(?P<y>(?:19|20)\d\d)(?![\d\-/:]|\.\d)"
+    r"(?:in|since|by|during|until|till|before|after|from|of|year|fy|early|mid|late)[ \t]*(?P<y>(?:19|20)\d\d)(?![\d\-/:]|\.\d)"
 )
 _QUARTER_BEFORE_RX = re.compile(
     r"(?:(?P<y>(?:19|20)\d\d)[ \t]*年?[ \t]*)?(?:第[ \t]*)?(?P<q>[一二三四1-4])[ \t]*$"

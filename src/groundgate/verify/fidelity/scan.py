@@ -138,6 +138,9 @@ _UNIT_HYPHEN_RX = re.compile(
 )
 
 
+_ROUGH_YEAR_HYPHEN_RX = re.compile(r"\b((?i:early|mid|late))-(?=(?:19|20)\d\d)")
+
+
 class _Extractor:
     """One text being scanned: folded and lower-cased copies, claimed spans, mentions found."""
 
@@ -150,6 +153,7 @@ class _Extractor:
             # `a six-month period`, `a 30-day window`: the quantity `six months`, `30 days` (not an
             # age: `14-year-old`). The hyphen becomes a space (same length: offsets stay right).
             self.nt = _UNIT_HYPHEN_RX.sub(r"\1 ", self.nt)
+            self.nt = _ROUGH_YEAR_HYPHEN_RX.sub(r"\1 ", self.nt)  # `mid-2023`, `late-1990s`
         lower = self.nt.lower()
         if len(lower) != len(self.nt):
             lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.nt)

@@ -45,6 +45,11 @@ from groundgate.verify.fidelity.patterns import (
 )
 from groundgate.verify.fidelity.scan import _Extractor, _Rec
 
+#: Hyphenated number words (`forty-five`) are a number, not a name.
+_NOT_KEBAB_ID_RX = re.compile(
+    r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
+)
+
 
 def identifiers_early(ex: _Extractor, digit: bool) -> None:
     nt, lt = ex.nt, ex.lt
@@ -192,5 +197,7 @@ def names(ex: _Extractor) -> None:
             word = m.group()
             if not any(c.isdigit() for c in word) and any(p in _KEBAB_STOP_PARTS for p in word.split("-")):
                 continue
+            if _NOT_KEBAB_ID_RX.fullmatch(word):
+                continue  # `forty-five`: a number, not a name
             if ex.free(*m.span()):
                 ex.add(_Rec("identifier", word, m.start(), m.end(), qualifier="service"))
