@@ -193,3 +193,12 @@ def test_field_conflicts_read_each_clause_of_its_own_record(
 ) -> None:
     fields = tuple(f for r in records.parse(context) for f in r.fields)
     assert records.field_conflicts(claim, fields) == expected
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [("The Kestrel 14 costs €1,299.", Verdict.PASS), ("The Kestrel 14 costs $1,299.", Verdict.REJECT)],
+)
+def test_a_json_price_is_read_with_its_currency_not_as_a_bare_number(answer: str, verdict: Verdict) -> None:
+    record = '{"name": "Kestrel 14", "price": 1299.0, "currency": "EUR"}'
+    assert check(context=record, answer=answer).verdict is verdict

@@ -186,6 +186,9 @@ class ContextIndex:
         """Each sentence is analysed once; raises `OutOfTimeError` when `deadline` passes meanwhile."""
         index = cls(passages, cross_language=cross_language)
         read_outs: list[str] = []
+        # The text the fidelity checks read: prose as written, a JSON record only as read out (its
+        # raw `1299.0` would match `$1,299` whatever the record's currency).
+        raw: list[str] = []
         # A large context's sentences are analysed once and not cached (see `normalize`); a small
         # one's are, since the same documents come back check after check.
         cache = len(index.all_text) <= _CACHED_CONTEXT_CHARS
@@ -198,6 +201,8 @@ class ContextIndex:
                 raise OutOfTimeError
             previous: tuple[int, int, frozenset[str], set[str], str] | None = None
             found = records.parse(passage)
+            if not (found and passage.lstrip()[:1] in ("{", "[")):
+                raw.append(passage)
             spans = [Span(r.text, r.start, r.end) for r in found] or _evidence_sentences(passage)
             for n, span in enumerate(spans):
                 if found:
@@ -235,7 +240,7 @@ class ContextIndex:
             index.sent_start.append(0)
             index.sent_end.append(0)
             index.sent_text.append(-1)
-        index.fidelity_text = "\n".join([index.all_text, *read_outs])
+        index.fidelity_text = "\n".join([*raw, *read_outs])
         return index
 
     def _post(self, window: int, tokens: frozenset[str] | set[str], bigrams: set[str]) -> None:
