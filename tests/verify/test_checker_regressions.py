@@ -813,3 +813,9 @@ def test_a_hyphenated_duration_is_a_duration(answer: str, issue: str | None) -> 
     evidence = "New employees serve a six-month probationary period."
     codes = [i.code for i in check_claim(answer, evidence, evidence)]
     assert codes == ([issue] if issue else []), codes
+
+
+def test_plural_weekdays_and_wi_fi_fold_to_the_record_s_words() -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert canonical("Closed on Mondays, free Wi-Fi") == canonical("Closed on Monday, free WiFi")

@@ -134,8 +134,10 @@ def _zh_number(match: re.Match[str]) -> str:
 # Days and months are written both ways (`Fri 14 Jun`, `Friday 14 June`): one form, the short one.
 _EN_CALENDAR = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|"
-    r"august|september|sept|october|november|december)\b"
+    r"august|september|sept|october|november|december)(?:s\b|\b)"
 )
+#: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
+_WIFI = re.compile(r"\bwi[- ]fi\b")
 
 
 def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
@@ -150,6 +152,8 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
+    if "fi" in folded:
+        folded = _WIFI.sub("wifi", folded)
     if table.zh:
         folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)
     if cross_language and table.en:
