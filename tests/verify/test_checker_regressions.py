@@ -819,3 +819,14 @@ def test_plural_weekdays_and_wi_fi_fold_to_the_record_s_words() -> None:
     from groundgate.verify.synonyms import canonical
 
     assert canonical("Closed on Mondays, free Wi-Fi") == canonical("Closed on Monday, free WiFi")
+
+
+def test_plural_weekdays_are_times_not_names_that_must_share_a_sentence() -> None:
+    context = (
+        "Grades 1 to 4 are paid time-and-a-half for overtime on weekdays and Saturdays. "
+        "Overtime must be approved in advance by the line manager. "
+        "Overtime on Sundays and bank holidays is paid at double time."
+    )
+    answer = "Grades 1 to 4 get time-and-a-half on Saturdays and double time on Sundays."
+    codes = [code for claim in check(context=context, answer=answer).claims for code in claim.reason_codes]
+    assert not [code for code in codes if code.startswith("names_never_together")], codes
