@@ -830,3 +830,19 @@ def test_plural_weekdays_are_times_not_names_that_must_share_a_sentence() -> Non
     answer = "Grades 1 to 4 get time-and-a-half on Saturdays and double time on Sundays."
     codes = [code for claim in check(context=context, answer=answer).claims for code in claim.reason_codes]
     assert not [code for code in codes if code.startswith("names_never_together")], codes
+
+
+@pytest.mark.parametrize(
+    ("twelve_hour", "twenty_four_hour"),
+    [
+        ("at 2 am UTC", "at 02:00 UTC"),
+        ("2:30 p.m.", "14:30"),
+        ("下午 3 点", "15:00"),
+        ("晚上 6:30", "18:30"),
+        ("two weeks", "14 days"),
+    ],
+)
+def test_clock_times_and_weeks_are_compared_in_one_form(twelve_hour: str, twenty_four_hour: str) -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert canonical(twelve_hour).split() == canonical(twenty_four_hour).split()

@@ -136,6 +136,37 @@ _EN_CALENDAR = re.compile(
     r"\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|april|june|july|"
     r"august|september|sept|october|november|december)(?:s\b|\b)"
 )
+#: Clock times written the 12-hour way (`2 am`, `2:30 p.m.`, `下午 3 点`, `晚上 6:30`) as the 24-hour
+#: `HH:MM` records and runbooks use, so a paraphrase keeps its time word.
+_EN_CLOCK = re.compile(r"\b(\d{1,2})(?::(\d{2}))?\s*([ap])\.?m\b\.?")
+_ZH_CLOCK = re.compile(
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)\s*(\d{1,2})(?:\s*[:：]\s*(\d{2})|\s*点\s*(半|\d{1,2}\s*分?)?)"
+)
+_ZH_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
+#: `2 weeks` is `14 days`: policies write either.
+_WEEKS = re.compile(r"\b(\d{1,2})\s*weeks?\b")
+
+
+def _en_clock(m: re.Match[str]) -> str:
+    hour, minute = int(m.group(1)), int(m.group(2) or 0)
+    if hour > 12 or minute > 59:
+        return m.group(0)
+    hour = hour % 12 + (12 if m.group(3) == "p" else 0)
+    return f" {hour:02d}:{minute:02d} "
+
+
+def _zh_clock(m: re.Match[str]) -> str:
+    hour = int(m.group(2))
+    tail = m.group(4) or ""
+    minute = int(m.group(3)) if m.group(3) else 30 if tail == "半" else int(re.sub(r"\D", "", tail) or 0)
+    if hour > 23 or minute > 59:
+        return m.group(0)
+    # 下午 3 点 is 15:00; 中午 12 点 stays 12:00, 中午 1 点 is 13:00.
+    if (m.group(1) in _ZH_AFTERNOON and hour < 12) or (m.group(1) == "中午" and hour < 11):
+        hour += 12
+    return f" {hour:02d}:{minute:02d} "
+
+
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
 
@@ -154,6 +185,12 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
     if "fi" in folded:
         folded = _WIFI.sub("wifi", folded)
+    if "m" in folded:
+        folded = _EN_CLOCK.sub(_en_clock, folded)
+    if "week" in folded:
+        folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
+    if "点" in folded or ":" in folded:
+        folded = _ZH_CLOCK.sub(_zh_clock, folded)
     if table.zh:
         folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)
     if cross_language and table.en:
