@@ -846,3 +846,18 @@ def test_clock_times_and_weeks_are_compared_in_one_form(twelve_hour: str, twenty
     from groundgate.verify.synonyms import canonical
 
     assert canonical(twelve_hour).split() == canonical(twenty_four_hour).split()
+
+
+@pytest.mark.parametrize(
+    ("one", "other", "same"),
+    [
+        ("Base backups are retained for 35 days.", "Base backups are kept for 35 days.", True),
+        ("Revenue grew 9%.", "Revenue rose 9%.", True),
+        # Opposites never fold together.
+        ("Shares rose 6%.", "Shares fell 6%.", False),
+    ],
+)
+def test_english_paraphrase_verbs_fold_but_opposites_do_not(one: str, other: str, same: bool) -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert (canonical(one) == canonical(other)) is same

@@ -8,7 +8,9 @@ and small number words next to a unit into digits, before the checker tokenises 
 context, so both sides meet on the same words.
 
 - Chinese terms are always folded (within Chinese, the lexicon's synonyms are real synonyms);
-- English terms only when `cross_language` is set (the claim and its context are in different
+- a short curated list of English paraphrase verbs (`kept` / `retained`, `rose` / `grew`), never
+  opposites and never words that name a thing, is folded always;
+- English lexicon terms only when `cross_language` is set (the claim and its context are in different
   languages): within English the stemmer already joins word forms, and the lexicon's broader
   English groupings (`upgrade`/`escalate`) would hide real word swaps.
 
@@ -167,6 +169,30 @@ def _zh_clock(m: re.Match[str]) -> str:
     return f" {hour:02d}:{minute:02d} "
 
 
+#: English paraphrase pairs, narrow on purpose: each group is one meaning people retell with another
+#: word (`kept` / `retained`, `rose` / `grew`). Opposites never share a group (`rose` / `fell`), and
+#: nothing here names a thing, so an entity swap stays a swap.
+_EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
+    ("keep", "keeps", "kept", "retain", "retains", "retained"),
+    ("allow", "allows", "allowed", "permit", "permits", "permitted"),
+    ("need", "needs", "needed", "require", "requires", "required"),
+    ("start", "starts", "started", "begin", "begins", "began", "begun", "commence", "commences", "commenced"),
+    ("finish", "finishes", "finished", "end", "ends", "ended"),
+    ("buy", "buys", "bought", "purchase", "purchases", "purchased"),
+    ("rise", "rises", "rose", "risen", "grow", "grows", "grew", "grown", "increase", "increases", "increased"),
+    ("fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "decline", "declines", "declined",
+     "decrease", "decreases", "decreased"),
+    ("get", "gets", "got", "receive", "receives", "received"),
+    ("say", "says", "said", "state", "states", "stated"),
+    ("help", "helps", "helped", "assist", "assists", "assisted"),
+    ("try", "tries", "tried", "attempt", "attempts", "attempted"),
+    ("fix", "fixes", "fixed", "repair", "repairs", "repaired"),
+    ("big", "large"),
+    ("cancel", "cancels", "cancelled", "canceled", "called off"),
+)  # fmt: skip
+_EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group}
+_EN_SYNONYM_RX = re.compile(r"\b(" + "|".join(sorted(_EN_SYNONYMS, key=len, reverse=True)) + r")\b")
+
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
 
@@ -187,6 +213,8 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
         folded = _WIFI.sub("wifi", folded)
     if "m" in folded:
         folded = _EN_CLOCK.sub(_en_clock, folded)
+    if folded.isascii() or _EN_WORD.search(folded):
+        folded = _EN_SYNONYM_RX.sub(lambda m: _EN_SYNONYMS[m.group(1)], folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
