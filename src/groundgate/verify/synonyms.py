@@ -188,10 +188,10 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("try", "tries", "tried", "attempt", "attempts", "attempted"),
     ("fix", "fixes", "fixed", "repair", "repairs", "repaired"),
     ("big", "large"),
-    ("cancel", "cancels", "cancelled", "canceled", "called off"),
+    ("cancel", "cancels", "cancelled", "canceled"),
 )  # fmt: skip
-_EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group}
-_EN_SYNONYM_RX = re.compile(r"\b(" + "|".join(sorted(_EN_SYNONYMS, key=len, reverse=True)) + r")\b")
+_EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group if " " not in word}
+_LATIN_WORD = re.compile(r"[a-z]+")
 
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
@@ -213,8 +213,9 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
         folded = _WIFI.sub("wifi", folded)
     if "m" in folded:
         folded = _EN_CLOCK.sub(_en_clock, folded)
-    if folded.isascii() or _EN_WORD.search(folded):
-        folded = _EN_SYNONYM_RX.sub(lambda m: _EN_SYNONYMS[m.group(1)], folded)
+    # One pass of dictionary look-ups, and only when a listed word occurs (most texts have none).
+    if not _EN_SYNONYMS.keys().isdisjoint(_LATIN_WORD.findall(folded)):
+        folded = _LATIN_WORD.sub(lambda m: _EN_SYNONYMS.get(m.group(), m.group()), folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
