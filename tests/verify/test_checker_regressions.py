@@ -853,8 +853,13 @@ def test_clock_times_and_weeks_are_compared_in_one_form(twelve_hour: str, twenty
     [
         ("Base backups are retained for 35 days.", "Base backups are kept for 35 days.", True),
         ("Revenue grew 9%.", "Revenue rose 9%.", True),
-        # Opposites never fold together.
+        # Opposites never fold together, nor words inside an identifier, nor `declined` (refused).
         ("Shares rose 6%.", "Shares fell 6%.", False),
+        (
+            "E1042 CARD_DECLINED: the issuer declined the card.",
+            "E1042 CARD_FALL: the issuer fell the card.",
+            False,
+        ),
     ],
 )
 def test_english_paraphrase_verbs_fold_but_opposites_do_not(one: str, other: str, same: bool) -> None:

@@ -180,8 +180,8 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("buy", "buys", "bought", "purchase", "purchases", "purchased"),
     ("rise", "rises", "rose", "risen", "grow", "grows", "grew", "grown", "increase", "increases", "increased"),
-    ("fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "decline", "declines", "declined",
-     "decrease", "decreases", "decreased"),
+    # Not `declined`: a card or an offer is declined (refused) far more often than a rate.
+    ("fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "decrease", "decreases", "decreased"),
     ("get", "gets", "got", "receive", "receives", "received"),
     ("say", "says", "said", "state", "states", "stated"),
     ("help", "helps", "helped", "assist", "assists", "assisted"),
@@ -191,7 +191,7 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("cancel", "cancels", "cancelled", "canceled"),
 )  # fmt: skip
 _EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group if " " not in word}
-_LATIN_WORD = re.compile(r"[a-z]+")
+_LATIN_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])")  # whole words, never inside CARD_DECLINED
 
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
