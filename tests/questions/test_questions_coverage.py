@@ -237,3 +237,22 @@ def test_a_clause_naming_its_own_endpoint_does_not_borrow_its_sentences_other_en
     assert not missed.met
     assert "need:other_subject:POST /api/v1/orders" in missed.codes
     assert match_need(need, right, equivalents=equivalents).met
+
+
+@pytest.mark.parametrize(
+    ("statement", "met"),
+    [
+        ("The gateway waits at most 500 ms for order-service to lock an order for payment.", True),
+        # A duration of something else, in a clause that names nothing of the question.
+        (
+            "When more than 50% of the 30-day availability budget is consumed, feature releases of "
+            "payment-gateway, order-service and payment-db-proxy need approval from the SRE lead.",
+            False,
+        ),
+    ],
+)
+def test_a_figure_of_the_asked_kind_must_be_about_the_asked_thing(statement: str, met: bool) -> None:
+    need = derive_needs(
+        "How long may the gateway wait for order-service when it locks an order for payment?"
+    ).needs[0]
+    assert match_need(need, statement).met is met

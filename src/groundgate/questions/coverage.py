@@ -569,6 +569,30 @@ _PERSON_WORDS = re.compile(
 )
 
 
+_CLAUSE_CUT: Final = re.compile(r"[,;!?]\s|\.(?:\s|$)")
+_RECORD_MARKS: Final = re.compile(r"[{}=|:]|\t")
+
+
+def _figure_about_other_thing(s: Statement, m: fidelity.Mention, need: Need) -> bool:
+    """The figure's own clause names none of the question's words, though the statement does (in
+    the same script): `the 30-day availability budget` under "how long may the gateway wait" is a
+    duration of something else. Across scripts nothing can be compared, so nothing is ruled out."""
+    if is_cjk_text(need.text) or s.text_has_cjk or _RECORD_MARKS.search(s.text):
+        # English prose only: Chinese words need the synonym folding to compare (`年休假` / `年假`),
+        # and a record or log line (`{error_code=…, service=…}: max 2.3`) has no clauses to cut.
+        return False
+    start = max((cut.end() for cut in _CLAUSE_CUT.finditer(s.text, 0, m.start)), default=0)
+    end = next((cut.start() for cut in _CLAUSE_CUT.finditer(s.text, m.end)), len(s.text))
+    clause = s.text[start:end]
+    terms = [t for t in need.terms if term_weight(t) > 0]
+    if not terms:
+        return False
+    words = {stem(part) for word in tokenize(clause) for part in re.split(r"[_\-./]+", word) if part}
+    everywhere = {stem(part) for word in tokenize(s.text) for part in re.split(r"[_\-./]+", word) if part}
+    stems = [stem(t.lower()) for t in terms]
+    return not any(t in words for t in stems) and any(t in everywhere for t in stems)
+
+
 def _gives_kind(s: Statement, need: Need) -> bool:
     kind = need.kind
     if kind is AnswerKind.QUANTITY:
@@ -587,6 +611,8 @@ def _gives_kind(s: Statement, need: Need) -> bool:
                 and quantity_interval(s.text, m)[0] != quantity_interval(s.text, m)[1]
             ):
                 continue  # `满 10 年的` restates the condition; it is not the asked figure
+            if _figure_about_other_thing(s, m, need):
+                continue
             return True
         return False
     if kind is AnswerKind.TIME:
