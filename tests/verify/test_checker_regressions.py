@@ -866,3 +866,24 @@ def test_english_paraphrase_verbs_fold_but_opposites_do_not(one: str, other: str
     from groundgate.verify.synonyms import canonical
 
     assert (canonical(one) == canonical(other)) is same
+
+
+_ORDER_SVC = (
+    "order-svc 资源配置：生产环境每个 Pod 的 CPU 配额为 2 核，内存配额为 4 GiB；"
+    "HPA 在 CPU 使用率持续 3 分钟超过 70% 时扩容，最多扩到 40 个副本。"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "swapped"),
+    [
+        # 内存 is the context's own word (内存配额), put where the sentence has CPU (CPU 使用率).
+        ("order-svc 的 HPA 是按内存使用率扩容的，最多 40 个副本。", True),
+        ("order-svc 的 HPA 看 CPU 使用率，超过 70% 持续 3 分钟就扩容。", False),
+    ],
+)
+def test_a_chinese_modifier_swapped_for_another_of_the_context_s_things_is_caught(
+    answer: str, swapped: bool
+) -> None:
+    codes = [code for claim in check(context=_ORDER_SVC, answer=answer).claims for code in claim.reason_codes]
+    assert any(code.startswith("entity_swap:") for code in codes) is swapped, codes

@@ -14,7 +14,7 @@ has. Pure functions over token lists.
 
 from __future__ import annotations
 
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 
 _MARKER_PREFIX = "qz"
 
@@ -24,12 +24,18 @@ def _is_value_word(token: str) -> bool:
     return any(c.isdigit() for c in token) and not token.startswith(_MARKER_PREFIX)
 
 
-def entity_swaps(claim: Sequence[str], window: Sequence[str]) -> list[tuple[str, str]]:
+def entity_swaps(
+    claim: Sequence[str], window: Sequence[str], known: Callable[[str], bool] | None = None
+) -> list[tuple[str, str]]:
     """`(claim word, window word)` pairs where the window says something else in the same slot.
 
     A slot is a claim word whose neighbours (the content words before and after it) are also
     neighbours in the window, with exactly one other word between them there. Both words must be
     absent from the other text (a reordered list is not a swap), and neither a figure.
+
+    With `known` (whether the whole context uses a word), a slot is also a claim word right before
+    the same head word as the window's (`按内存使用率` / `在 CPU 使用率`) when the context knows the
+    claim word from elsewhere: one of the context's own things put in another's place.
     """
     if len(claim) < 2 or len(window) < 2:
         return []
@@ -39,7 +45,7 @@ def entity_swaps(claim: Sequence[str], window: Sequence[str]) -> list[tuple[str,
         positions.setdefault(token, []).append(j)
     swaps: list[tuple[str, str]] = []
     for i, word in enumerate(claim):
-        if word in window_set or len(word) < 2 or _is_value_word(word):
+        if len(word) < 2 or _is_value_word(word):
             continue
         before = claim[i - 1] if i > 0 else None
         after = claim[i + 1] if i + 1 < len(claim) else None
@@ -47,7 +53,27 @@ def entity_swaps(claim: Sequence[str], window: Sequence[str]) -> list[tuple[str,
             # A slot is held by both neighbours: one shared neighbour at the text's edge matches
             # too much summary prose ("one student died" / "One person died") to call a swap.
             continue
-        for j in _slots(before, after, positions, len(window)):
+        if word in window_set:
+            # The window names the word too, but before another head (`内存配额` beside
+            # `CPU 使用率`): only the head-word slot below can show a swap.
+            if (
+                known is None
+                or _plain_english(word)
+                or any(window[j + 1] == after for j in positions[word] if j + 1 < len(window))
+            ):
+                continue
+            slots: list[int] = []
+        else:
+            slots = _slots(before, after, positions, len(window))
+        if (
+            not slots
+            and known is not None
+            and not _plain_english(word)
+            and known(word)
+            and not _is_value_word(after)
+        ):
+            slots = [j - 1 for j in positions.get(after, ()) if j >= 1]
+        for j in slots:
             other = window[j]
             if (
                 other not in claim_set
@@ -64,6 +90,12 @@ def entity_swaps(claim: Sequence[str], window: Sequence[str]) -> list[tuple[str,
                 swaps.append((word, other))
                 break
     return swaps
+
+
+def _plain_english(word: str) -> bool:
+    """An English word that is no lexicon concept: English prose is paraphrased around its head
+    words too freely for a head-word slot to show a swap (it did, on news summaries)."""
+    return word.isascii() and not word.startswith(_MARKER_PREFIX)
 
 
 def _comparable(word: str, other: str) -> bool:

@@ -310,7 +310,9 @@ class OfflineChecker:
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
-                for swap in entity_swaps(measure.ordered, tokenize(index.canonical(best.window.text)))
+                for swap in entity_swaps(
+                    measure.ordered, tokenize(index.canonical(best.window.text)), index.anywhere
+                )
                 if _modifier(claim, swap[0])
                 and (_entity_like(swap[0], claim) or _entity_like(swap[1], best.window.text))
             ]
