@@ -887,3 +887,5 @@ def test_a_chinese_modifier_swapped_for_another_of_the_context_s_things_is_caugh
 ) -> None:
     codes = [code for claim in check(context=_ORDER_SVC, answer=answer).claims for code in claim.reason_codes]
     assert any(code.startswith("entity_swap:") for code in codes) is swapped, codes
+    if swapped:  # said with the words of the texts, not the lexicon's internal markers
+        assert "entity_swap:内存->cpu" in codes, codes

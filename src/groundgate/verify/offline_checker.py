@@ -36,6 +36,7 @@ from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAs
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.claims import key_decision, split_units
+from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
     MAX_EXCERPT_CHARS,
     ContextIndex,
@@ -238,7 +239,7 @@ class OfflineChecker:
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
-            reasons.append("novel_terms:" + ",".join(novel[:5]))
+            reasons.append("novel_terms:" + ",".join(readable(word, claim) for word in novel[:5]))
         if novel_entities:
             reasons.append("unsupported_entity:" + ",".join(novel_entities[:3]))
         units = self._units(span, index, fields, contradictions)
@@ -321,7 +322,12 @@ class OfflineChecker:
                 return (
                     FactCategory.NO_EVIDENCE,
                     min(score, 0.3),
-                    ["entity_swap:" + ",".join(f"{a}->{b}" for a, b in swaps[:3])],
+                    [
+                        "entity_swap:"
+                        + ",".join(
+                            f"{readable(a, claim)}->{readable(b, best.window.text)}" for a, b in swaps[:3]
+                        )
+                    ],
                 )
         if best.window is not None:
             fields = index.window_fields(best.number)

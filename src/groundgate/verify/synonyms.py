@@ -197,6 +197,25 @@ _LATIN_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])")  # whole words, never ins
 _WIFI = re.compile(r"\bwi[- ]fi\b")
 
 
+def readable(word: str, text: str) -> str:
+    """`word` as a person reads it in a reason code: a concept marker (`qzcaajdq`) becomes the term of
+    its concept that `text` uses (`内存`), else the concept's first term; other words stay as they are."""
+    if not word.startswith("qz"):
+        return word
+    terms = _terms_by_marker().get(word, ())
+    folded = _fold(text)
+    return next((term for term in terms if term in folded), terms[0] if terms else word)
+
+
+@lru_cache(maxsize=1)
+def _terms_by_marker() -> dict[str, tuple[str, ...]]:
+    table = default_table()
+    found: dict[str, list[str]] = {}
+    for term, marker in itertools.chain(table.zh.items(), table.en.items()):
+        found.setdefault(marker, []).append(term)
+    return {marker: tuple(terms) for marker, terms in found.items()}
+
+
 def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
     """`text` with lexicon terms replaced by their concept markers and number words by digits.
 
