@@ -889,3 +889,18 @@ def test_a_chinese_modifier_swapped_for_another_of_the_context_s_things_is_caugh
     assert any(code.startswith("entity_swap:") for code in codes) is swapped, codes
     if swapped:  # said with the words of the texts, not the lexicon's internal markers
         assert "entity_swap:内存->cpu" in codes, codes
+
+
+@pytest.mark.parametrize(
+    ("spelled", "symbol"),
+    [
+        ("420 立方米每小时，29 到 50 平米", "420 m³/h，29 到 50 ㎡"),
+        ("about 35 square metres, 8.2 kilograms", "about 35 m², 8.2 kg"),
+        ("噪音 32 分贝", "噪音 32 dB"),
+    ],
+)
+def test_units_spelled_out_read_as_the_symbols_records_print(spelled: str, symbol: str) -> None:
+    from groundgate.text.segmentation import tokenize
+    from groundgate.verify.synonyms import canonical
+
+    assert tokenize(canonical(spelled)) == tokenize(canonical(symbol))

@@ -193,6 +193,20 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
 _EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group if " " not in word}
 _LATIN_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])")  # whole words, never inside CARD_DECLINED
 
+#: Units spelled out, as the symbols records and spec sheets print (`420 m³/h` is retold as
+#: `420 立方米每小时` or `420 cubic metres per hour`; NFKC already makes `㎡` `m2` and `m³` `m3`).
+_UNIT_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
+    (re.compile(r"立方米每小时|每小时立方米|\bcubic met(?:re|er)s? (?:per|an|a) hour\b"), " m3/h "),
+    (re.compile(r"平方米|平米|\bsquare met(?:re|er)s?\b|\bsq\.? ?m\b"), " m2 "),
+    (re.compile(r"立方米|\bcubic met(?:re|er)s?\b"), " m3 "),
+    (re.compile(r"分贝|\bdecibels?\b"), " db "),
+    (re.compile(r"公斤|千克|\bkilograms?\b|\bkilos\b"), " kg "),
+    (re.compile(r"公里|千米|\bkilomet(?:re|er)s?\b"), " km "),
+    (re.compile(r"毫秒|\bmilliseconds?\b"), " ms "),
+    (re.compile(r"毫升|\bmillilit(?:re|er)s?\b"), " ml "),
+)
+_UNIT_GATE = re.compile(r"米|分贝|公斤|千克|公里|毫秒|毫升|cubic|square|sq|decibel|kilo|milli")
+
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
 
@@ -235,6 +249,9 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     # One pass of dictionary look-ups, and only when a listed word occurs (most texts have none).
     if not _EN_SYNONYMS.keys().isdisjoint(_LATIN_WORD.findall(folded)):
         folded = _LATIN_WORD.sub(lambda m: _EN_SYNONYMS.get(m.group(), m.group()), folded)
+    if _UNIT_GATE.search(folded):
+        for pattern, symbol in _UNIT_WORDS:
+            folded = pattern.sub(symbol, folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
