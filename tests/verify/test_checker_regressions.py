@@ -904,3 +904,28 @@ def test_units_spelled_out_read_as_the_symbols_records_print(spelled: str, symbo
     from groundgate.verify.synonyms import canonical
 
     assert tokenize(canonical(spelled)) == tokenize(canonical(symbol))
+
+
+_SPEC = (
+    "Spec sheet — Kestrel 14 (2024): 14-inch 2880×1800 OLED, 120 Hz; Intel Core Ultra 7 155H; "
+    "32 GB LPDDR5X (soldered, not upgradeable); 1 TB PCIe 4.0 SSD (one M.2 slot); 72 Wh battery, rated up to "
+    "13 hours video playback; weight 1.29 kg; ports: 2× Thunderbolt 4, 1× USB-A, HDMI 2.1, no SD card reader; "
+    "Wi-Fi 7."
+)
+
+
+def test_a_spec_line_retold_in_one_sentence_is_supported_clause_by_clause() -> None:
+    answer = (
+        "The Kestrel 14 has a 14-inch 120 Hz OLED at 2880 by 1800, a Core Ultra 7 155H, 32 GB of RAM and a "
+        "1 TB SSD, and weighs 1.29 kg."
+    )
+    claim = check(context=_SPEC, answer=answer).claims[0]
+    # Its names all sit in the one list, and each clause is stated: direct, though the whole
+    # sentence is no window's paraphrase.
+    assert "units_supported" in claim.reason_codes, claim.reason_codes
+    assert claim.category is FactCategory.DIRECT_EVIDENCE
+    # A changed figure in one item is still not passed.
+    changed = check(
+        context=_SPEC, answer="The Kestrel 14 has 32 GB of RAM and a 1 TB SSD, and weighs 1.49 kg."
+    )
+    assert changed.verdict is not Verdict.PASS

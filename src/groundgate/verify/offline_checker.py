@@ -344,6 +344,17 @@ class OfflineChecker:
             claim, t, bool(best.window is not None and index.window_fields(best.number))
         ) and (not novel_entities):
             return FactCategory.DIRECT_EVIDENCE, score, ["support_high"]
+        if (
+            len(units) > 1
+            and not novel_entities
+            and all(
+                u.category is FactCategory.DIRECT_EVIDENCE
+                and u.support_score >= _direct_bar(u.span.text, t, False)
+                for u in units
+            )
+        ):
+            # Each clause is stated, each in its own place (a spec line retold in one sentence).
+            return FactCategory.DIRECT_EVIDENCE, min(u.support_score for u in units), ["units_supported"]
         if score >= t.indirect or measure.scattered >= t.scattered:
             # A name the context never mentions keeps an otherwise well-covered claim from being direct.
             reason = "support_partial" if score >= t.indirect else "support_scattered"
@@ -427,7 +438,8 @@ class OfflineChecker:
             )
         if len(names) < 2:
             return []
-        if index.any_window_with_all([normalize(name) for name in names]):
+        needles = [normalize(name) for name in names]
+        if index.any_window_with_all(needles) or index.any_list_with_all(needles):
             return []
         return sorted(names)
 

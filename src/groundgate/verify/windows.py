@@ -53,6 +53,11 @@ MAX_EXCERPT_CHARS = 2_000
 #: Contexts up to this size have their sentences cached between checks.
 _CACHED_CONTEXT_CHARS = 20_000
 
+#: The longest passage read as one list of a thing's attributes (a spec line), and what ends a
+#: sentence inside it (then it is prose, not a list).
+_MAX_LIST_CHARS = 1_500
+_SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|[。！？]")
+
 #: Tolerance of rank comparisons (the same as the sequential scan this search replaces).
 _EPS = 1e-9
 
@@ -369,6 +374,22 @@ class ContextIndex:
         if self._lower is None:
             self._lower = self.all_text.lower()
         return self._lower
+
+    def any_list_with_all(self, needles: Sequence[str]) -> bool:
+        """Some passage that is one list — a spec line of `;`-separated items, with no sentence
+        break before its end — contains every needle: its items all describe one thing."""
+        for passage in self.passages:
+            body = passage.strip().rstrip(".。!?！？")
+            if (
+                len(body) > _MAX_LIST_CHARS
+                or (";" not in body and "；" not in body)
+                or _SENTENCE_BREAK.search(body)
+            ):
+                continue
+            folded = normalize(self.canonical(body))
+            if all(needle in folded for needle in needles):
+                return True
+        return False
 
     def in_normalized(self, needle: str) -> bool:
         """`needle in all_normalized`, remembered: every claim asks about the same context."""
