@@ -155,3 +155,27 @@ def test_binary_sizes_and_cpu_cores_are_quantities_of_their_own(answer: str, cod
 def test_hyphenated_number_words_and_rough_years_are_figures_not_names(answer: str, codes: list[str]) -> None:
     evidence = "The plant opened in mid-2023 with forty-five staff."
     assert [i.code for i in check_claim(answer, evidence, evidence)] == codes
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("周二到周日 10 点到 17 点开放", ["10:00", "17:00"]),
+        ("17 点闭馆", ["17:00"]),
+        # An hour that could be morning or evening stays a number; so do points.
+        ("8 点上班", []),
+        ("共 17 点积分", []),
+    ],
+)
+def test_a_bare_chinese_hour_is_a_clock_time_only_when_it_cannot_be_morning(
+    text: str, times: list[str]
+) -> None:
+    assert [m.value for m in extract(text) if m.kind == "time"] == times
+
+
+def test_a_bare_chinese_hour_range_matches_the_24_hour_clock_in_english_evidence() -> None:
+    evidence = "Open Tuesday to Sunday, 10:00–17:00."
+    assert check_claim("周二到周日 10 点到 17 点开放。", evidence, evidence) == []
+    assert [i.code for i in check_claim("周二到周日 10 点到 18 点开放。", evidence, evidence)] == [
+        "date_mismatch"
+    ]

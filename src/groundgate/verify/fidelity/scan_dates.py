@@ -300,12 +300,17 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 continue
             head = re.match(r"[\d一二两三四五六七八九十]+", m.group())
             part = _DAYPART_BEFORE_RX.search(nt, max(0, m.start() - 4), m.start())
-            if head is None or not (
-                part or m.group("mi") or m.group("half") or m.group("qt") or m.group("z")
-            ):
-                continue
-            parsed = _parse_number(head.group())
+            parsed = _parse_number(head.group()) if head is not None else None
             if parsed is None:
+                continue
+            if not (
+                part
+                or m.group("mi")
+                or m.group("half")
+                or m.group("qt")
+                or m.group("z")
+                or _bare_hour_clear(nt, m, int(parsed[0]))
+            ):
                 continue
             hour = int(parsed[0])
             minute = 0
@@ -319,6 +324,21 @@ def _times(ex: _Extractor, digit: bool) -> None:
             daypart = part.group("p") if part is not None else None
             ap = "pm" if daypart in _PM_PREFIXES or (daypart == "中午" and hour < 11) else None
             _clock(ex, part.start() if part is not None else m.start(), m.end(), hour, minute, None, ap)
+
+
+_POINT_NOUN_STARTS = frozenset("积建要意原注内数击")
+_ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d\d?)[ \t]*点")
+
+
+def _bare_hour_clear(nt: str, m: re.Match[str], hour: int) -> bool:
+    """`17 点` is 17:00 (an hour past noon is never a.m.); `10 点到 17 点` runs 10:00 to 17:00 (a span
+    that ends in the afternoon starts the same day). `8 点` alone could be either, so it stays a number."""
+    if not nt[m.start()].isdigit() or "时" in m.group() or nt[m.end() : m.end() + 1] in _POINT_NOUN_STARTS:
+        return False  # `17 点积分`, `15 点建议`: points and items, not hours
+    if 13 <= hour <= 23:
+        return True
+    end = _ZH_HOUR_RANGE_END_RX.match(nt, m.end())
+    return end is not None and hour < int(end.group("h")) and 13 <= int(end.group("h")) <= 23
 
 
 def _clock(
