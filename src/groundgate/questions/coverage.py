@@ -587,10 +587,14 @@ def _figure_about_other_thing(s: Statement, m: fidelity.Mention, need: Need) -> 
     terms = [t for t in need.terms if term_weight(t) > 0]
     if not terms:
         return False
-    words = {stem(part) for word in tokenize(clause) for part in re.split(r"[_\-./]+", word) if part}
-    everywhere = {stem(part) for word in tokenize(s.text) for part in re.split(r"[_\-./]+", word) if part}
+    words, everywhere = _part_stems(clause), _part_stems(s.text)
     stems = [stem(t.lower()) for t in terms]
     return not any(t in words for t in stems) and any(t in everywhere for t in stems)
+
+
+def _part_stems(text: str) -> set[str]:
+    """Stems of `text`'s words, a compound split into its parts (`payment-gateway` has `gateway`)."""
+    return {stem(part) for word in tokenize(text) for part in re.split(r"[_\-./]+", word) if part}
 
 
 def _gives_kind(s: Statement, need: Need) -> bool:

@@ -432,8 +432,7 @@ class OfflineChecker:
             names.update(
                 match.group(1)
                 for match in _PROPER_NOUN.finditer(claim)
-                if match.group(1).lower().removesuffix("s") not in _CALENDAR_WORDS
-                and match.group(1).lower() not in _CALENDAR_WORDS
+                if match.group(1).lower().removesuffix("s") not in _CALENDAR_WORDS  # `Sundays` too
                 and index.in_lower(match.group(1).lower())
             )
         if len(names) < 2:

@@ -29,6 +29,8 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from groundgate.verify.fidelity.units import NOT_AFTER_CHENG
+
 #: The bundled lexicon, relative to the `groundgate` package.
 _LEXICON = Path(__file__).resolve().parent.parent / "text" / "data" / "lexicon_zh_en.tsv"
 
@@ -53,9 +55,9 @@ _ZH_DIGITS = {
 _ZH_NUMBER = re.compile(
     r"(?<![零一二两三四五六七八九十百千万第])([一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九])(?=[个天年月周次小时分钟秒人台倍项条名位家勺颗克斤张块份杯瓶碗件篇种座层辆架只部本首场届球岁道])"
 )
-# `三成` is 30 %: a share written the Chinese way (not `一成不变`, `三成为`).
+# `三成` is 30 %: a share written the Chinese way (not `一成不变`, `三成员`: the fidelity scanner's list).
 _ZH_TENTHS = re.compile(
-    r"(?<![零一二两三四五六七八九十百千万第])([一二三四五六七八九])成(?![为员功本立年熟绩果都就交不])"
+    rf"(?<![零一二两三四五六七八九十百千万第])([一二三四五六七八九])成(?![{''.join(sorted(NOT_AFTER_CHENG))}])"
 )
 _EN_NUMBERS = {
     "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
@@ -190,7 +192,7 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("big", "large"),
     ("cancel", "cancels", "cancelled", "canceled"),
 )  # fmt: skip
-_EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group if " " not in word}
+_EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group}
 _LATIN_WORD = re.compile(r"(?<![\w-])[a-z]+(?![\w-])")  # whole words, never inside CARD_DECLINED
 
 #: Units spelled out, as the symbols records and spec sheets print (`420 m³/h` is retold as

@@ -131,6 +131,7 @@ class ContextIndex:
         "_in_lower",
         "_in_normalized",
         "_large",
+        "_lists",
         "_lower",
         "_normalized",
         "_sets",
@@ -176,6 +177,7 @@ class ContextIndex:
         self._normalized: str | None = None
         self._lower: str | None = None
         self._in_normalized: dict[str, bool] = {}
+        self._lists: list[str] | None = None
         self._in_lower: dict[str, bool] = {}
         self._large: dict[int, tuple[Window, fidelity.EvidenceIndex]] = {}
         self._sets: dict[int, frozenset[int]] = {}
@@ -378,18 +380,15 @@ class ContextIndex:
     def any_list_with_all(self, needles: Sequence[str]) -> bool:
         """Some passage that is one list — a spec line of `;`-separated items, with no sentence
         break before its end — contains every needle: its items all describe one thing."""
-        for passage in self.passages:
-            body = passage.strip().rstrip(".。!?！？")
-            if (
-                len(body) > _MAX_LIST_CHARS
-                or (";" not in body and "；" not in body)
-                or _SENTENCE_BREAK.search(body)
-            ):
-                continue
-            folded = normalize(self.canonical(body))
-            if all(needle in folded for needle in needles):
-                return True
-        return False
+        if self._lists is None:  # found once per check: every claim with names apart asks
+            self._lists = [
+                normalize(self.canonical(body))
+                for body in (p.strip().rstrip(".。!?！？") for p in self.passages)
+                if len(body) <= _MAX_LIST_CHARS
+                and (";" in body or "；" in body)
+                and not _SENTENCE_BREAK.search(body)
+            ]
+        return any(all(needle in folded for needle in needles) for folded in self._lists)
 
     def in_normalized(self, needle: str) -> bool:
         """`needle in all_normalized`, remembered: every claim asks about the same context."""

@@ -74,11 +74,10 @@ def _count_before_unit(m: Mention, everything: EvidenceIndex) -> bool:
     unit = _UNIT_WORD_RX.search(m.text)
     if unit is None:
         return False
-    forms = [str(int(m.raw))]
-    if int(m.raw) in _EN_WORD_OF:
-        forms.append(_EN_WORD_OF[int(m.raw)])
     return (
-        _before_unit_rx(tuple(forms), unit.group(1).lower().rstrip("s")).search(everything.mentions.text)
+        _before_unit_rx(_written_forms(int(m.raw)), unit.group(1).lower().rstrip("s")).search(
+            everything.mentions.text
+        )
         is not None
     )
 
@@ -89,10 +88,13 @@ def _bare_count_stated(m: Mention, everything: EvidenceIndex) -> bool:
     its digits) standing alone in the evidence states the same count."""
     if m.kind != "count" or m.unit is not None or m.comparator or m.raw is None or m.raw != int(m.raw):
         return False
-    forms = [str(int(m.raw))]
-    if int(m.raw) in _EN_WORD_OF:
-        forms.append(_EN_WORD_OF[int(m.raw)])
-    return any(everything.contains_token(form) for form in forms)
+    return any(everything.contains_token(form) for form in _written_forms(int(m.raw)))
+
+
+def _written_forms(number: int) -> tuple[str, ...]:
+    """How a whole number is written: its digits, and its English word when it has one (`6`, `six`)."""
+    word = _EN_WORD_OF.get(number)
+    return (str(number), word) if word else (str(number),)
 
 
 #: How far an estimate may sit from the figure it rounds (`almost 16 million` for `15.9 million`,

@@ -243,13 +243,14 @@ def _cjk_unit_ok(unit: str, rest: str) -> bool:
     if unit == "年":
         return not nxt or (nxt not in "度份" and not nxt.isdigit())
     if unit == "成":  # `三成` 30 %, but `三成员`, `一成不变`, `八成是` (probably) are no percentage
-        return not nxt or nxt not in _NOT_AFTER_CHENG
+        return not nxt or nxt not in NOT_AFTER_CHENG
     if unit == "折":  # `八折` a discount, but `三折叠`, `折旧`, `折合` are other words
         return not nxt or nxt not in _NOT_AFTER_ZHE
     return True
 
 
-_NOT_AFTER_CHENG = frozenset("员本功为立交绩果熟年型品人就长分效都是不了一")
+#: Characters after `成` that make it part of a word (`成员`, `一成不变`), not tenths (`三成` = 30 %).
+NOT_AFTER_CHENG = frozenset("员本功为立交绩果熟年型品人就长分效都是不了一")
 _NOT_AFTER_ZHE = frozenset("叠扣旧合算腾射返线中磨断损页")
 
 
