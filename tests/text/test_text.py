@@ -124,8 +124,9 @@ def test_a_long_text_normalizes_exactly_as_character_by_character(text: str) -> 
         ("1. Restart it. 2. Check logs.", ["Restart it.", "Check logs."]),
         ("See Fig. 3 and approx. 5 s. Done.", ["See Fig. 3 and approx. 5 s.", "Done."]),
         ("a" * 5_000 + " b. c.", ["a" * 5_000 + " b.", "c."]),
+        ("5.5 million", ["5.5 million"]),
     ],
-    ids=["abbreviation", "list-numbers", "more-abbreviations", "a-very-long-word"],
+    ids=["abbreviation", "list-numbers", "more-abbreviations", "a-very-long-word", "a-leading-decimal"],
 )
 def test_sentence_ends_skip_abbreviations_and_list_numbers(text: str, sentences: list[str]) -> None:
     assert [s.text for s in split_sentences(text)] == sentences

@@ -179,3 +179,102 @@ def test_a_bare_chinese_hour_range_matches_the_24_hour_clock_in_english_evidence
     assert [i.code for i in check_claim("周二到周日 10 点到 18 点开放。", evidence, evidence)] == [
         "date_mismatch"
     ]
+
+
+# (evidence, a true paraphrase whose figure is written another way or worked out from the evidence,
+# the question: its figures are given, not invented)
+_FIGURE_PARAPHRASES = [
+    (
+        "单笔 2000 元至 10000 元的报销由直属上级和部门负责人审批；超过 10000 元需财务总监审批。",
+        "8 千元落在 2 千元到 1 万元之间，只需要直属上级和部门负责人审批，不用到财务总监那一级。",
+        "报销一笔 8000 元的费用需要谁审批？",
+    ),
+    (
+        "A 2022 survey counted about 4,500 adult birds on the island, compared with roughly 7,000 in 2008.",
+        "The survey counted about 4,500 adult birds in 2022, compared with roughly 7,000 in 2008, "
+        "so around 2,500 fewer birds.",
+        None,
+    ),
+    ("本场比赛现场观众 3.2 万人。", "比赛现场有三万两千名观众。", None),
+    ("园区开放时间 7:30–18:30。", "园区早上 7:30 开门，晚上 6:30 关门。", None),
+    (
+        "The company raised $2,300,000 in its seed round.",
+        "The company raised $2.3 million in its seed round.",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "answer", "question"), _FIGURE_PARAPHRASES)
+def test_a_paraphrase_that_rewrites_or_works_out_a_figure_passes(
+    evidence: str, answer: str, question: str | None
+) -> None:
+    assert check(context=evidence, answer=answer, question=question).verdict is Verdict.PASS
+
+
+# The same paraphrases with the figure changed: never passed.
+_FIGURE_PARAPHRASES_CHANGED = [
+    (
+        "A 2022 survey counted about 4,500 adult birds on the island, compared with roughly 7,000 in 2008.",
+        "The survey counted about 4,500 adult birds in 2022, compared with roughly 7,000 in 2008, "
+        "so around 3,100 fewer birds.",
+    ),
+    ("本场比赛现场观众 3.2 万人。", "比赛现场有两万三千名观众。"),
+    ("园区开放时间 7:30–18:30。", "园区早上 7:30 开门，晚上 8:30 关门。"),
+    (
+        "The company raised $2,300,000 in its seed round.",
+        "The company raised $3.2 million in its seed round.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "answer"), _FIGURE_PARAPHRASES_CHANGED)
+def test_a_paraphrase_with_a_changed_figure_is_flagged(evidence: str, answer: str) -> None:
+    assert check(context=evidence, answer=answer).verdict is not Verdict.PASS
+
+
+def test_a_bare_hour_that_opens_a_span_ending_in_the_afternoon_is_a_clock_time() -> None:
+    found = [(m.kind, m.value) for m in extract("冬半年 8 点到 17:30 开放")]
+    assert found == [("time", "08:00"), ("time", "17:30")]  # and `冬半年` is a season, not six months
+
+
+_PURIFIER = (
+    "产品参数｜清风 Q7 空气净化器：CADR（颗粒物）420 m³/h，CADR（甲醛）180 m³/h，适用面积 29–50 ㎡，"
+    "噪音 32–61 dB，滤网寿命约 6 个月。"
+)
+_LAPTOP = (
+    "Kestrel 14 Lite: 14-inch IPS, 16 GB RAM (one SO-DIMM slot, upgradeable to 48 GB), 512 GB SSD, 1.35 kg."
+)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "passes"),
+    [
+        (_PURIFIER, "Q7 的甲醛 CADR 为 180 m³/h。", True),
+        # The figure of the next item in the list (the particles' CADR), given to formaldehyde.
+        (_PURIFIER, "Q7 的甲醛 CADR 为 420 m³/h。", False),
+        (_PURIFIER, "Q7 颗粒物 CADR 是 420 立方米每小时，适合 29 到 50 平米的房间。", True),
+        # A parenthesis is a note on its item, not an item of its own.
+        (_LAPTOP, "Only the Lite has a slot you can upgrade (to 48 GB).", True),
+    ],
+)
+def test_a_spec_list_figure_belongs_to_the_item_that_names_it(
+    evidence: str, answer: str, passes: bool
+) -> None:
+    assert (check(context=evidence, answer=answer).verdict is Verdict.PASS) is passes
+
+
+@pytest.mark.parametrize(
+    ("text", "kinds"),
+    [
+        (
+            "噪音 32 dB，风量 420 m³/h，面积 30 平米",
+            [("measure", "dB"), ("measure", "m3/h"), ("measure", "m2")],
+        ),
+        ("3 db servers and 2 DB nodes", [("number", None), ("number", None)]),
+    ],
+)
+def test_spec_sheet_units_are_read_and_a_database_is_not_a_decibel(
+    text: str, kinds: list[tuple[str, str | None]]
+) -> None:
+    assert [(m.kind, m.unit) for m in extract(text)] == kinds

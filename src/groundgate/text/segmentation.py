@@ -273,7 +273,10 @@ def _continues_token(outside: str, inside: str) -> bool:
 # A sentence ends at Chinese terminators, at `.!?;` followed by space/end (not inside `3.5` or
 # `e.g.`), or at a line break. List markers at a line start are not part of the claim.
 _SENTENCE_END = re.compile(r"[。！？；!?;]+[”’\"')）]*|\.(?=\s|$)[”’\"')）]*|\n+")
-_LEADING_MARKER = re.compile(r"^\s*(?:[-*•·]|\d{1,2}[.)、]|[（(]?\d{1,2}[)）]|[一二三四五六七八九十]+、)\s*")
+# `1.`, `2)`, `(3)`, `一、`, a bullet; not the `5.` of a decimal (`5.5 million`).
+_LEADING_MARKER = re.compile(
+    r"^\s*(?:[-*•·]|\d{1,2}(?:\.(?!\d)|[)、])|[（(]?\d{1,2}[)）]|[一二三四五六七八九十]+、)\s*"
+)
 _ABBREVIATIONS = frozenset(
     {"e.g", "i.e", "etc", "vs", "mr", "mrs", "dr", "no", "fig", "approx", "inc", "u.s"}
 )

@@ -7,7 +7,9 @@ pyproject.toml). Text utilities it shares with the rest live in `groundgate.text
 - the grounding checker: `grounding_check` (`check`, `check_request`), `offline_checker`, `judge`
   (a model as the classifier), `assessment` (the classifier protocol and its results), `claims`
   (claims, units and key facts), `windows` / `synonyms` / `support_model` / `alignment` / `records` /
-  `question` (support scoring and question coverage), `budget` (time budgets);
+  `question` (support scoring and question coverage), `worked_figures` (figures a paraphrase works
+  out), `causes` (the reason a claim gives), `contradictions` (which findings reject), `budget`
+  (time budgets);
 - deterministic fidelity checks: the `fidelity` package (numbers, dates, negation, identifiers…);
 - the pipeline's verifier: `verifier` (claims against their own cited evidence, need coverage),
   `gatekeeper` (citation reality), `evidence_items` (evidence of a run, authority), `absence`

@@ -35,7 +35,9 @@ from groundgate.verify.alignment import anchor_coverage, entity_swaps
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
+from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
+from groundgate.verify.contradictions import triage
 from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
     MAX_EXCERPT_CHARS,
@@ -45,6 +47,7 @@ from groundgate.verify.windows import (
     char_bigrams,
     weighted,
 )
+from groundgate.verify.worked_figures import FIGURE_TOKEN, vetted_figures
 
 
 @dataclass(frozen=True, slots=True)
@@ -86,6 +89,9 @@ class CheckerThresholds:
     unit_scattered: float = 0.6
     """A clause of a compound claim with less window support is still supported when this share of
     its words occurs somewhere in the context (a clause is short; its words may sit in two sentences)."""
+    cause_words: float = 0.75
+    """A cause the claim gives (`因为…`, `driven by…`) needs this weighted share of its words somewhere
+    in the context; an invented reason shares none of them."""
     cross_direct: float = 0.75
     """Across languages: the share of a claim's anchors (lexicon concepts, figures) one window must
     have for `direct_evidence`."""
@@ -95,9 +101,6 @@ class CheckerThresholds:
 # Figures count only when written with digits: spelled numbers (`一年`, `three`) are too common.
 _FIGURE_KINDS = frozenset({"amount", "percent", "duration", "size", "version", "date"})
 _DIGITS = re.compile(r"[0-9０-９]")
-
-# Fidelity findings that compare the claim with the aligned window; meaningless when alignment is poor.
-_ALIGNMENT_DEPENDENT = frozenset({"negation_flip", "comparator_changed"})
 
 _PROPER_NOUN = re.compile(r"(?<![.!?]\s)(?<!^)\b([A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
 
@@ -178,22 +181,7 @@ class OfflineChecker:
         novel_entities = [] if cjk or index.cross_language else self._novel_entities(claim, novel)
         apart = self._names_apart(claim, cjk, index)
 
-        key = decision.key
-        if question_tokens and not key and decision.reason == "not_key:no_content" and tokens:
-            # A bare name or figure given in reply to a question ("Delhi") is the answer: the one
-            # fact the reader relies on, so it is key and must be shown.
-            key = True
-            reasons[0] = "key:answer_to_question"
-        # A sentence that only restates the question ("About the travel policy:") asserts nothing.
-        if (
-            key
-            and question_tokens
-            and tokens
-            and best.score < t.indirect
-            and sum(1 for tok in tokens if tok in question_tokens) / len(tokens) >= 0.8
-        ):
-            key = False
-            reasons[0] = "not_key:restates_question"
+        key, reasons[0] = _key_for_question(decision.key, decision.reason, measure, question_tokens, t)
 
         evidence_spans, aligned, fields = _window_evidence(best, index)
         issues = fidelity.check_claim(claim, aligned, evidence, question=question)
@@ -215,7 +203,7 @@ class OfflineChecker:
         value_ok = (
             best.score >= t.alignment_for_values or window_chars <= t.short_window_chars or bool(fields)
         )
-        contradictions, unjudged = _contradictions(
+        contradictions, unjudged = triage(
             claim,
             issues,
             polarity_ok,
@@ -236,13 +224,19 @@ class OfflineChecker:
             )
             unjudged = unjudged or bool(elsewhere)
             reasons.extend(elsewhere)
+        # A figure the paraphrase worked out (`2,500 fewer`, `8 千元` for 8000 元) that the fidelity
+        # checks accepted is no word the context lacks: support is measured on the rest.
+        vetted = vetted_figures(claim, novel, issues, index.canonical)
+        if vetted:
+            measure = _measure(claim, index, skip=vetted)
+            best, novel = measure.best, [word for word in novel if word not in vetted]
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
         if novel:
             reasons.append("novel_terms:" + ",".join(readable(word, claim) for word in novel[:5]))
         if novel_entities:
             reasons.append("unsupported_entity:" + ",".join(novel_entities[:3]))
-        units = self._units(span, index, fields, contradictions)
+        units = self._units(span, index, fields, contradictions, vetted)
         field_conflicts = [code for u in units for code in u.reason_codes if code.startswith("record:")]
         reasons.extend(dict.fromkeys(field_conflicts))
 
@@ -308,6 +302,11 @@ class OfflineChecker:
                 min(score, *(u.support_score for u in unsupported)),
                 ["unit_unsupported:" + unsupported[0].span.text[:60]],
             )
+        for cause in cause_phrases(claim):
+            words = tokenize(index.canonical(cause.text))
+            if len(words) >= 2 and self._scattered(words, index) < t.cause_words:
+                # The effect is in the evidence, the reason given for it is not (an invented cause).
+                return FactCategory.NO_EVIDENCE, min(score, 0.3), ["cause_not_in_evidence:" + cause.text[:40]]
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
@@ -367,6 +366,7 @@ class OfflineChecker:
         index: ContextIndex,
         fields: tuple[records.Field, ...],
         contradictions: list[fidelity.FidelityIssue],
+        vetted: frozenset[str] = frozenset(),
     ) -> tuple[UnitAssessment, ...]:
         """Each clause of a compound claim, assessed on its own (none for a one-clause claim
         without record fields)."""
@@ -376,7 +376,7 @@ class OfflineChecker:
             return ()
         found: list[UnitAssessment] = []
         for part in parts:
-            measure = _measure(part.text, index) if len(parts) > 1 else None
+            measure = _measure(part.text, index, skip=vetted) if len(parts) > 1 else None
             score = _unit_score(part.text, measure, index) if measure is not None else 1.0
             conflicts = records.field_conflicts(part.text, fields) if fields else []
             mentioned = [i for i in contradictions if i.claim_mention and i.claim_mention in part.text]
@@ -425,8 +425,8 @@ class OfflineChecker:
             m.text
             for m in fidelity.extract(claim)
             if (m.kind == "identifier" or (m.kind in _FIGURE_KINDS and _DIGITS.search(m.text)))
-            and normalize(m.text)
-            and index.in_normalized(normalize(m.text))
+            and normalize(index.canonical(m.text))
+            and index.in_normalized(normalize(index.canonical(m.text)))
         }
         if not cjk:
             names.update(
@@ -437,7 +437,8 @@ class OfflineChecker:
             )
         if len(names) < 2:
             return []
-        needles = [normalize(name) for name in names]
+        # The context is indexed in its canonical form (`$10 million` as `$10000000 million`).
+        needles = [normalize(index.canonical(name)) for name in names]
         if index.any_window_with_all(needles) or index.any_list_with_all(needles):
             return []
         return sorted(names)
@@ -457,6 +458,27 @@ class OfflineChecker:
             for match in _PROPER_NOUN.finditer(claim)
             if any(tok in missing for tok in tokenize(match.group(1)))
         ]
+
+
+def _key_for_question(
+    key: bool, reason: str, measure: _Measure, question_tokens: set[str], t: CheckerThresholds
+) -> tuple[bool, str]:
+    """Whether a claim is key once the question is known, and why."""
+    tokens = measure.tokens
+    if question_tokens and not key and reason == "not_key:no_content" and tokens:
+        # A bare name or figure given in reply to a question ("Delhi") is the answer: the one fact
+        # the reader relies on, so it is key and must be shown.
+        return True, "key:answer_to_question"
+    # A sentence that only restates the question ("About the travel policy:") asserts nothing.
+    if (
+        key
+        and question_tokens
+        and tokens
+        and measure.best.score < t.indirect
+        and sum(1 for tok in tokens if tok in question_tokens) / len(tokens) >= 0.8
+    ):
+        return False, "not_key:restates_question"
+    return key, reason
 
 
 def _out_of_time(done: list[ClaimAssessment], rest: Sequence[Span]) -> Classification:
@@ -548,98 +570,17 @@ def _unit_score(text: str, measure: _Measure, index: ContextIndex) -> float:
     return min(measure.best.score, covered / total)
 
 
-def _measure(text: str, index: ContextIndex) -> _Measure:
+def _measure(text: str, index: ContextIndex, skip: frozenset[str] = frozenset()) -> _Measure:
+    """Support of `text`, leaving out the words in `skip` (figures already vetted, see `_assess`)."""
     folded = index.canonical(text)
     tokens = tokenize(folded)
+    if skip:
+        tokens = [token for token in tokens if token not in skip]
+        if is_cjk_text(text):
+            folded = FIGURE_TOKEN.sub(lambda m: " " if m.group() in skip else m.group(), folded)
     claim_bigrams = char_bigrams(normalize(folded)) if is_cjk_text(text) else set()
     best = best_window(tokens, claim_bigrams, index)
     return _Measure(best, tokens, OfflineChecker._scattered(tokens, index))
-
-
-#: Fidelity findings that mean "the evidence states another value" (a contradiction); the others
-#: ("appears nowhere") mean the evidence does not state it — `no_evidence`, never a contradiction,
-#: since a paraphrase may round, sum or convert a figure.
-_NOT_STATED = frozenset({"number_not_in_evidence", "version_not_in_evidence"})
-#: Identifier sorts whose absence from the evidence is an invented identifier (seed 000); a
-#: hyphenated English word (`buzzed-about`) read as a service name is not one.
-_INVENTED_IDENTIFIERS = frozenset(
-    {"error_code", "http_status", "path", "url", "ip", "trace_id", "config_key"}
-)
-#: Across languages only values are compared; word-level findings (polarity, comparator wording,
-#: an identifier spelt in the other script) cannot be judged.
-_CROSS_LANGUAGE_CODES = frozenset(
-    {"number_mismatch", "date_mismatch", "currency_mismatch", "unit_mismatch", "version_mismatch"}
-)
-
-
-_WORDED_VALUES = frozenset({"number_mismatch", "date_mismatch"})
-
-
-def _contradictions(
-    claim: str,
-    issues: Sequence[fidelity.FidelityIssue],
-    polarity_ok: bool,
-    cross_language: bool,
-    index: ContextIndex,
-    value_ok: bool = True,
-    aligned_ok: bool = True,
-    window_text: str = "",
-    record: bool = False,
-) -> tuple[list[fidelity.FidelityIssue], bool]:
-    """The issues that make the claim `contradicted`, and whether some figure was left unjudged."""
-    contradictions: list[fidelity.FidelityIssue] = []
-    unjudged = False
-    sorts: dict[str, str | None] | None = None
-    for issue in issues:
-        if issue.severity != "contradiction":
-            if issue.code in _VALUE_CHANGES and aligned_ok:
-                # A hedged figure (`约 280 分钟` over `约 180 分钟`) or a small spelled one (`三道` over
-                # `两道`) that differs from the aligned window: softened from a contradiction, but
-                # never shown (issue 10: a mismatch inside a claim must not pass).
-                unjudged = True
-            elif issue.code == "number_not_in_evidence" and _DIGITS.search(issue.claim_mention or ""):
-                # `约 1.2 万笔` that the evidence never states: a hedge makes a figure an estimate,
-                # not a shown one.
-                unjudged = True
-            continue
-        if issue.code in _ALIGNMENT_DEPENDENT and not polarity_ok:
-            continue
-        if issue.code == "negation_flip" and _phrase_in_context(issue.claim_mention, index):
-            # The claim's own negated phrase (`not known`) is in the context word for word: the
-            # window read as its source was another sentence, not the negation's opposite.
-            continue
-        if cross_language and issue.code not in _CROSS_LANGUAGE_CODES:
-            unjudged = True
-            continue
-        if issue.code in _NOT_STATED:
-            unjudged = True
-            continue
-        if issue.code in _WORDED_VALUES and not _DIGITS.search(issue.claim_mention or ""):
-            # `five survivors`, `next week`, `on Friday` against a figure or date of a long window:
-            # a spelled or relative value is too often a paraphrase of another mention to reject on.
-            unjudged = True
-            continue
-        if issue.code in _VALUE_CHANGES and (
-            not value_ok
-            or _stated_elsewhere(issue.claim_mention, index)
-            or (not record and _counts_apart(claim, issue.claim_mention, window_text, issue.evidence_mention))
-        ):
-            # The claim's figure is in the context, only not in the window read as its source
-            # (`Leeds are 13th with 52 points` against the sentence that has `13th`): a summary
-            # joins facts from several places, so this is not shown, but not a changed value.
-            unjudged = True
-            continue
-        if issue.code == "identifier_not_in_evidence":
-            if sorts is None:
-                sorts = {m.text: m.qualifier for m in fidelity.extract(claim) if m.kind == "identifier"}
-            if sorts.get(issue.claim_mention or "") not in _INVENTED_IDENTIFIERS:
-                unjudged = True
-                continue
-        contradictions.append(issue)
-    return contradictions, unjudged
-
-
-_VALUE_CHANGES = frozenset({"number_mismatch", "currency_mismatch"})
 
 
 def _window_evidence(
@@ -687,14 +628,6 @@ def _figures_from_elsewhere(
     return ["figure_from_elsewhere:" + ",".join(elsewhere[:3])] if elsewhere else []
 
 
-def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:
-    """The claim's literal figure (with its digits) occurs somewhere in the context."""
-    if not mention or not _DIGITS.search(mention):
-        return False
-    needle = normalize(mention)
-    return bool(needle) and index.in_normalized(needle)
-
-
 def _entity_like(word: str, text: str) -> bool:
     """`word` names a thing rather than describing one: a lexicon concept, a Chinese word, a word with
     a digit, or one written capitalised inside the text (`CPU`, `Redis`, `Team`). Adjectives and
@@ -717,46 +650,6 @@ def _direct_bar(claim: str, t: CheckerThresholds, record: bool) -> float:
     if record or is_cjk_text(claim):
         return t.direct
     return max(t.direct, t.direct_latin)
-
-
-_SKIP_AFTER = frozenset({"a", "an", "the", "per", "of", "-", "each"})
-_HEAD_EN = re.compile(r"[A-Za-z][A-Za-z'-]*")
-
-
-def _head(text: str, mention: str | None) -> str:
-    """The word a figure counts (`52 *points*`, `£60 a *day*`, `600 *元*`), or ``."""
-    if not mention:
-        return ""
-    at = text.find(mention)
-    if at < 0:
-        return ""
-    rest = text[at + len(mention) :].lstrip(" -")
-    if rest[:1] and is_cjk_text(rest[:1]):
-        return rest[:1]
-    words = [w.lower() for w in _HEAD_EN.findall(rest[:40])]
-    words = [w for w in words if w not in _SKIP_AFTER]
-    return words[0].rstrip("s") if words else ""
-
-
-def _counts_apart(claim: str, claim_mention: str | None, window: str, evidence_mention: str | None) -> bool:
-    """The two figures count different things (`52 points` / `13th`, `£60 a day` / `£100,000 a
-    week`, `Euro 2015` / a `2-1` score): a summary's figure set beside another of its sentence's,
-    not a changed value. Both must name what they count for this to hold."""
-    if not (_BARE_FIGURE.fullmatch(claim_mention or "") and _BARE_FIGURE.fullmatch(evidence_mention or "")):
-        return False  # `2 万元`, `30 days`, `80%`: the unit is part of the figure and was compared
-    mine, theirs = _head(claim, claim_mention), _head(window, evidence_mention)
-    return bool(mine) and bool(theirs) and mine != theirs
-
-
-_BARE_FIGURE = re.compile(r"[£$€¥]?\s*\d[\d.,]*")
-
-
-def _phrase_in_context(mention: str | None, index: ContextIndex) -> bool:
-    """A phrase of two or more words of the claim occurs in the context as written."""
-    if not mention or (not is_cjk_text(mention) and len(mention.split()) < 2):
-        return False
-    needle = normalize(mention)
-    return len(needle) >= 4 and index.in_normalized(needle)
 
 
 def _cross_language(

@@ -26,9 +26,11 @@ import itertools
 import re
 import unicodedata
 from dataclasses import dataclass
+from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 from groundgate.verify.fidelity.units import NOT_AFTER_CHENG
 
 #: The bundled lexicon, relative to the `groundgate` package.
@@ -147,6 +149,8 @@ _ZH_CLOCK = re.compile(
     r"(凌晨|早上|上午|中午|下午|傍晚|晚上)\s*(\d{1,2})(?:\s*[:：]\s*(\d{2})|\s*点\s*(半|\d{1,2}\s*分?)?)"
 )
 _ZH_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
+#: `7:30` is `07:30`, the form the conversions above write.
+_SHORT_CLOCK = re.compile(r"(?<![\d:.])(\d:[0-5]\d)(?![\d])")
 #: `2 weeks` is `14 days`: policies write either.
 _WEEKS = re.compile(r"\b(\d{1,2})\s*weeks?\b")
 
@@ -209,6 +213,38 @@ _UNIT_WORDS: tuple[tuple[re.Pattern[str], str], ...] = (
 )
 _UNIT_GATE = re.compile(r"米|分贝|公斤|千克|公里|毫秒|毫升|cubic|square|sq|decibel|kilo|milli")
 
+#: A figure written with a scale word or digit groups is one number: `8 千元`, `8,000 元` and `8000 元`
+#: are the same amount, `1.2 万笔` is `12000 笔`, `$2.3 million` is `$2300000 million`. Not `千克`/`千米`
+#: (units, folded above) nor `千瓦` (kW).
+_SCALED = re.compile(
+    r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(?:(千|万|亿)(?![克米瓦帕焦卡])|(thousand|million|billion)\b)"
+)
+_SCALES = {"千": 1_000, "万": 10_000, "亿": 100_000_000, "thousand": 1_000, "million": 1_000_000,
+           "billion": 1_000_000_000}  # fmt: skip
+_GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
+
+
+#: A Chinese numeral with a big unit (`三万两千`, `一千五百`), whole: not `千万` (an adverb) nor `万一`.
+_ZH_BIG_NUMBER = re.compile(
+    r"(?<![零〇一二两三四五六七八九十百千万亿第几])"
+    r"([一二两三四五六七八九十][零〇一二两三四五六七八九十百千万亿]*[百千万亿][零〇一二两三四五六七八九十百千]*)"
+    r"(?![零〇一二两三四五六七八九十百千万亿])"
+)
+
+
+def _zh_big_number(m: re.Match[str]) -> str:
+    value = parse_chinese_numeral(m.group(1))
+    return m.group(0) if value is None or value != int(value) else str(int(value))
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = Decimal(m.group(1)) * _SCALES[m.group(2) or m.group(3)]
+    if value != value.to_integral():
+        return m.group(0)
+    # The English scale word stays too: `10 million` and `1 million` still share a word to align on.
+    return format(value.normalize(), "f") + (f" {m.group(3)}" if m.group(3) else "")
+
+
 #: `Wi-Fi`, `wi fi` and `wifi` are one word (records write `WiFi`).
 _WIFI = re.compile(r"\bwi[- ]fi\b")
 
@@ -241,6 +277,8 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     table = table or default_table()
     folded = _fold(text)
     folded = _ZH_NUMBER.sub(_zh_number, folded)
+    if "百" in folded or "千" in folded or "万" in folded or "亿" in folded:
+        folded = _ZH_BIG_NUMBER.sub(_zh_big_number, folded)
     folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
@@ -254,10 +292,14 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     if _UNIT_GATE.search(folded):
         for pattern, symbol in _UNIT_WORDS:
             folded = pattern.sub(symbol, folded)
+    if "," in folded:
+        folded = _GROUPED.sub(lambda m: m.group(0).replace(",", ""), folded)
+    folded = _SCALED.sub(_scaled, folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
         folded = _ZH_CLOCK.sub(_zh_clock, folded)
+        folded = _SHORT_CLOCK.sub(r"0\1", folded)
     if table.zh:
         folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)
     if cross_language and table.en:

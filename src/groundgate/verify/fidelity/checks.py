@@ -206,17 +206,42 @@ def figures_read_elsewhere(
     return found
 
 
-_ITEM_CUT_RX = re.compile(r"[，,；;。\n]|(?<=[.!?])\s")
+_ITEM_CUT_OR_BRACKET_RX = re.compile(r"[，,；;。\n()（）\[\]]|(?<=[.!?])\s")
 _LABEL_START_RX = re.compile(r"[，,；;。:：\n]")
 
 
+_HEADER_RX = re.compile(r"^([^，,；;。\n]{1,60}?)[:：](?=[^，,；;。\n]*[，,；;])")
+
+
 def _list_items(text: str) -> list[tuple[frozenset[str], tuple[Mention, ...]]]:
-    """The comma-separated items of a span: each item's words and figures."""
+    """The comma-separated items of a span: each item's words and figures. A header before the first
+    item (`清风 Q7 空气净化器：CADR 420 m³/h，…`) names what every item describes: its words go with each."""
+    header = _HEADER_RX.match(text)
+    common = frozenset(tokenize(header.group(1))) if header else frozenset()
+    body = text[header.end() :] if header else text
     return [
-        (frozenset(tokenize(item)), tuple(extract(item).items))
-        for item in _ITEM_CUT_RX.split(text)
+        (common | frozenset(tokenize(item)), tuple(extract(item).items))
+        for item in _cut_items(body)
         if item.strip()
     ]
+
+
+def _cut_items(text: str) -> list[str]:
+    """`text` cut at item separators outside brackets: `16 GB RAM (one slot, upgradeable to 48 GB)` is
+    one item, its parenthesis a note on it."""
+    items: list[str] = []
+    start = depth = 0
+    for m in _ITEM_CUT_OR_BRACKET_RX.finditer(text):
+        mark = m.group()
+        if mark in "(（[":
+            depth += 1
+        elif mark in ")）]":
+            depth = max(0, depth - 1)
+        elif depth == 0:
+            items.append(text[start : m.start()])
+            start = m.end()
+    items.append(text[start:])
+    return items
 
 
 def _other_items_value(
@@ -230,15 +255,29 @@ def _other_items_value(
     label = set(tokenize(claim[max(cut, default=0) : m.start]))
     if not label:
         return False
-    with_figure = [len(label & words) for words, mentions in items if any(_num_match(m, e) for e in mentions)]
-    other = [
-        len(label & words)
+    figure_items = [words for words, mentions in items if any(_num_match(m, e) for e in mentions)]
+    other_items = [
+        words
         for words, mentions in items
         if any(_same_kind(m, e) and e.kind == m.kind and not _num_match(m, e) for e in mentions)
         and not any(_num_match(m, e) for e in mentions)
     ]
-    if not with_figure or not other:
+    if not figure_items or not other_items:
         return False
+    with_figure = [len(label & words) for words in figure_items]
+    other = [len(label & words) for words in other_items]
     # Conservative: the other item must name the subject clearly (two words) and clearly better.
     best = max(other)
-    return best >= 2 and best >= max(with_figure) + 2 and other.count(best) == 1
+    if best < 2 or other.count(best) != 1:
+        return False
+    if best >= max(with_figure) + 2:
+        return True
+    # Or better by one word that only it has, while the figure's item has none of the claim's words
+    # that the other lacks: `甲醛 CADR 420` where the list says `CADR（颗粒物）420，CADR（甲醛）180`.
+    chosen = other_items[other.index(best)]
+    figure_words = set().union(*figure_items)
+    return (
+        best > max(with_figure)
+        and bool((label & chosen) - figure_words)
+        and not any((label & words) - chosen for words in figure_items)
+    )

@@ -60,6 +60,11 @@ def _parse_cn(text: str) -> float | None:
     return total + section
 
 
+def parse_chinese_numeral(text: str) -> float | None:
+    """`三万两千` → 32000.0; None when `text` is not a Chinese numeral (for the synonym folding)."""
+    return _parse_cn(text)
+
+
 def _parse_en_words(text: str) -> float | None:
     total = 0.0
     current = 0.0

@@ -228,7 +228,8 @@ _NUMBER_RX = re.compile(
     r"(?P<mult>[ \t]?(?:千万|百万|万(?!一)|亿|千(?![米克瓦字])|百(?!分))"
     r"|[ \t]?(?:[Tt]housand|[Mm]illion|[Bb]illion)(?![A-Za-z]))?"
     r"(?P<approx>多|余)?"
-    r"(?:(?P<sp>[ \t])?(?P<unit>%|‰|°[Cc]|[µμ]s|[A-Za-z]+(?:/[A-Za-z]+)?(?:[ \t][A-Za-z]+)?"
+    r"(?:(?P<sp>[ \t])?(?P<unit>%|‰|°[Cc]|[µμ]s|m[23]/h(?![A-Za-z0-9])|m[23](?![A-Za-z0-9])"
+    r"|[A-Za-z]+(?:/[A-Za-z]+)?(?:[ \t][A-Za-z]+)?"
     r"|[\u4e00-\u9fff]{1,4}(?:/[\u4e00-\u9fff])?))?"
 )
 _CUR_BEFORE_RX = re.compile(r"(?:US\$|HK\$|[¥$€£]|USD|RMB|CNY|EUR|GBP|JPY|HKD|人民币|美元)[ \t]?$")

@@ -327,12 +327,12 @@ def _times(ex: _Extractor, digit: bool) -> None:
 
 
 _POINT_NOUN_STARTS = frozenset("积建要意原注内数击")
-_ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d\d?)[ \t]*点")
+_ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d\d?)[ \t]*(?:点|[:：][0-5]\d)")
 
 
 def _bare_hour_clear(nt: str, m: re.Match[str], hour: int) -> bool:
-    """`17 点` is 17:00 (an hour past noon is never a.m.); `10 点到 17 点` runs 10:00 to 17:00 (a span
-    that ends in the afternoon starts the same day). `8 点` alone could be either, so it stays a number."""
+    """`17 点` is 17:00 (an hour past noon is never a.m.); `10 点到 17 点` (or `到 17:30`) runs from 10:00
+    (a span that ends in the afternoon starts the same day). `8 点` alone could be either, so it stays a number."""
     if not nt[m.start()].isdigit() or "时" in m.group() or nt[m.end() : m.end() + 1] in _POINT_NOUN_STARTS:
         return False  # `17 点积分`, `15 点建议`: points and items, not hours
     if 13 <= hour <= 23:

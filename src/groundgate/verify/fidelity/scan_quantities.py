@@ -110,9 +110,19 @@ def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
             _en_number(ex, m)
 
 
+_HALF_YEAR_PERIODS = frozenset("夏冬春秋上下前后")
+
+
+def _char_before(ex: _Extractor, position: int) -> str:
+    """The character before `position` in the scanned text ('' at its start)."""
+    return ex.nt[position - 1] if position > 0 else ""
+
+
 def _half(ex: _Extractor, m: re.Match[str]) -> None:
     """`半小时` 0.5 h, `两个半小时` 2.5 h, `一年半` 1.5 years."""
     number = m.group("n") or m.group("n2")
+    if not number and m.group("u") == "年" and _char_before(ex, m.start()) in _HALF_YEAR_PERIODS:
+        return  # `夏半年` / `上半年` name a part of the year, not a six-month duration
     unit_text = _HALF_UNITS.get((m.group("u") or m.group("u2")).removeprefix("个"), "小时")
     base = 0.0
     spelled = True

@@ -149,6 +149,12 @@ _UNITS: dict[str, _Unit] = {
     **_u("measure", "Hz", 1e6, "MHz", "mhz"),
     **_u("measure", "Hz", 1e9, "GHz", "ghz"),
     **_u("measure", "°C", 1.0, "°C", "°c", "℃", "摄氏度"),
+    # Spec-sheet units (an air purifier's `CADR 420 m³/h`, `29–50 ㎡`, `32 dB`): without them the figure
+    # was a bare number, too loose to bind to its list item (NFKC makes `m³` `m3` and `㎡` `m2`).
+    **_u("measure", "m3/h", 1.0, "m³/h", "m3/h"),
+    **_u("measure", "m2", 1.0, "m²", "m2", "平方米", "平米"),
+    **_u("measure", "dB", 1.0, "dB", "db", "分贝", "decibel", "decibels"),  # written `dB` only, see below
+    **_u("measure", "m3", 1.0, "m³", "m3"),  # not `立方米`: `立方米每小时` is m³/h
     **_u("count", "times", 1.0, "times", "次", "遍", "times"),
     **_u("count", "times", 1.0, "x", "倍"),
     **_u("count", "qps", 1.0, "qps", "qps", "次/秒"),
@@ -273,6 +279,8 @@ def _resolve_unit(token: str, spaced: bool, after: str) -> tuple[int, _Unit] | N
         word = words[0]
         if word in _LETTER_UNITS and (not spaced or word in _SPACED_LETTERS):
             return len(word), _LETTER_UNITS[word]
+        if word.lower() == "db" and word != "dB":
+            return None  # `3 db servers`, `2 DB nodes`: databases, not decibels
         unit = _UNITS.get(word.lower()) if len(word) > 1 else None
         return (len(word), unit) if unit is not None else None
     lowered = token.lower()

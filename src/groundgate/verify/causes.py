@@ -1,0 +1,38 @@
+"""Causal clauses: the cause an answer gives must be one the evidence states.
+
+An invented reason is a frequent hallucination (docs/design.md §2.1, "Causes"): "毛利率下降主要是因为
+原材料涨价", "growth was driven by overseas expansion". The sentence shares its effect's words with
+the evidence, so it scores well on support as a whole; only the cause is new. The cause is read off
+its connective (`因为`, `由于`, `得益于`, `根因是`, `because`, `due to`, `driven by`…) up to the end of
+its clause, and checked on its own words. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+
+from groundgate.text.segmentation import Span
+
+__all__ = ["cause_phrases"]
+
+_ZH_CAUSE = re.compile(
+    r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是)"
+    r"\s*(?P<cause>[^，,；;。！？!?：:]+)"
+)
+_EN_CAUSE = re.compile(
+    r"\b(?:because(?: of)?|due to|caused by|driven by|thanks to|as a result of|owing to|"
+    r"the root cause (?:is|was)|the reason (?:is|was)(?: that)?)\s+(?P<cause>[^,;.!?:]+)",
+    re.IGNORECASE,
+)
+
+
+def cause_phrases(text: str) -> list[Span]:
+    """The causes `text` states, each with its offsets into `text` (none when it states no cause)."""
+    found: list[Span] = []
+    for pattern in (_ZH_CAUSE, _EN_CAUSE):
+        for m in pattern.finditer(text):
+            cause = m.group("cause").strip()
+            if cause:
+                start = m.start("cause") + (len(m.group("cause")) - len(m.group("cause").lstrip()))
+                found.append(Span(cause, start, start + len(cause)))
+    return found
