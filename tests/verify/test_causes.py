@@ -25,6 +25,8 @@ _EN_INCIDENT = (
         ("增长主要得益于海外市场的快速扩张，海外收入占比 35%。", ["海外市场的快速扩张"]),
         ("Latency rose because the cache was evicted, then recovered.", ["the cache was evicted"]),
         ("The outage was caused by a bad certificate.", ["a bad certificate"]),
+        ("连接池被耗尽，导致下单接口超时。", ["下单接口超时"]),
+        ("The index was dropped, leading to slow checkouts.", ["slow checkouts"]),
         ("毛利率下降了 1.2 个百分点。", []),
         ("Latency rose after the deploy.", []),
     ],
@@ -40,6 +42,7 @@ def test_the_cause_a_sentence_gives_is_read_up_to_the_end_of_its_clause(text: st
     [
         (_ZH_REPORT, "毛利率下降主要是因为新工厂投产初期良率偏低。", True),
         (_ZH_REPORT, "毛利率下降主要是因为原材料涨价。", False),
+        (_ZH_REPORT, "新工厂良率偏低导致公司更换了核心供应商。", False),
         (
             _EN_INCIDENT,
             "Checkout latency rose because the new release dropped an index on the orders table.",

@@ -4,7 +4,8 @@ An invented reason is a frequent hallucination (docs/design.md §2.1, "Causes"):
 原材料涨价", "growth was driven by overseas expansion". The sentence shares its effect's words with
 the evidence, so it scores well on support as a whole; only the cause is new. The cause is read off
 its connective (`因为`, `由于`, `得益于`, `根因是`, `because`, `due to`, `driven by`…) up to the end of
-its clause, and checked on its own words. Pure: no I/O.
+its clause, and checked on its own words; so is a consequence the claim adds (`导致…`, `从而…`,
+`leading to…`, `resulting in…`). Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -16,18 +17,19 @@ from groundgate.text.segmentation import Span
 __all__ = ["cause_phrases"]
 
 _ZH_CAUSE = re.compile(
-    r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是)"
+    r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是|导致了?|从而|以致|造成了?)"
     r"\s*(?P<cause>[^，,；;。！？!?：:]+)"
 )
 _EN_CAUSE = re.compile(
     r"\b(?:because(?: of)?|due to|caused by|driven by|thanks to|as a result of|owing to|"
-    r"the root cause (?:is|was)|the reason (?:is|was)(?: that)?)\s+(?P<cause>[^,;.!?:]+)",
+    r"the root cause (?:is|was)|the reason (?:is|was)(?: that)?|leading to|resulting in|which (?:led to|caused))"
+    r"\s+(?P<cause>[^,;.!?:]+)",
     re.IGNORECASE,
 )
 
 
 def cause_phrases(text: str) -> list[Span]:
-    """The causes `text` states, each with its offsets into `text` (none when it states no cause)."""
+    """The causes (and consequences) `text` states, each with its offsets into `text`."""
     found: list[Span] = []
     for pattern in (_ZH_CAUSE, _EN_CAUSE):
         for m in pattern.finditer(text):
