@@ -162,6 +162,23 @@ def test_a_true_answer_in_the_other_language_is_never_contradicted(context: str,
     assert all(c.category is not FactCategory.NO_EVIDENCE for c in result.claims), result.claims
 
 
+_MUSEUM = "admission: adults £12, under-16s free, concessions £9\nopening_hours: Tue-Sun 10:00-17:00"
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # Prices written with the sign (`£12`) and an age group (`under-16s`), retold in Chinese.
+        ("成人票 12 英镑，优惠票 9 英镑，16 岁以下免费。", Verdict.PASS),
+        ("成人票 15 英镑，优惠票 9 英镑，16 岁以下免费。", Verdict.REJECT),
+    ],
+)
+def test_prices_and_age_groups_of_an_english_record_are_read_by_a_chinese_answer(
+    answer: str, verdict: Verdict
+) -> None:
+    assert check(context=_MUSEUM, answer=answer).verdict is verdict
+
+
 def test_a_changed_number_in_the_other_language_still_rejects() -> None:
     result = check(
         context="员工累计工作已满1年不满10年的，年休假5天。",

@@ -237,6 +237,12 @@ def _zh_big_number(m: re.Match[str]) -> str:
     return m.group(0) if value is None or value != int(value) else str(int(value))
 
 
+#: `£12` is the figure 12 in pounds: the sign its own word, so `12 英镑` and `12 pounds` share the figure.
+_CURRENCY_SIGN = re.compile(r"([£$€¥])\s?(?=\d)(\d)")
+#: `under-16s` is `under 16` (an age group), as `16 岁以下` and `under 16` say it.
+_AGE_GROUP = re.compile(r"\b(under|over)-(\d{1,3})s\b")
+
+
 def _scaled(m: re.Match[str]) -> str:
     value = Decimal(m.group(1)) * _SCALES[m.group(2) or m.group(3)]
     if value != value.to_integral():
@@ -295,6 +301,10 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     if "," in folded:
         folded = _GROUPED.sub(lambda m: m.group(0).replace(",", ""), folded)
     folded = _SCALED.sub(_scaled, folded)
+    if "£" in folded or "$" in folded or "€" in folded or "¥" in folded:
+        folded = _CURRENCY_SIGN.sub(r"\1 \2", folded)
+    if "-" in folded:
+        folded = _AGE_GROUP.sub(r"\1 \2", folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:

@@ -139,6 +139,8 @@ _UNIT_HYPHEN_RX = re.compile(
 
 
 _ROUGH_YEAR_HYPHEN_RX = re.compile(r"\b((?i:early|mid|late))-(?=(?:19|20)\d\d)")
+#: An age group (`under-16s free`, `over-65s`): the bound `under 16` (same length: `under 16 `).
+_AGE_GROUP_RX = re.compile(r"\b((?i:under|over))-(\d{1,3})s\b")
 
 
 class _Extractor:
@@ -154,6 +156,7 @@ class _Extractor:
             # age: `14-year-old`). The hyphen becomes a space (same length: offsets stay right).
             self.nt = _UNIT_HYPHEN_RX.sub(r"\1 ", self.nt)
             self.nt = _ROUGH_YEAR_HYPHEN_RX.sub(r"\1 ", self.nt)  # `mid-2023`, `late-1990s`
+            self.nt = _AGE_GROUP_RX.sub(r"\1 \2 ", self.nt)
         lower = self.nt.lower()
         if len(lower) != len(self.nt):
             lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.nt)
