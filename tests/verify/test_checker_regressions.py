@@ -857,12 +857,39 @@ def test_plural_weekdays_are_times_not_names_that_must_share_a_sentence() -> Non
         ("下午 3 点", "15:00"),
         ("晚上 6:30", "18:30"),
         ("two weeks", "14 days"),
+        ("7:30–18:30", "07:30–18:30"),
+        ("8 千元", "8000元"),
+        ("8,000 元", "8000 元"),
+        ("3.2 万人", "三万两千人"),
+        ("a 45-minute training", "a 45 minute training"),
+        (
+            "VPN isn't granted; you've to wait, it can't start",
+            "VPN is not granted; you have to wait, it can not start",
+        ),
+        ("under-16s free, £12", "under 16 free, £ 12"),
     ],
 )
 def test_clock_times_and_weeks_are_compared_in_one_form(twelve_hour: str, twenty_four_hour: str) -> None:
     from groundgate.verify.synonyms import canonical
 
     assert canonical(twelve_hour).split() == canonical(twenty_four_hour).split()
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "千万不要重启",  # an adverb, not ten million
+        "万一超时",  # `in case`
+        "5 千克",  # a unit: 5 kg, not 5000 克
+        "The 37-year-old took over.",  # an age, not 37 years
+    ],
+)
+def test_words_that_only_look_like_scales_or_durations_stay_as_written(text: str) -> None:
+    from groundgate.verify.synonyms import canonical
+
+    folded = canonical(text)
+    assert "000" not in folded, folded
+    assert "37 year" not in folded, folded
 
 
 @pytest.mark.parametrize(

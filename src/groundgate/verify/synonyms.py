@@ -243,6 +243,23 @@ _CURRENCY_SIGN = re.compile(r"([£$€¥])\s?(?=\d)(\d)")
 _AGE_GROUP = re.compile(r"\b(under|over)-(\d{1,3})s\b")
 
 
+#: `a 45-minute training` is `45 minutes` (the checker reads the same figure and unit).
+_UNIT_HYPHEN = re.compile(r"(\d)-(?=(?:second|minute|hour|day|week|month|year|night)s?\b(?!-))")  # not `37-year-old`
+#: `isn't` is `is not`, `you've` `you have`: the tokenizer kept `isn` and `ve` as words the context
+#: never writes (the negation itself is the fidelity checks' to compare).
+_IRREGULAR_NOT = re.compile(r"\b(can|won|shan)['’]t\b")
+_IRREGULAR = {"can": "can not", "won": "will not", "shan": "shall not"}
+_NOT = re.compile(r"(?<=[a-z])n['’]t\b")
+_AUXILIARY = re.compile(r"(?<=[a-z])['’](ve|re|ll)\b")
+_AUXILIARIES = {"ve": " have", "re": " are", "ll": " will"}
+
+
+def _expanded(text: str) -> str:
+    text = _IRREGULAR_NOT.sub(lambda m: _IRREGULAR[m.group(1)], text)
+    text = _NOT.sub(" not", text)
+    return _AUXILIARY.sub(lambda m: _AUXILIARIES[m.group(1)], text)
+
+
 def _scaled(m: re.Match[str]) -> str:
     value = Decimal(m.group(1)) * _SCALES[m.group(2) or m.group(3)]
     if value != value.to_integral():
@@ -305,6 +322,9 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
         folded = _CURRENCY_SIGN.sub(r"\1 \2", folded)
     if "-" in folded:
         folded = _AGE_GROUP.sub(r"\1 \2", folded)
+        folded = _UNIT_HYPHEN.sub(r"\1 ", folded)
+    if "'" in folded or "’" in folded:
+        folded = _expanded(folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
