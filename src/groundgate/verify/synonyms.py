@@ -244,7 +244,9 @@ _AGE_GROUP = re.compile(r"\b(under|over)-(\d{1,3})s\b")
 
 
 #: `a 45-minute training` is `45 minutes` (the checker reads the same figure and unit).
-_UNIT_HYPHEN = re.compile(r"(\d)-(?=(?:second|minute|hour|day|week|month|year|night)s?\b(?!-))")  # not `37-year-old`
+_UNIT_HYPHEN = re.compile(
+    r"(\d)-(?=(?:second|minute|hour|day|week|month|year|night)s?\b(?!-))"
+)  # not `37-year-old`
 #: `isn't` is `is not`, `you've` `you have`: the tokenizer kept `isn` and `ve` as words the context
 #: never writes (the negation itself is the fidelity checks' to compare).
 _IRREGULAR_NOT = re.compile(r"\b(can|won|shan)['’]t\b")
