@@ -973,3 +973,31 @@ def test_a_spec_line_retold_in_one_sentence_is_supported_clause_by_clause() -> N
         context=_SPEC, answer="The Kestrel 14 has 32 GB of RAM and a 1 TB SSD, and weighs 1.49 kg."
     )
     assert changed.verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer"),
+    [
+        # A negative prefix says what `isn't` says.
+        (
+            "Frank Jordan told CNN that he had worried about his son, who is an inexperienced sailor.",
+            "Frank Jordan told CNN his son isn't an experienced sailor.",
+        ),
+        # A question asserts no polarity.
+        (
+            "The White House plan relies on nuclear power to cut carbon emissions.",
+            "So why doesn't the White House plan do more with nuclear power?",
+        ),
+    ],
+)
+def test_a_negative_prefix_or_a_question_is_no_negation_flip(evidence: str, answer: str) -> None:
+    result = check(context=evidence, answer=answer)
+    assert result.verdict is not Verdict.REJECT, [c.reason_codes for c in result.claims]
+
+
+def test_matching_figures_alone_do_not_show_a_claim_in_the_other_language() -> None:
+    """`周一正常开放` shares the record's two times and contradicts its `closed Mondays`: across
+    languages only the figures were compared, so the claim is not called shown."""
+    context = "opening_hours: Tue-Sun 10:00-17:00; closed Mondays except bank holidays"
+    result = check(context=context, answer="周一正常开放，时间是 10:00 到 17:00。")
+    assert result.verdict is not Verdict.PASS

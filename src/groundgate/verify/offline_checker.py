@@ -31,7 +31,7 @@ from groundgate.contracts import EvidenceSpan, FactCategory
 from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import Span, is_cjk_text, normalize, tokenize
 from groundgate.verify import fidelity, records
-from groundgate.verify.alignment import anchor_coverage, entity_swaps
+from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
@@ -194,7 +194,12 @@ class OfflineChecker:
             if window_chars <= t.short_window_chars
             else t.alignment_for_polarity_long
         )
-        polarity_ok = best.score >= polarity_bar and window_chars <= t.polarity_window_chars
+        # A question asserts no polarity ("So why doesn't the plan do more with nuclear power?").
+        polarity_ok = (
+            best.score >= polarity_bar
+            and window_chars <= t.polarity_window_chars
+            and decision.reason != "not_key:question"
+        )
         # A changed figure is read off the window too: against a loosely aligned one (a different
         # sentence of a news story) it is unshown, not contradicted; both are flagged, only REJECT
         # must be certain.
@@ -659,7 +664,10 @@ def _cross_language(
     window = measure.best.window
     tokens = set(tokenize(index.canonical(window.text))) if window is not None else set()
     coverage, count = anchor_coverage(measure.tokens, tokens)
-    if count >= 2 and coverage >= t.cross_direct:
+    # Figures alone carry no predicate: `周一正常开放，10:00 到 17:00` has the record's two times and
+    # says the opposite of its `closed Mondays`. Without a lexicon concept found too, not shown.
+    concepts = [a for a in anchors(measure.tokens) if not any(c.isdigit() for c in a)]
+    if count >= 2 and coverage >= t.cross_direct and (concepts or len(measure.tokens) <= count + 1):
         return FactCategory.DIRECT_EVIDENCE, coverage, ["cross_language:anchors_found"]
     if count >= 1 and coverage >= 0.5:
         return FactCategory.INDIRECT_SUPPORT, 0.5 * coverage, ["cross_language:anchors_partly_found"]

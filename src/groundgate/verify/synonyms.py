@@ -150,7 +150,7 @@ _ZH_CLOCK = re.compile(
 )
 _ZH_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
 #: `7:30` is `07:30`, the form the conversions above write.
-_SHORT_CLOCK = re.compile(r"(?<![\d:.])(\d:[0-5]\d)(?![\d])")
+_SHORT_CLOCK = re.compile(r"(?<![\w:.])(\d:[0-5]\d)(?![\d])")
 #: `2 weeks` is `14 days`: policies write either.
 _WEEKS = re.compile(r"\b(\d{1,2})\s*weeks?\b")
 
@@ -161,6 +161,27 @@ def _en_clock(m: re.Match[str]) -> str:
         return m.group(0)
     hour = hour % 12 + (12 if m.group(3) == "p" else 0)
     return f" {hour:02d}:{minute:02d} "
+
+
+#: `周二` / `星期二` is `tue`, as the English calendar words fold (`Tue-Sun` in a record).
+_WEEKDAYS = dict(zip("一二三四五六日天", ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "sun"), strict=True))
+_ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])(?![一二三四五六七八九十])")
+#: A bare hour span ending past noon (`10 点到 17 点`, `8 点到 17:30`) is clock times, as the fidelity
+#: checks read it; `8 点` alone stays as written.
+_ZH_HOUR_SPAN = re.compile(r"(?<![\d:])(\d{1,2})\s*点\s*(到|至|-|–|~)\s*(\d{1,2})(?:\s*点|(?=\s*[:：]\s*\d{2}))")
+
+
+#: `10:00-17:00` and `Tue-Sun` are two clock times and two days, not one word each.
+_CLOCK_RANGE = re.compile(r"(\d:\d{2})\s*[-–—~]\s*(?=\d)")
+_WEEKDAY_RANGE = re.compile(r"\b(mon|tue|wed|thu|fri|sat|sun)-(mon|tue|wed|thu|fri|sat|sun)\b")
+
+
+def _zh_hour_span(m: re.Match[str]) -> str:
+    start, end = int(m.group(1)), int(m.group(3))
+    if not (start < end and 13 <= end <= 23):
+        return m.group(0)
+    tail = f" {end:02d}:00 " if m.group(0).rstrip().endswith("点") else f" {end:02d}"
+    return f" {start:02d}:00 {m.group(2)}{tail}"
 
 
 def _zh_clock(m: re.Match[str]) -> str:
@@ -307,6 +328,10 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
     folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
+    if "-" in folded:
+        folded = _WEEKDAY_RANGE.sub(r"\1 - \2", folded)
+    if "周" in folded or "星期" in folded or "礼拜" in folded:
+        folded = _ZH_WEEKDAY.sub(lambda m: f" {_WEEKDAYS[m.group(1)]} ", folded)
     if "fi" in folded:
         folded = _WIFI.sub("wifi", folded)
     if "m" in folded:
@@ -331,6 +356,8 @@ def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | 
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
     if "点" in folded or ":" in folded:
         folded = _ZH_CLOCK.sub(_zh_clock, folded)
+        folded = _ZH_HOUR_SPAN.sub(_zh_hour_span, folded)
+        folded = _CLOCK_RANGE.sub(r"\1 - ", folded)
         folded = _SHORT_CLOCK.sub(r"0\1", folded)
     if table.zh:
         folded = _CJK_RUN.sub(lambda m: _replace_zh(m.group(0), table), folded)

@@ -101,6 +101,15 @@ class _Cue:
     """Every content word from the cue to the end of its clause: what the cue may negate."""
 
 
+_NEGATIVE_PREFIX = "(?:in|un|im|il|ir|non-?|dis)"
+
+
+def _only_prefixed(word: str, folded: str) -> bool:
+    """`word` occurs in `folded` only with a negative prefix (`inexperienced` for `experienc`)."""
+    prefixed = re.search(rf"(?<![a-z]){_NEGATIVE_PREFIX}{re.escape(word)}", folded)
+    return prefixed is not None and re.search(rf"(?<![a-z-]){re.escape(word)}", folded) is None
+
+
 def _same_word(word: str, other: str) -> bool:
     """`高峰` ~ `高峰期`, `renew` ~ `renewal`: loose enough for stems and Chinese compounds."""
     if word == other:
@@ -148,7 +157,12 @@ class _PolaritySentence:
                 else:
                     runs.append(1)
                 last_end = end
-            found = self.negations[word] = any(count % 2 == 1 for count in runs)
+            found = any(count % 2 == 1 for count in runs)
+            # `an inexperienced sailor` negates `experienced` by its prefix (`isn't an experienced
+            # sailor` says the same): a word stated only in its negative-prefixed form is negated.
+            if word.isascii() and len(word) >= 5 and _only_prefixed(word, self.folded):
+                found = not found
+            self.negations[word] = found
         return found
 
 
