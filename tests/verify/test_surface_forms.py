@@ -278,3 +278,32 @@ def test_spec_sheet_units_are_read_and_a_database_is_not_a_decibel(
     text: str, kinds: list[tuple[str, str | None]]
 ) -> None:
     assert [(m.kind, m.unit) for m in extract(text)] == kinds
+
+
+_CERTS = (
+    "TLS 证书巡检规则：证书到期前 30 天自动生成提醒工单，到期前 7 天升级为 P2 告警。"
+    "当前证书 api.example-shop.cn 到期日为 2025-02-01。"
+)
+_CERTS_EN = (
+    "The certificate of api.example.com expires on 2025-02-01. A reminder ticket is opened 30 days "
+    "before expiry."
+)
+
+
+@pytest.mark.parametrize(
+    ("evidence", "answer", "passes"),
+    [
+        (_CERTS, "到期前 30 天，也就是 2025 年 1 月 2 日会自动生成提醒工单。", True),
+        (_CERTS, "到期前一周，也就是 1 月 25 日起会升级成 P2 告警。", True),
+        (_CERTS_EN, "The reminder ticket is opened 30 days before, on 2025-01-02.", True),
+        # The date worked out wrong, or with a shift the evidence does not state.
+        (_CERTS, "到期前 30 天，也就是 2025 年 1 月 5 日会自动生成提醒工单。", False),
+        (_CERTS, "到期前 20 天，也就是 2025 年 1 月 12 日会自动生成提醒工单。", False),
+        (_CERTS_EN, "The reminder ticket is opened 30 days before, on 2025-01-09.", False),
+    ],
+)
+def test_a_date_worked_out_from_a_stated_shift_passes_and_a_wrong_one_does_not(
+    evidence: str, answer: str, passes: bool
+) -> None:
+    result = check(context=evidence, answer=answer)
+    assert (result.verdict is Verdict.PASS) is passes, [c.reason_codes for c in result.claims]

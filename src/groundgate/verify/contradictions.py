@@ -64,6 +64,10 @@ def triage(
                 # `两道`) that differs from the aligned window: softened from a contradiction, but
                 # never shown (issue 10: a mismatch inside a claim must not pass).
                 unjudged = True
+            elif issue.code == "date_mismatch" and aligned_ok and _DIGITS.search(issue.claim_mention or ""):
+                # `也就是 2025 年 1 月 5 日` (a date the claim works out) that is not the evidence's date
+                # moved by the shift both state: an estimate at best, never shown.
+                unjudged = True
             elif issue.code == "number_not_in_evidence" and _DIGITS.search(issue.claim_mention or ""):
                 # `约 1.2 万笔` that the evidence never states: a hedge makes a figure an estimate,
                 # not a shown one.

@@ -164,11 +164,15 @@ def _en_clock(m: re.Match[str]) -> str:
 
 
 #: `周二` / `星期二` is `tue`, as the English calendar words fold (`Tue-Sun` in a record).
-_WEEKDAYS = dict(zip("一二三四五六日天", ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "sun"), strict=True))
+_WEEKDAYS = dict(
+    zip("一二三四五六日天", ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "sun"), strict=True)
+)
 _ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])(?![一二三四五六七八九十])")
 #: A bare hour span ending past noon (`10 点到 17 点`, `8 点到 17:30`) is clock times, as the fidelity
 #: checks read it; `8 点` alone stays as written.
-_ZH_HOUR_SPAN = re.compile(r"(?<![\d:])(\d{1,2})\s*点\s*(到|至|-|–|~)\s*(\d{1,2})(?:\s*点|(?=\s*[:：]\s*\d{2}))")
+_ZH_HOUR_SPAN = re.compile(
+    r"(?<![\d:])(\d{1,2})\s*点\s*(到|至|-|–|~)\s*(\d{1,2})(?:\s*点|(?=\s*[:：]\s*\d{2}))"
+)
 
 
 #: `10:00-17:00` and `Tue-Sun` are two clock times and two days, not one word each.

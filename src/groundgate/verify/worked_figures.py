@@ -18,6 +18,7 @@ __all__ = ["FIGURE_TOKEN", "vetted_figures"]
 _VALUE_KINDS = frozenset({"amount", "percent", "duration", "size", "measure", "count", "number", "range"})
 #: A word that is a figure (`2500`, `$2300000`, `41.5%`), as tokenisation keeps it.
 FIGURE_TOKEN = re.compile(r"[$€£¥]?\d+(?:\.\d+)?%?")
+_NUMBER = re.compile(r"\d+(?:\.\d+)?")
 
 
 def vetted_figures(
@@ -27,15 +28,20 @@ def vetted_figures(
     canonical: Callable[[str], str],
 ) -> frozenset[str]:
     """The words of `novel` (claim words the context never uses) that are figures the fidelity checks
-    read in `claim` and accepted: each is a value mention of the claim that no issue names, and not
-    a bound (`over 400` is consistent with the evidence's 700 but not what it states)."""
+    read in `claim` and accepted: each is part of a value or date mention of the claim that no issue
+    names, and not a bound (`over 400` is consistent with the evidence's 700 but not what it states)."""
     figures = [word for word in novel if FIGURE_TOKEN.fullmatch(word)]
     if not figures:
         return frozenset()
 
-    def value(text: str) -> str:
-        return re.sub(r"[^\d.]", "", canonical(text))
+    def values(text: str) -> set[str]:  # `1 月 25 日` -> {1, 25}; `$2.3 million` -> {2300000}
+        return set(_NUMBER.findall(canonical(text)))
 
-    flagged = {value(issue.claim_mention) for issue in issues if issue.claim_mention}
-    read = {value(m.text) for m in fidelity.extract(claim) if m.kind in _VALUE_KINDS and m.comparator is None}
-    return frozenset(w for w in figures if value(w) in read and value(w) not in flagged)
+    flagged = {v for issue in issues if issue.claim_mention for v in values(issue.claim_mention)}
+    read = {
+        v
+        for m in fidelity.extract(claim)
+        if m.kind == "date" or (m.kind in _VALUE_KINDS and m.comparator is None)
+        for v in values(m.text)
+    }
+    return frozenset(w for w in figures if (found := values(w)) and found <= read and not found & flagged)

@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
+from datetime import date
 
 from groundgate.verify.fidelity.check_numbers import _check_comparator
 from groundgate.verify.fidelity.evidence import _identifier_found
+from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
     _NEAR_SPAN,
     _approx_seconds,
@@ -57,6 +60,57 @@ def _time_worked_out(value: str, x: _Ctx) -> bool:
     )
 
 
+_ISO_DAY_RX = re.compile(r"(\d{4})?-?-(\d{2})-(\d{2})")
+
+
+def _day(value: str, year: int | None) -> date | None:
+    """`2024-11-15` or `--11-08` (with `year`) as a date; None for anything else."""
+    found = _ISO_DAY_RX.fullmatch(value)
+    if found is None or (found.group(1) is None and year is None):
+        return None
+    try:
+        return date(int(found.group(1) or year or 0), int(found.group(2)), int(found.group(3)))
+    except ValueError:
+        return None
+
+
+def _shift_days(mentions: Sequence[Mention], text: str) -> set[int]:
+    """The whole-day shifts a text states: `前 30 天` / `前一周` (a relative period) or `7 days before`."""
+    days: set[int] = set()
+    for e in mentions:
+        seconds = None
+        if e.kind == "period":
+            seconds = _period_seconds(str(e.value))
+        elif e.kind == "duration" and _SHIFT_AFTER_RX.match(text, e.end):
+            seconds = _approx_seconds(e)
+        if seconds and seconds % 86400 == 0:
+            days.add(int(seconds // 86400))
+    return days
+
+
+def _date_worked_out(value: str, x: _Ctx) -> bool:
+    """`到期前 30 天，也就是 2025 年 1 月 2 日` over `到期前 30 天提醒` and `到期日为 2025-02-01`: the claim's
+    date is a date of the evidence moved by a shift that the claim and the evidence both state."""
+    claim = extract(x.source)
+    shifts = _shift_days(claim.items, claim.text) & (
+        _shift_days(x.aligned.mentions.items, x.aligned.mentions.text)
+        | _shift_days(x.everything.mentions.items, x.everything.mentions.text)
+    )
+    if not shifts:
+        return False
+    evidence = [str(e.value) for e in x.everything.by_kind.get("date", ())]
+    years: set[int | None] = {d.year for v in evidence if (d := _day(v, None)) is not None}
+    for year in years or {None}:
+        mine = _day(value, year)
+        if mine is None:
+            continue
+        for v in evidence:
+            theirs = _day(v, year)
+            if theirs is not None and any(abs((theirs - mine).days) == n for n in shifts):
+                return True
+    return False
+
+
 def _check_date(m: Mention, x: _Ctx) -> None:
     r = x.r
     value = str(m.value)
@@ -84,6 +138,8 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             ):
                 return
     if not x.plan and m.kind == "time" and _time_worked_out(value, x):
+        return
+    if not x.plan and m.kind == "date" and _date_worked_out(value, x):
         return
     conflicts = [
         e
