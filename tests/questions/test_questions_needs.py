@@ -37,6 +37,13 @@ from groundgate.questions import derive_needs, refers_back, round_two_query, spl
             "What are the limits of Team A and Team B respectively?",
             ["What are the limits of Team A and Team B respectively"],
         ),
+        # A preposition before the question word still starts a question of its own.
+        (
+            "How many rules did risk-service load, and above what risk score does it reject a payment?",
+            ["How many rules did risk-service load", "above what risk score does it reject a payment"],
+        ),
+        ("Who approves it and by when must it be filed?", ["Who approves it", "by when must it be filed"]),
+        ("What is the limit in Beijing and in Shanghai?", ["What is the limit in Beijing and in Shanghai"]),
     ],
 )
 def test_a_question_is_split_into_the_parts_that_each_ask_something(question: str, parts: list[str]) -> None:

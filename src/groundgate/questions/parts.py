@@ -31,8 +31,15 @@ CASE_EN = re.compile(
 
 
 _PART_END = re.compile(r"[？?；;。!！\n]+")
+#: A preposition before the question word still starts a question ("and *above what* score …").
+#: Not "in which order" / "in what way": a manner of the same question, not another one.
+_EN_PREP_WH = (
+    r"(?:above|below|over|under|at|in|on|for|from|by|with|after|before|until|since)\s+"
+    r"(?:what|which|whom|when|how)\b(?!\s+(?:order|way|sequence|manner)\b)"
+)
 _EN_JOIN = re.compile(
-    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should)\b)"
+    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should)\b"
+    rf"|{_EN_PREP_WH})"
     r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
     re.IGNORECASE,
 )
@@ -42,7 +49,7 @@ _ZH_ASK = re.compile(
 )
 _EN_ASK = re.compile(
     r"^\s*(?:what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
-    r"will|was|were|has|have)\b",
+    rf"will|was|were|has|have|{_EN_PREP_WH})\b",
     re.IGNORECASE,
 )
 
