@@ -307,3 +307,16 @@ def test_a_date_worked_out_from_a_stated_shift_passes_and_a_wrong_one_does_not(
 ) -> None:
     result = check(context=evidence, answer=answer)
     assert (result.verdict is Verdict.PASS) is passes, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("The parks are free April 18-19.", ["--04-18", "--04-19"]),
+        ("Held on March 3 to 5, 2024.", ["--03-03", "2024-03-05"]),
+        ("The 18-19 April meeting.", ["--04-18", "--04-19"]),
+        ("April 18 to 2,000 people", ["--04-18"]),  # a count, not a day
+    ],
+)
+def test_a_day_range_after_or_before_a_month_is_two_dates(text: str, dates: list[str]) -> None:
+    assert [m.value for m in extract(text) if m.kind == "date"] == dates

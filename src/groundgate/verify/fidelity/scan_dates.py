@@ -236,9 +236,38 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                 if not (m.group("d") or m.group("y")) and (len(mon) <= 4 or mon == "May"):
                     continue  # a bare `Mar` or `May` is too ambiguous
                 _ymd(ex, m.start(), m.end(), m.group("y"), str(_MONTHS[mon.lower()]), m.group("d"))
+                if m.group("d") and not m.group("y"):
+                    _day_range_end(ex, m.end(), str(_MONTHS[mon.lower()]), int(m.group("d")))
+            for m in _EN_DAY_MONTH_RX.finditer(nt):
+                # `18-19 April`: the day before the dash is a date of the same month.
+                last = re.match(r"\d+", m.group())
+                first = _DAY_BEFORE_RANGE_RX.search(nt, max(0, m.start() - 6), m.start())
+                if last is not None and first is not None and int(first.group("d")) < int(last.group()):
+                    month = str(_MONTHS[m.group("mon").lower()])
+                    _ymd(ex, first.start("d"), first.end("d"), m.group("y"), month, first.group("d"))
         for m in _EN_YEAR_RX.finditer(lt):
             if ex.left_ok(m.start(), _ALPHA_CHARS):
                 _ymd(ex, m.start("y"), m.end("y"), m.group("y"), None, None)
+
+
+_DAY_RANGE_END_RX = re.compile(
+    r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?![\d:]|\.\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
+)
+_DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—)[ \t]*$")
+
+
+def _day_range_end(ex: _Extractor, at: int, month: str, first: int) -> None:
+    """`April 18-19`, `March 3 to 5, 2024`: the day after the dash is a date of the same month."""
+    end = _DAY_RANGE_END_RX.match(ex.nt, at)
+    if end is not None and first < int(end.group("d")) <= 31:
+        _ymd(
+            ex,
+            end.start("d"),
+            end.end("y") if end.group("y") else end.end("d"),
+            end.group("y"),
+            month,
+            end.group("d"),
+        )
 
 
 def _ymd(ex: _Extractor, s: int, e: int, year: str | None, month: str | None, day: str | None) -> None:
