@@ -983,6 +983,11 @@ def test_a_spec_line_retold_in_one_sentence_is_supported_clause_by_clause() -> N
             "Frank Jordan told CNN that he had worried about his son, who is an inexperienced sailor.",
             "Frank Jordan told CNN his son isn't an experienced sailor.",
         ),
+        # `no transfer … has been agreed` denies the agreement, not the transfer.
+        (
+            "Kevin de Bruyne is wanted by a host of clubs but no transfer away from Wolfsburg has been agreed.",
+            "Kevin de Bruyne has been linked with a transfer away from Wolfsburg.",
+        ),
         # A question asserts no polarity.
         (
             "The White House plan relies on nuclear power to cut carbon emissions.",
@@ -990,9 +995,21 @@ def test_a_spec_line_retold_in_one_sentence_is_supported_clause_by_clause() -> N
         ),
     ],
 )
-def test_a_negative_prefix_or_a_question_is_no_negation_flip(evidence: str, answer: str) -> None:
+def test_a_negative_prefix_a_denied_predicate_or_a_question_is_no_negation_flip(
+    evidence: str, answer: str
+) -> None:
     result = check(context=evidence, answer=answer)
     assert result.verdict is not Verdict.REJECT, [c.reason_codes for c in result.claims]
+
+
+def test_a_denied_predicate_stated_plainly_is_still_a_flip() -> None:
+    evidence = (
+        "Kevin de Bruyne is wanted by a host of clubs but no transfer away from Wolfsburg has been agreed."
+    )
+    assert (
+        check(context=evidence, answer="A transfer away from Wolfsburg has been agreed.").verdict
+        is Verdict.REJECT
+    )
 
 
 def test_matching_figures_alone_do_not_show_a_claim_in_the_other_language() -> None:

@@ -58,6 +58,8 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
             if sum(1 for w in cue.focus if there.states(w)) < min(2, len(cue.focus)):
                 continue
             word = cue.focus[0]
+            if _predicate_unstated(cue.mention.end, here, there):
+                continue
             # Each clause of the checked text against the clauses of the other text most about the
             # same thing (one item of a list does not speak for the others).
             if not src.disagrees(word, oth):
@@ -86,6 +88,27 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                     None,
                 )
                 return
+
+
+#: `no transfer … has been agreed`: `no` before a noun, and the clause's passive or perfect verb.
+_NO_NOUN_PREDICATE_RX = re.compile(
+    r"[^,;.!?]{1,60}?\b(?:has|have|had|was|were|is|are|will be|would be)\s+(?:been\s+|being\s+)?"
+    r"(?P<verb>[a-z]+(?:ed|en))\b",
+    re.IGNORECASE,
+)
+
+
+def _predicate_unstated(cue_end: int, here: _Polarity, there: _Polarity) -> bool:
+    """`no transfer away from Wolfsburg has been agreed` denies the agreement, not the transfer: when
+    the cue is `no` before a noun and its clause's verb (`agreed`) is not stated on the other side,
+    "linked with a transfer away from Wolfsburg" is no flip."""
+    if here.text[max(0, cue_end - 2) : cue_end].lower() != "no":
+        return False
+    found = _NO_NOUN_PREDICATE_RX.match(here.text, cue_end)
+    if found is None:
+        return False
+    verb = tokenize(found.group("verb"))
+    return bool(verb) and not there.states(verb[0])
 
 
 def _run(m: Mention, x: _Ctx) -> None:
