@@ -19,6 +19,9 @@ from groundgate.errors import ConfigurationError
 from groundgate.settings import Settings, load_settings
 from groundgate.store import open_store
 
+#: Whole services on real stores: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 LI = {"Authorization": "Bearer li-key"}
 WANG = {"Authorization": "Bearer wang-key"}
 ACME = {"Authorization": "Bearer acme-key"}

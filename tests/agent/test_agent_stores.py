@@ -23,6 +23,9 @@ from groundgate.demo.hr.workspace import HrWorkspace, open_hr_workspace
 from groundgate.store import open_store
 from groundgate.store.engine import current_revision, head_revision
 
+#: Whole services on real stores: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 HERE = Path(__file__).parent
 EXTRA = load_cases((HERE / "extra_cases.yaml").read_text("utf-8"))
 

@@ -23,6 +23,9 @@ from groundgate.settings import load_settings
 from groundgate.tools.prometheus import PrometheusMetricsArgs
 from groundgate.wiring import build_configured_orchestrator, open_configured_workspace
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 ACME = ExecutionContext(tenant="acme", user="demo", roles=("sre",))
 SHOWCASE = {
     item["id"]: item

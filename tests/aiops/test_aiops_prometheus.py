@@ -30,6 +30,9 @@ from groundgate.tools import ToolRegistry
 from groundgate.tools.builtin.metrics import MetricStore, query_metrics_tool
 from groundgate.tools.prometheus import prometheus_metrics_tool
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 CTX = ExecutionContext(tenant="acme", user="alice")
 
 

@@ -24,6 +24,9 @@ from groundgate.tools import ToolRegistry
 from groundgate.tools.builtin.clock import format_utc
 from groundgate.tools.prometheus import prometheus_metrics_tool
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 ALERT = "GgCheckoutHighErrorRate"
 RULES = f"""
 groups:

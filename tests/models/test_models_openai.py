@@ -25,6 +25,9 @@ from groundgate.models.base import Message, Model
 from groundgate.models.openai import OpenAIModel, openai_strict_schema, schema_name
 from groundgate.testing.openai_server import OpenAICompatibleServer, ScriptedReply, unused_base_url
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 API_KEY = "sk-test-123"
 
 

@@ -32,6 +32,9 @@ from groundgate.regression.fixtures import load_fixtures, write_fixture
 from groundgate.regression.runner import run_fixtures
 from groundgate.store import open_store
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 QUESTIONS = {
     "normal": "ERR_TIMEOUT 是哪个组件返回的？含义是什么？",
     "disclaimer": "退款一般多久到账？退款手续费由谁承担？",

@@ -21,6 +21,9 @@ from typer.testing import CliRunner, Result
 from groundgate.cli import app
 from groundgate.regression.suites import SUITES_DIR
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 SHOWCASE = SUITES_DIR / "showcase"
 
 

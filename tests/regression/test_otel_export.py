@@ -23,6 +23,9 @@ from groundgate.cli import app
 from groundgate.contracts import ExecutionContext
 from groundgate.store import open_store
 
+#: Real servers or whole CLI runs: CI (`make test`) runs these, the fast lane leaves them out.
+pytestmark = pytest.mark.slow
+
 
 class Collector:
     def __init__(self, status: int = 200) -> None:
