@@ -43,6 +43,7 @@ _SAME_FIGURE = [
     ("商品打八折。", "商品打 8 折。"),
     ("试用期工资打九折。", "试用期工资是转正工资的 90%。"),
     ("会议持续一刻钟。", "会议持续 15 分钟。"),
+    ("粮食总产量连续 9 年稳定在 13000 亿斤以上。", "粮食总产量连续 9 年稳定在 1.3 万亿斤以上。"),
 ]
 
 
@@ -101,6 +102,8 @@ _READINGS = [
     ("三分之二的用户", "percent", 200 / 3),
     ("八五折", "percent", 85.0),
     ("3元5角", "amount", 3.5),
+    ("总产量 1.39 万亿斤", "amount", 1.39e12),
+    ("投资 3 千亿元", "amount", 3e11),
 ]
 
 
@@ -320,3 +323,11 @@ def test_a_date_worked_out_from_a_stated_shift_passes_and_a_wrong_one_does_not(
 )
 def test_a_day_range_after_or_before_a_month_is_two_dates(text: str, dates: list[str]) -> None:
     assert [m.value for m in extract(text) if m.kind == "date"] == dates
+
+
+def test_a_rounded_trillion_is_a_rounding_and_a_changed_one_a_contradiction() -> None:
+    evidence = "2023 年我国粮食总产量达到 13908 亿斤，比上年增长 1.3%。"
+    rounded = check(context=evidence, answer="2023 年全国粮食总产量为 1.39 万亿斤。")
+    assert rounded.verdict is not Verdict.REJECT
+    assert "number_rounded" in {c.split(":")[-1] for claim in rounded.claims for c in claim.reason_codes}
+    assert check(context=evidence, answer="2023 年全国粮食总产量为 1.59 万亿斤。").verdict is Verdict.REJECT

@@ -242,9 +242,9 @@ _UNIT_GATE = re.compile(r"米|分贝|公斤|千克|公里|毫秒|毫升|cubic|sq
 #: are the same amount, `1.2 万笔` is `12000 笔`, `$2.3 million` is `$2300000 million`. Not `千克`/`千米`
 #: (units, folded above) nor `千瓦` (kW).
 _SCALED = re.compile(
-    r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(?:(千|万|亿)(?![克米瓦帕焦卡])|(thousand|million|billion)\b)"
+    r"(?<![\d.,])(\d+(?:\.\d+)?)\s*(?:(万亿|千亿|百亿|千|万|亿)(?![克米瓦帕焦卡])|(thousand|million|billion)\b)"
 )
-_SCALES = {"千": 1_000, "万": 10_000, "亿": 100_000_000, "thousand": 1_000, "million": 1_000_000,
+_SCALES = {"千": 1_000, "万": 10_000, "亿": 100_000_000, "百亿": 10**10, "千亿": 10**11, "万亿": 10**12, "thousand": 1_000, "million": 1_000_000,
            "billion": 1_000_000_000}  # fmt: skip
 _GROUPED = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])")
 

@@ -225,7 +225,7 @@ _SENTENCE_END_CHARS = frozenset(".!?。！？\n")
 
 _NUMBER_RX = re.compile(
     r"(?P<num>\d(?<![A-Za-z0-9_.]\d)(?:\d{0,2}(?:,\d{3})+|\d*)(?:\.\d+)?)"
-    r"(?P<mult>[ \t]?(?:千万|百万|万(?!一)|亿|千(?![米克瓦字])|百(?!分))"
+    r"(?P<mult>[ \t]?(?:万亿|千亿|百亿|千万|百万|万(?!一)|亿|千(?![米克瓦字])|百(?!分))"
     r"|[ \t]?(?:[Tt]housand|[Mm]illion|[Bb]illion)(?![A-Za-z]))?"
     r"(?P<approx>多|余)?"
     r"(?:(?P<sp>[ \t])?(?P<unit>%|‰|°[Cc]|[µμ]s|m[23]/h(?![A-Za-z0-9])|m[23](?![A-Za-z0-9])"
