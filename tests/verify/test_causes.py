@@ -42,6 +42,12 @@ def test_the_cause_a_sentence_gives_is_read_up_to_the_end_of_its_clause(text: st
     [
         (_ZH_REPORT, "毛利率下降主要是因为新工厂投产初期良率偏低。", True),
         (_ZH_REPORT, "毛利率下降主要是因为原材料涨价。", False),
+        # The cause retold in other words: `涨价` for `价格上涨`.
+        (
+            "公司表示，三季度利润下滑主要受原材料价格上涨影响。",
+            "公司将三季度利润下滑归因于原材料涨价。",
+            True,
+        ),
         (_ZH_REPORT, "新工厂良率偏低导致公司更换了核心供应商。", False),
         (
             _EN_INCIDENT,

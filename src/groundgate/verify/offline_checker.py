@@ -309,7 +309,7 @@ class OfflineChecker:
             )
         for cause in cause_phrases(claim):
             words = tokenize(index.canonical(cause.text))
-            if len(words) >= 2 and self._scattered(words, index) < t.cause_words:
+            if len(words) >= 2 and _cause_share(cause.text, words, index) < t.cause_words:
                 # The effect is in the evidence, the reason given for it is not (an invented cause).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), ["cause_not_in_evidence:" + cause.text[:40]]
         if best.window is not None and score >= t.direct:
@@ -463,6 +463,19 @@ class OfflineChecker:
             for match in _PROPER_NOUN.finditer(claim)
             if any(tok in missing for tok in tokenize(match.group(1)))
         ]
+
+
+def _cause_share(cause: str, words: list[str], index: ContextIndex) -> float:
+    """Weighted share of a cause's words the context states: anywhere, or for a Chinese word, each of
+    its characters in the sentence best aligned with the cause (`涨价` retells `价格上涨`)."""
+    window = _measure(cause, index).best.window if is_cjk_text(cause) else None
+    window_text = index.canonical(window.text) if window is not None else ""
+    total = found = 0.0
+    for word, weight in weighted(words):
+        total += weight
+        if index.anywhere(word) or (is_cjk_text(word) and all(ch in window_text for ch in word)):
+            found += weight
+    return found / total if total else 1.0
 
 
 def _key_for_question(
