@@ -210,7 +210,8 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("start", "starts", "started", "begin", "begins", "began", "begun", "commence", "commences", "commenced"),
     ("finish", "finishes", "finished", "end", "ends", "ended"),
     ("buy", "buys", "bought", "purchase", "purchases", "purchased"),
-    ("rise", "rises", "rose", "risen", "grow", "grows", "grew", "grown", "increase", "increases", "increased"),
+    ("rise", "rises", "rose", "risen", "grow", "grows", "grew", "grown", "increase", "increases", "increased",
+     "climb", "climbs", "climbed", "jump", "jumps", "jumped"),
     # Not `declined`: a card or an offer is declined (refused) far more often than a rate.
     ("fall", "falls", "fell", "fallen", "drop", "drops", "dropped", "decrease", "decreases", "decreased"),
     ("get", "gets", "got", "receive", "receives", "received"),
@@ -219,6 +220,9 @@ _EN_SYNONYM_GROUPS: tuple[tuple[str, ...], ...] = (
     ("try", "tries", "tried", "attempt", "attempts", "attempted"),
     ("fix", "fixes", "fixed", "repair", "repairs", "repaired"),
     ("big", "large"),
+    ("consecutive", "straight", "successive"),
+    ("unchanged", "steady"),
+    ("about", "around", "roughly", "approximately"),
     ("cancel", "cancels", "cancelled", "canceled"),
 )  # fmt: skip
 _EN_SYNONYMS = {word: group[0] for group in _EN_SYNONYM_GROUPS for word in group}
