@@ -29,9 +29,10 @@ from dataclasses import dataclass, replace
 
 from groundgate.contracts import EvidenceSpan, FactCategory
 from groundgate.errors import OutOfTimeError
-from groundgate.text.segmentation import Span, is_cjk_text, normalize, tokenize
+from groundgate.text.segmentation import Span, is_cjk_text, normalize, split_sentences, tokenize
 from groundgate.verify import fidelity, records
 from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
+from groundgate.verify.antonyms import opposite_pairs
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
@@ -312,6 +313,25 @@ class OfflineChecker:
             if len(words) >= 2 and _cause_share(cause.text, words, index) < t.cause_words:
                 # The effect is in the evidence, the reason given for it is not (an invented cause).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), ["cause_not_in_evidence:" + cause.text[:40]]
+        if best.window is not None and score >= t.indirect:
+            # Against the sentence of the window most about the claim: a two-sentence window may hold
+            # the opposite word for another subject (`revenue rose …. Costs fell …`).
+            claim_words = set(measure.tokens)
+            sentences = [set(tokenize(index.canonical(p.text))) for p in split_sentences(best.window.text)]
+            closest = max(sentences, key=lambda words: len(words & claim_words), default=set())
+            flipped = opposite_pairs(measure.tokens, closest)
+            if flipped:
+                # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
+                return (
+                    FactCategory.NO_EVIDENCE,
+                    min(score, 0.3),
+                    [
+                        "opposite:"
+                        + ",".join(
+                            f"{readable(a, claim)}->{readable(b, best.window.text)}" for a, b in flipped[:3]
+                        )
+                    ],
+                )
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
