@@ -331,3 +331,16 @@ def test_a_rounded_trillion_is_a_rounding_and_a_changed_one_a_contradiction() ->
     assert rounded.verdict is not Verdict.REJECT
     assert "number_rounded" in {c.split(":")[-1] for claim in rounded.claims for c in claim.reason_codes}
     assert check(context=evidence, answer="2023 年全国粮食总产量为 1.59 万亿斤。").verdict is Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("text", "dates"),
+    [
+        ("cut 10,000 jobs by the end of June", ["--06"]),
+        ("cut 10,000 jobs by the end of March", ["--03"]),
+        ("June Carter sang 3 songs", []),  # a name, not the month
+        ("March Madness has 68 teams", []),
+    ],
+)
+def test_a_bare_month_is_a_date_unless_it_starts_a_name(text: str, dates: list[str]) -> None:
+    assert [m.value for m in extract(text) if m.kind == "date"] == dates

@@ -233,8 +233,12 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                     continue
                 name = _MONTH_NAME_RX.match(m.group())
                 mon = name.group() if name is not None else ""
-                if not (m.group("d") or m.group("y")) and (len(mon) <= 4 or mon == "May"):
-                    continue  # a bare `Mar` or `May` is too ambiguous
+                if not (m.group("d") or m.group("y")) and (
+                    (len(mon) <= 4 and mon.lower() not in ("june", "july"))
+                    or mon == "May"
+                    or _NAME_AFTER_RX.match(nt, m.end()) is not None
+                ):
+                    continue  # a bare `Mar` or `May` is too ambiguous, `June Carter` a name
                 _ymd(ex, m.start(), m.end(), m.group("y"), str(_MONTHS[mon.lower()]), m.group("d"))
                 if m.group("d") and not m.group("y"):
                     _day_range_end(ex, m.end(), str(_MONTHS[mon.lower()]), int(m.group("d")))
@@ -250,6 +254,7 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                 _ymd(ex, m.start("y"), m.end("y"), m.group("y"), None, None)
 
 
+_NAME_AFTER_RX = re.compile(r"[ \t]+[A-Z][a-z]")
 _DAY_RANGE_END_RX = re.compile(
     r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?![\d:]|\.\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
