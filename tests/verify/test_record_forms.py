@@ -202,3 +202,27 @@ def test_field_conflicts_read_each_clause_of_its_own_record(
 def test_a_json_price_is_read_with_its_currency_not_as_a_bare_number(answer: str, verdict: Verdict) -> None:
     record = '{"name": "Kestrel 14", "price": 1299.0, "currency": "EUR"}'
     assert check(context=record, answer=answer).verdict is verdict
+
+
+_PETS = json.dumps(
+    {"name": "Blue Door Cafe", "city": "Portland", "attributes": {"DogsAllowed": False, "WiFi": "free"}}
+)
+# Serialised with ASCII escapes, as `json.dumps` does by default: still a Chinese record.
+_NOODLES = json.dumps(
+    {"名称": "老张牛肉面", "城市": "兰州", "评分": 4.7, "属性": {"WiFi": "无", "可停车": True, "外卖": True}}
+)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "verdict"),
+    [
+        (_PETS, "Blue Door Cafe in Portland has free WiFi, though dogs aren't allowed.", Verdict.PASS),
+        (_PETS, "Blue Door Cafe in Portland has free WiFi and welcomes dogs.", Verdict.REJECT),
+        (_NOODLES, "老张牛肉面位于兰州，评分4.7分，可以停车，也支持外卖，不过店里没有WiFi。", Verdict.PASS),
+        (_NOODLES, "老张牛肉面位于兰州，评分4.7分，店内提供免费WiFi。", Verdict.REJECT),
+    ],
+)
+def test_a_yes_no_field_retold_with_another_verb_or_in_an_escaped_record(
+    context: str, answer: str, verdict: Verdict
+) -> None:
+    assert check(context=context, answer=answer).verdict is verdict

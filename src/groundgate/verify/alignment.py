@@ -19,9 +19,14 @@ from collections.abc import Callable, Collection, Sequence
 _MARKER_PREFIX = "qz"
 
 
+#: A record's yes/no as read out (`外卖: true`): the record checks compare it, field by field.
+_TRUTH_WORDS = frozenset({"true", "false", "yes", "no", "none", "null"})
+
+
 def _is_value_word(token: str) -> bool:
-    """Figures are compared by the fidelity checks (with units and tolerance), not here."""
-    return any(c.isdigit() for c in token) and not token.startswith(_MARKER_PREFIX)
+    """Figures are compared by the fidelity checks (with units and tolerance), yes/no fields by the
+    record checks; neither is a thing put in another's place."""
+    return (any(c.isdigit() for c in token) and not token.startswith(_MARKER_PREFIX)) or token in _TRUTH_WORDS
 
 
 def entity_swaps(

@@ -136,7 +136,7 @@ class OfflineChecker:
         """Assess each claim; past `deadline` the claims not yet assessed are `no_evidence`."""
         # Claims and context in different languages: fold English lexicon terms too, and judge only
         # what survives translation (see `_cross_language`).
-        context_cjk = is_cjk_text("".join(p[:2_000] for p in passages[:20]))
+        context_cjk = is_cjk_text("".join(_as_read(p[:2_000]) for p in passages[:20]))
         cross = bool(passages) and any(is_cjk_text(c.text) != context_cjk for c in claims)
         try:
             index = ContextIndex.build(passages, deadline, cross_language=cross)
@@ -483,6 +483,15 @@ class OfflineChecker:
             for match in _PROPER_NOUN.finditer(claim)
             if any(tok in missing for tok in tokenize(match.group(1)))
         ]
+
+
+_UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+def _as_read(text: str) -> str:
+    """`text` with JSON's `\\uXXXX` escapes read as their characters: a record serialised with ASCII
+    escapes (`"\\u8001\\u5f20"`) is Chinese to a reader, and so to the language check."""
+    return _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
 
 
 def _cause_share(cause: str, words: list[str], index: ContextIndex) -> float:

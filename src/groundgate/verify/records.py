@@ -406,6 +406,9 @@ def _own_fields(clause: str, fields: tuple[Field, ...]) -> tuple[Field, ...]:
     return tuple(f for f in fields if f.record == chosen[0]) if len(chosen) == 1 else fields
 
 
+_ALLOW_STEMS = ("welcom", "permit", "allow")
+
+
 def _boolean_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
     # Another field's value quoted in the clause (`状态: 部分发货`) is that field's, not a mention of
     # a yes/no key it happens to contain (`已发货: 否`).
@@ -416,6 +419,9 @@ def _boolean_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
     words = _words(text)
     if not words:
         return []
+    # `welcomes dogs`, `pets permitted`: a record's `DogsAllowed` retold with another verb.
+    if any(w.startswith(_ALLOW_STEMS) for w in words):
+        words.append("allowed")
     negated = _NEGATION.search(text) is not None
     # Records of one window that disagree on a key (one item in stock, the other not) tell nothing
     # of a clause that does not say which item it means.
