@@ -344,3 +344,40 @@ def test_a_rounded_trillion_is_a_rounding_and_a_changed_one_a_contradiction() ->
 )
 def test_a_bare_month_is_a_date_unless_it_starts_a_name(text: str, dates: list[str]) -> None:
     assert [m.value for m in extract(text) if m.kind == "date"] == dates
+
+
+_METRO = (
+    "地铁5号线南延段将于12月28日开通试运营。南延段全长11.3公里，共设车站8座，其中换乘站2座，"
+    "分别与3号线和7号线换乘。开通后，沿线居民前往市中心的通勤时间将缩短约20分钟。"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "passes"),
+    [
+        ("地铁5号线南延段12月28日开通，全长11.3公里，设8座车站，其中2座为换乘站，可换乘3号线和7号线。", True),
+        # `3座` is not the `3` of `3号线` (a numbered name).
+        ("地铁5号线南延段12月28日开通，全长11.3公里，设8座车站，其中3座为换乘站。", False),
+        # A clause of its own after `，这也是`.
+        ("开通后，沿线居民前往市中心的通勤时间将缩短约20分钟，这也是该市今年开通的第三条地铁线路。", False),
+    ],
+)
+def test_counts_by_classifier_numbered_names_and_an_added_clause_in_a_news_summary(
+    answer: str, passes: bool
+) -> None:
+    result = check(context=_METRO, answer=answer)
+    assert (result.verdict is Verdict.PASS) is passes, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("与3号线和7号线换乘", []),
+        ("5号楼3层", [("count", 3.0)]),
+        ("3辆车、5所学校、2首歌", [("count", 3.0), ("count", 5.0), ("count", 2.0)]),
+    ],
+)
+def test_a_numbered_name_is_no_quantity_and_common_classifiers_make_counts(
+    text: str, found: list[tuple[str, float]]
+) -> None:
+    assert [(m.kind, m.value) for m in extract(text) if m.kind in {"count", "number"}] == found

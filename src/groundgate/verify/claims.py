@@ -93,7 +93,8 @@ def key_decision(claim: str) -> KeyDecision:
 # enough words to be checked on their own (a list `A、B、C` or `X, Y and Z` stays whole).
 _ZH_BOUNDARY = re.compile(
     r"[；;](?=\s*\S)"
-    r"|[，,](?=\s*(?:否则|不然|但|但是|可是|然而|不过|因此|所以|因而|从而|而且|并且|此外|另外|同时|根因|原因|导致|由于|因为|逾期|超期|之后|然后))"
+    r"|[，,](?=\s*(?:否则|不然|但|但是|可是|然而|不过|因此|所以|因而|从而|而且|并且|此外|另外|同时|根因|原因|导致|由于|因为|逾期|超期|之后|然后"
+    r"|这也是|这是|这将|这意味着|此举))"
 )
 _EN_BOUNDARY = re.compile(
     r"(?:[,;]\s+|\s+)(?=(?:otherwise|but|because|which|so that|so|whereas|while|although|though|and then|and)\b\s+\S)"

@@ -6,6 +6,7 @@ string when the text is short; `negation_cues` and `polarity` read negation off 
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from groundgate.text.segmentation import CACHE_MAX_CHARS
@@ -16,6 +17,8 @@ from groundgate.verify.fidelity.scan_cues import comparators, negations
 from groundgate.verify.fidelity.scan_dates import dates
 from groundgate.verify.fidelity.scan_identifiers import codes, identifiers_early, names, versions
 from groundgate.verify.fidelity.scan_quantities import quantities
+
+_NUMBERED_NAME_RX = re.compile(r"(?<![\d.])\d{1,4}[ \t]*号(?=[线楼门机位院室口台厅馆舱库栋])")
 
 
 def _scan(text: str) -> Mentions:
@@ -33,6 +36,12 @@ def _scan(text: str) -> Mentions:
         versions(ex, alpha)
     if alpha:
         names(ex)
+    if digit and "号" in nt:
+        # `3号线`, `5号楼`, `2号门`: a numbered name, not the quantity 3 (it matched `3座` of another
+        # sentence). Dates (`28号`) were read above.
+        for m in _NUMBERED_NAME_RX.finditer(nt):
+            if ex.free(*m.span()):
+                ex.reserve(*m.span())
     quantities(ex, digit, alpha)
     comparators(ex)
     negations(ex, alpha)

@@ -167,6 +167,10 @@ class _Extractor:
     def free(self, s: int, e: int) -> bool:
         return self.mask.find(1, s, e) < 0
 
+    def reserve(self, s: int, e: int) -> None:
+        """Claim `[s, e)` without a mention: the later passes must not read it (`3号线` is a name)."""
+        self.mask[s:e] = b"\x01" * (e - s)
+
     def add(self, rec: _Rec) -> None:
         self.recs.append(rec)
         self.mask[rec.s : rec.e] = b"\x01" * (rec.e - rec.s)
