@@ -381,3 +381,17 @@ def test_a_numbered_name_is_no_quantity_and_common_classifiers_make_counts(
     text: str, found: list[tuple[str, float]]
 ) -> None:
     assert [(m.kind, m.value) for m in extract(text) if m.kind in {"count", "number"}] == found
+
+
+@pytest.mark.parametrize(
+    ("text", "identifiers"),
+    [
+        ("a 2022 voter-approved bond", []),
+        ("the state-funded, cloud-based program", []),
+        ("payment-gateway returned 504 and order-service retried", ["payment-gateway", "order-service"]),
+    ],
+)
+def test_a_compound_adjective_is_prose_and_a_service_name_is_an_identifier(
+    text: str, identifiers: list[str]
+) -> None:
+    assert [m.text for m in extract(text) if m.kind == "identifier"] == identifiers
