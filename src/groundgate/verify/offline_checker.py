@@ -209,6 +209,9 @@ class OfflineChecker:
         value_ok = (
             best.score >= t.alignment_for_values or window_chars <= t.short_window_chars or bool(fields)
         )
+        applied, rows = _tiers(claim, best, index)
+        if applied:  # the case the claim answers for (`满12年`), not a figure the evidence states
+            issues = [i for i in issues if i.claim_mention != applied]
         contradictions, unjudged = triage(
             claim,
             issues,
@@ -228,6 +231,7 @@ class OfflineChecker:
                 index,
                 check_figures=not unjudged and best.score >= t.alignment_for_values,
             )
+            elsewhere += ["condition_row:" + ",".join(rows[:3])] if rows else []
             unjudged = unjudged or bool(elsewhere)
             reasons.extend(elsewhere)
         # A figure the paraphrase worked out (`2,500 fewer`, `8 千元` for 8000 元) that the fidelity
@@ -263,6 +267,9 @@ class OfflineChecker:
                 units=units,
             )
         category, score, more = self._category(claim, measure, index, novel_entities, apart, units)
+        if applied and category is FactCategory.INDIRECT_SUPPORT and not unjudged:
+            category, score = FactCategory.DIRECT_EVIDENCE, max(score, t.direct)
+            more.append("condition_row_applied")
         if category is FactCategory.DIRECT_EVIDENCE and any(i.code == "number_rounded" for i in issues):
             # `around 300,000` for `294,000`: a fair estimate, but not the figure the evidence shows.
             category = FactCategory.INDIRECT_SUPPORT
@@ -492,6 +499,27 @@ def _as_read(text: str) -> str:
     """`text` with JSON's `\\uXXXX` escapes read as their characters: a record serialised with ASCII
     escapes (`"\\u8001\\u5f20"`) is Chinese to a reader, and so to the language check."""
     return _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
+
+
+_ROWS_AROUND = 400
+
+
+def _tiers(claim: str, best: Support, index: ContextIndex) -> tuple[str | None, list[str]]:
+    """A tiered rule around the aligned window (`已满10年不满20年的，年休假10天；已满20年的，…15天`): the
+    claim's condition when it applies its row (`满12年` with `10天`), and the results it takes from
+    another row (`满12年` with `15天`). Nothing across languages."""
+    if best.window is None or index.cross_language:
+        return None, []
+    rows = _around(best, index)
+    return fidelity.condition_row_confirmed(claim, rows), fidelity.condition_row_conflicts(claim, rows)
+
+
+def _around(best: Support, index: ContextIndex) -> str:
+    """The aligned window with its neighbours in the passage: the other rows of a tiered rule (each
+    `；` row is a sentence of its own)."""
+    assert best.window is not None
+    passage = index.passages[best.window.passage]
+    return passage[max(0, best.window.start - _ROWS_AROUND) : best.window.end + _ROWS_AROUND]
 
 
 def _cause_share(cause: str, words: list[str], index: ContextIndex) -> float:
