@@ -329,16 +329,7 @@ class OfflineChecker:
             flipped = opposite_pairs(measure.tokens, closest)
             if flipped:
                 # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
-                return (
-                    FactCategory.NO_EVIDENCE,
-                    min(score, 0.3),
-                    [
-                        "opposite:"
-                        + ",".join(
-                            f"{readable(a, claim)}->{readable(b, best.window.text)}" for a, b in flipped[:3]
-                        )
-                    ],
-                )
+                return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("opposite", flipped, claim, best)]
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
@@ -350,16 +341,7 @@ class OfflineChecker:
             ]
             if swaps:
                 # One word of the claim stands where the evidence has another: a swapped entity.
-                return (
-                    FactCategory.NO_EVIDENCE,
-                    min(score, 0.3),
-                    [
-                        "entity_swap:"
-                        + ",".join(
-                            f"{readable(a, claim)}->{readable(b, best.window.text)}" for a, b in swaps[:3]
-                        )
-                    ],
-                )
+                return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("entity_swap", swaps, claim, best)]
         if best.window is not None:
             fields = index.window_fields(best.number)
             misplaced = records.misattributed(measure.ordered, fields, index.canonical) if fields else []
@@ -499,6 +481,12 @@ def _as_read(text: str) -> str:
     """`text` with JSON's `\\uXXXX` escapes read as their characters: a record serialised with ASCII
     escapes (`"\\u8001\\u5f20"`) is Chinese to a reader, and so to the language check."""
     return _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
+
+
+def _pairs(code: str, pairs: list[tuple[str, str]], claim: str, best: Support) -> str:
+    """`entity_swap:内存->cpu`: the claim's word and the window's, in the texts' own words."""
+    window = best.window.text if best.window is not None else ""
+    return f"{code}:" + ",".join(f"{readable(a, claim)}->{readable(b, window)}" for a, b in pairs[:3])
 
 
 _ROWS_AROUND = 400
