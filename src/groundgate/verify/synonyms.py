@@ -324,25 +324,14 @@ def _terms_by_marker() -> dict[str, tuple[str, ...]]:
     return {marker: tuple(terms) for marker, terms in found.items()}
 
 
-#: Texts up to this length are folded once and remembered: a check asks for the same sentences
-#: (windows, clauses, names) many times; a long passage is folded once per check anyway.
-_CACHED_CHARS = 2_000
-
-
 def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
     """`text` with lexicon terms replaced by their concept markers and number words by digits.
 
     Lower-cased and NFKC-folded (what tokenisation does anyway). Cost: one pass over the text, a
-    few dictionary look-ups per character of Chinese and per English word; short texts are cached.
+    few dictionary look-ups per character of Chinese and per English word. Not cached here: a check
+    remembers its own texts (`windows.ContextIndex.canonical`), so no context outlives its check.
     """
-    if table is None and len(text) <= _CACHED_CHARS:
-        return _canonical_cached(text, cross_language)
     return _canonical(text, cross_language, table or default_table())
-
-
-@lru_cache(maxsize=8_192)  # sentences mostly: a few MB at most
-def _canonical_cached(text: str, cross_language: bool) -> str:
-    return _canonical(text, cross_language, default_table())
 
 
 def _canonical(text: str, cross_language: bool, table: SynonymTable) -> str:

@@ -128,6 +128,7 @@ class ContextIndex:
     """
 
     __slots__ = (
+        "_canonical",
         "_in_lower",
         "_in_normalized",
         "_large",
@@ -179,12 +180,18 @@ class ContextIndex:
         self._in_normalized: dict[str, bool] = {}
         self._lists: list[str] | None = None
         self._in_lower: dict[str, bool] = {}
+        self._canonical: dict[str, str] = {}
         self._large: dict[int, tuple[Window, fidelity.EvidenceIndex]] = {}
         self._sets: dict[int, frozenset[int]] = {}
 
     def canonical(self, text: str) -> str:
-        """The text whose words and bigrams support is computed on (see `synonyms.canonical`)."""
-        return canonical(text, cross_language=self.cross_language)
+        """The text whose words and bigrams support is computed on (see `synonyms.canonical`),
+        remembered for this check: its windows, clauses and names are folded many times, and the
+        memo goes with the index (a context is never held across checks)."""
+        found = self._canonical.get(text)
+        if found is None:
+            found = self._canonical[text] = canonical(text, cross_language=self.cross_language)
+        return found
 
     @classmethod
     def build(
