@@ -39,6 +39,7 @@ from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTI
 from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import triage
+from groundgate.verify.roles import role_name_findings
 from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
     MAX_EXCERPT_CHARS,
@@ -307,6 +308,10 @@ class OfflineChecker:
             # Every name is in the context, but never together: the claim pairs facts the context keeps
             # apart (an error code attributed to another service, one product's figure given to another).
             return FactCategory.NO_EVIDENCE, min(score, 0.3), ["names_never_together:" + ",".join(apart[:4])]
+        people = role_name_findings(claim, index.all_text) if is_cjk_text(claim) else []
+        if people:
+            # A person named with a role the context never writes, or gives to someone else.
+            return FactCategory.NO_EVIDENCE, min(score, 0.3), people[:2]
         unsupported = [u for u in units if u.category is FactCategory.NO_EVIDENCE]
         if unsupported:
             # A compound claim is supported only if each of its clauses is.
