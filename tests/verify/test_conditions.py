@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.fidelity import condition_row_confirmed, condition_row_conflicts
+from groundgate.verify.fidelity import read_condition_rows
 from groundgate.verify.grounding_check import check
 
 _LEAVE = "第十二条 员工累计工作已满1年不满10年的，年休假5天；已满10年不满20年的，年休假10天；已满20年的，年休假15天。"
@@ -32,8 +32,9 @@ _LEAVE_EN = (
 def test_the_row_a_claims_condition_meets_gives_its_result(
     claim: str, evidence: str, conflicts: list[str], applied: str | None
 ) -> None:
-    assert condition_row_conflicts(claim, evidence) == conflicts
-    assert condition_row_confirmed(claim, evidence) == applied
+    rows = read_condition_rows(claim, evidence)
+    assert list(rows.conflicts) == conflicts
+    assert rows.applied == applied
 
 
 @pytest.mark.parametrize(

@@ -503,8 +503,8 @@ def _tiers(claim: str, best: Support, index: ContextIndex) -> tuple[str | None, 
     another row (`满12年` with `15天`). Nothing across languages."""
     if best.window is None or index.cross_language:
         return None, []
-    rows = _around(best, index)
-    return fidelity.condition_row_confirmed(claim, rows), fidelity.condition_row_conflicts(claim, rows)
+    rows = fidelity.read_condition_rows(claim, _around(best, index))
+    return rows.applied, list(rows.conflicts)
 
 
 def _around(best: Support, index: ContextIndex) -> str:

@@ -30,6 +30,7 @@ from decimal import Decimal
 from functools import lru_cache
 from pathlib import Path
 
+from groundgate.verify.fidelity.lexicon import WEEKDAY_ZH
 from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 from groundgate.verify.fidelity.units import NOT_AFTER_CHENG
 
@@ -164,9 +165,7 @@ def _en_clock(m: re.Match[str]) -> str:
 
 
 #: `周二` / `星期二` is `tue`, as the English calendar words fold (`Tue-Sun` in a record).
-_WEEKDAYS = dict(
-    zip("一二三四五六日天", ("mon", "tue", "wed", "thu", "fri", "sat", "sun", "sun"), strict=True)
-)
+_WEEKDAYS = {ch: ("mon", "tue", "wed", "thu", "fri", "sat", "sun")[n - 1] for ch, n in WEEKDAY_ZH.items()}
 _ZH_WEEKDAY = re.compile(r"(?:周|星期|礼拜)([一二三四五六日天])(?![一二三四五六七八九十])")
 #: A bare hour span ending past noon (`10 点到 17 点`, `8 点到 17:30`) is clock times, as the fidelity
 #: checks read it; `8 点` alone stays as written.

@@ -51,7 +51,7 @@ from groundgate.verify.fidelity.checks import (
     compare_constraints,
     figures_read_elsewhere,
 )
-from groundgate.verify.fidelity.conditions import condition_row_confirmed, condition_row_conflicts
+from groundgate.verify.fidelity.conditions import ConditionRows, read_condition_rows
 from groundgate.verify.fidelity.evidence import EvidenceIndex, index_evidence
 from groundgate.verify.fidelity.extraction import extract, negation_cues, polarity
 from groundgate.verify.fidelity.model import (
@@ -86,7 +86,7 @@ __all__ = [
     "compare_constraints",
     "check_claim",
     "figures_read_elsewhere",
-    "condition_row_conflicts",
-    "condition_row_confirmed",
+    "ConditionRows",
+    "read_condition_rows",
     "MAX_CLAIM_MENTIONS",
 ]

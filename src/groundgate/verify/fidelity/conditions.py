@@ -17,7 +17,7 @@ from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match
 from groundgate.verify.fidelity.model import Mention
 
-__all__ = ["condition_row_confirmed", "condition_row_conflicts"]
+__all__ = ["ConditionRows", "read_condition_rows"]
 
 _ROW_CUT = re.compile(r"[；;。\n]")
 _AT_LEAST_BEFORE = re.compile(r"(?:已满|满了|满|at least|after|over|more than)[ \t]*$", re.IGNORECASE)
@@ -71,31 +71,31 @@ def _rows(text: str, unit: str) -> list[_Row]:
     return rows
 
 
-def condition_row_conflicts(claim: str, evidence: str) -> list[str]:
+@dataclass(frozen=True, slots=True)
+class ConditionRows:
+    """What a tiered rule says of a claim (both found in one reading of the rows)."""
+
+    conflicts: tuple[str, ...]
     """The claim's results taken from another row than the one its condition falls in (as written)."""
-    return _read_rows(claim, evidence)[0]
-
-
-def condition_row_confirmed(claim: str, evidence: str) -> str | None:
-    """The claim's condition (as written) when the claim applies a row: the condition falls in exactly
+    applied: str | None
+    """The claim's condition (as written) when the claim applies its row: the condition falls in exactly
     one row, whose result the claim states, and no result comes from another row (`您工作满12年，每年
     可以休10天年假` over the 10-to-20-year row: `12年`). None otherwise."""
-    conflicts, confirmed = _read_rows(claim, evidence)
-    return confirmed if not conflicts else None
 
 
-def _read_rows(claim: str, evidence: str) -> tuple[list[str], str | None]:
+def read_condition_rows(claim: str, evidence: str) -> ConditionRows:
+    """Read the rows of `evidence` against the conditions and results `claim` states."""
     mentions = [m for m in extract(claim).items if m.kind in _QUANTITY_KINDS and isinstance(m.value, float)]
     conflicts: list[str] = []
-    confirmed: str | None = None
+    applied: str | None = None
     for condition in mentions:
         unit = _unit(condition)
-        if unit is None:
+        if unit is None or not isinstance(condition.value, float):
             continue
         rows = _rows(evidence, unit)
         if len(rows) < 2:
             continue
-        meeting = [row for row in rows if row.holds(float(condition.value))]  # type: ignore[arg-type]
+        meeting = [row for row in rows if row.holds(condition.value)]
         if len(meeting) != 1:
             continue
         own = meeting[0]
@@ -103,8 +103,8 @@ def _read_rows(claim: str, evidence: str) -> tuple[list[str], str | None]:
             if result is condition or _unit(result) == unit:
                 continue
             if any(_num_match(result, r) for r in own.results):
-                confirmed = condition.text
-                continue
-            if any(_num_match(result, r) for row in rows if row is not own for r in row.results):
+                applied = condition.text
+            elif any(_num_match(result, r) for row in rows if row is not own for r in row.results):
                 conflicts.append(result.text)
-    return list(dict.fromkeys(conflicts)), confirmed
+    found = tuple(dict.fromkeys(conflicts))
+    return ConditionRows(found, None if found else applied)

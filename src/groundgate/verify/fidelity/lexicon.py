@@ -249,6 +249,8 @@ _LAST_UNIT = {
     "分钟": "minute",
 }
 _WEEKDAY_ZH = {"一": 1, "二": 2, "三": 3, "四": 4, "五": 5, "六": 6, "日": 7, "天": 7}
+#: The same table for folding outside the fidelity checks (`synonyms`: `周二` as `tue`).
+WEEKDAY_ZH = _WEEKDAY_ZH
 _WEEKDAY_EN = {
     "monday": 1,
     "tuesday": 2,
