@@ -1023,3 +1023,26 @@ def test_matching_figures_alone_do_not_show_a_claim_in_the_other_language() -> N
     context = "opening_hours: Tue-Sun 10:00-17:00; closed Mondays except bank holidays"
     result = check(context=context, answer="周一正常开放，时间是 10:00 到 17:00。")
     assert result.verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "verdict"),
+    [
+        # A day inside a span the evidence states with two dates is not a changed date: the
+        # evidence may hold it in words (`for Saturday and Sunday`); it is unjudged, never REJECT.
+        (
+            "The parks are free for Saturday and Sunday. It is part of National Park Week, happening April 18 through April 26.",
+            "The parks are free April 18-19.",
+            Verdict.LOW_CONFID,
+        ),
+        ("活动时间为 2026年4月18日至4月26日，期间公园免费。", "4月20日公园免费。", Verdict.LOW_CONFID),
+        # Outside the stated span it stays a contradiction.
+        ("活动时间为 2026年4月18日至4月26日，期间公园免费。", "4月28日公园免费。", Verdict.REJECT),
+        ("The change window runs from March 3 to March 5.", "The change window is on March 9.", Verdict.REJECT),
+    ],
+)
+def test_a_date_inside_a_stated_span_is_unjudged_and_one_outside_is_contradicted(
+    context: str, answer: str, verdict: Verdict
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]

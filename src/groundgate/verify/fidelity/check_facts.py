@@ -111,6 +111,31 @@ def _date_worked_out(value: str, x: _Ctx) -> bool:
     return False
 
 
+_RANGE_JOIN_RX = re.compile(r"[ \t]*(?:-|–|—|~|to|through|thru|until|till|and|至|到)[ \t]*", re.IGNORECASE)
+
+
+def _date_within_stated_range(value: str, x: _Ctx) -> bool:
+    """`free April 18-19` over `National Park Week, happening April 18 through April 26`: the claim's
+    day lies inside a span the evidence states with two dates, so it is no contradiction (the evidence
+    may well hold it in words: `for Saturday and Sunday`); at most unjudged. docs/design.md §2.1."""
+    for mentions in (x.aligned.mentions, x.everything.mentions):
+        dates = [e for e in mentions.items if e.kind == "date"]
+        for first, last in zip(dates, dates[1:], strict=False):
+            join = _RANGE_JOIN_RX.fullmatch(mentions.text, first.end, last.start)
+            if join is None:
+                continue
+            low = _day(str(first.value), None)
+            high = _day(str(last.value), low.year if low is not None else None)
+            mine = _day(value, low.year if low is not None else None)
+            if low is None and high is None:
+                # neither endpoint has a year: compare month and day only (`--04-18`)
+                year = 2000
+                low, high, mine = (_day(str(first.value), year), _day(str(last.value), year), _day(value, year))
+            if low is not None and high is not None and mine is not None and low <= mine <= high:
+                return True
+    return False
+
+
 def _check_date(m: Mention, x: _Ctx) -> None:
     r = x.r
     value = str(m.value)
@@ -153,7 +178,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             "date_mismatch",
             # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
             # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
-            "warning" if x.hedged_near(m) else "contradiction",
+            "warning" if x.hedged_near(m) or _date_within_stated_range(value, x) else "contradiction",
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
             m.text,
             e.text,
