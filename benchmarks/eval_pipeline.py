@@ -57,6 +57,8 @@ TUNE3 = ROOT / "tests" / "data" / "pipeline_questions_tune3.yaml"
 """A second blind-written tune set of session 18 (split `tune3`)."""
 TUNE4 = ROOT / "tests" / "data" / "pipeline_questions_tune4.yaml"
 """A third blind-written tune set, mostly English, weighted towards condition traps (split `tune4`)."""
+TUNE5 = ROOT / "tests" / "data" / "pipeline_questions_tune5.yaml"
+"""A fourth blind-written tune set of session 21, half Chinese, half English (split `tune5`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -72,7 +74,7 @@ CATEGORIES = (
     "follow_up",
 )
 EXPECTED = ("answer", "partial", "unanswerable")
-SPLITS = ("dev", "test", "tune2", "tune3", "tune4", "holdout")
+SPLITS = ("dev", "test", "tune2", "tune3", "tune4", "tune5", "holdout")
 LANGS = ("zh", "en")
 NORMAL, DISCLAIMER, DEGRADED = "NORMAL", "LOW_CONFID_WITH_DISCLAIMER", "DEGRADED"
 _REQUIRED = ("id", "question", "lang", "category", "expected", "split")
@@ -641,7 +643,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer as it comes")
     args = parser.parse_args(argv)
 
-    files = args.questions or [p for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, HOLDOUT) if p.is_file()]
+    files = args.questions or [p for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, HOLDOUT) if p.is_file()]
     questions = [q for path in files for q in load_questions(path)]
     missing = missing_documents(questions)
     if missing:

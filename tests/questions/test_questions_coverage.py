@@ -105,6 +105,20 @@ def test_a_sentence_stating_other_cases_too_is_marked_mixed() -> None:
         ("生产值班的主值班由哪个团队担任？", "那副值班呢？", "生产值班的副值班由哪个团队担任？", True),
         ("P1 告警要求多久内确认？", "ERR_TIMEOUT 是什么？", "ERR_TIMEOUT 是什么？", False),  # asks on its own
         ("P1 告警要求多久内确认？", "那天气呢？", "那天气呢？", False),  # nothing of the same shape
+        # a service for a service, named as an identifier or as a phrase ending in a system word
+        (
+            "What does search-api's p99 latency normally look like?",
+            "And for the payment gateway?",
+            "What does payment gateway's p99 latency normally look like?",
+            True,
+        ),
+        (
+            "How many rules did risk-service have loaded?",
+            "what about order-service?",
+            "How many rules did order-service have loaded?",
+            True,
+        ),
+        ("How many rules did risk-service have loaded?", "And in March?", "And in March?", False),
     ],
 )
 def test_a_follow_up_is_completed_from_the_previous_question(
@@ -256,3 +270,97 @@ def test_a_figure_of_the_asked_kind_must_be_about_the_asked_thing(statement: str
         "How long may the gateway wait for order-service when it locks an order for payment?"
     ).needs[0]
     assert match_need(need, statement).met is met
+
+
+EXPENSES = "finance/finance-expense-approval.md > 费用报销审批流程"
+SEARCH = "runbook-search-latency.md > Search Latency Runbook > Slow queries"
+SLO = "platform/slo-payment-platform.md > Payment Platform SLOs > Latency SLO"
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "source", "met", "why"),
+    [
+        # "哪几级审批" asks who approves: a sentence under an approvals heading that names no approver
+        # does not answer (and `一共` is not a word of the subject)
+        (
+            "这次出差的报销单一共 6,800 元，要经过哪几级审批？",
+            "出差结束后 30 天内必须提交报销单冲销借款。",
+            EXPENSES + " > 借款与冲销",
+            False,
+            "need:kind_missing:person",
+        ),
+        (
+            "这次出差的报销单一共 6,800 元，要经过哪几级审批？",
+            "2,000 元以上至 10,000 元由直属经理和部门总监依次审批。",
+            EXPENSES + " > 审批层级",
+            True,
+            "",
+        ),
+        (
+            "这次出差的报销单一共 6,800 元，要经过哪几级审批？",
+            "10,000 元以上还需财务 VP 审批。",
+            EXPENSES + " > 审批层级",
+            False,
+            "need:condition_not_met",
+        ),
+        # a refund number is an identifier other than the order the question names
+        (
+            "ORD-20260314-00008 显示已经退款了，对应的退款单号是哪个？",
+            "order.status [order:ORD-20260314-00008:status]: REFUNDED",
+            "order",
+            False,
+            "need:kind_missing",
+        ),
+        (
+            "ORD-20260314-00008 显示已经退款了，对应的退款单号是哪个？",
+            "PAID -> REFUNDED refund_id=RF-20260314-0001 order_id=ORD-20260314-00008",
+            "log",
+            True,
+            "",
+        ),
+        # "how long is it kept" is a retention: another duration of the same log is not the answer
+        (
+            "How long does es-search keep its slow log?",
+            "Queries slower than 2 seconds are written to the es-search slow log.",
+            SEARCH,
+            False,
+            "need:kind_missing:quantity",
+        ),
+        (
+            "How long do we keep payment logs?",
+            "Payment logs are retained for 14 days.",
+            "observability-guide.md > Logs",
+            True,
+            "",
+        ),
+        # "normally": the usual level, not the SLO target of the same metric
+        (
+            "What does the payment gateway's p99 latency normally look like?",
+            "The latency SLO is that the p99 latency stays at or below 800 ms in 99% of the minutes.",
+            SLO,
+            False,
+            "need:required_missing:normal",
+        ),
+        (
+            "What does the payment gateway's p99 latency normally look like?",
+            "Normal p99 latency is between 350 and 550 ms.",
+            SLO,
+            True,
+            "",
+        ),
+    ],
+)
+def test_a_statement_meets_a_need_only_when_it_gives_the_asked_attribute(
+    question: str, statement: str, source: str, met: bool, why: str
+) -> None:
+    (need,) = derive_needs(question).needs
+    match = match_need(need, statement, context=source, equivalents=bundled_equivalents())
+    assert match.met is met, match.codes
+    assert not why or any(code.startswith(why) for code in match.codes), match.codes
+
+
+def test_normal_in_a_sentence_before_the_question_is_not_a_required_word() -> None:
+    (need,) = derive_needs(
+        "The graphs look normal again. How long must they stay like that before the incident is over?"
+    ).needs
+    assert "normal" not in need.required_terms

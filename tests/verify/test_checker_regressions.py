@@ -1038,7 +1038,11 @@ def test_matching_figures_alone_do_not_show_a_claim_in_the_other_language() -> N
         ("活动时间为 2026年4月18日至4月26日，期间公园免费。", "4月20日公园免费。", Verdict.LOW_CONFID),
         # Outside the stated span it stays a contradiction.
         ("活动时间为 2026年4月18日至4月26日，期间公园免费。", "4月28日公园免费。", Verdict.REJECT),
-        ("The change window runs from March 3 to March 5.", "The change window is on March 9.", Verdict.REJECT),
+        (
+            "The change window runs from March 3 to March 5.",
+            "The change window is on March 9.",
+            Verdict.REJECT,
+        ),
     ],
 )
 def test_a_date_inside_a_stated_span_is_unjudged_and_one_outside_is_contradicted(

@@ -5,6 +5,7 @@ no model. The runtime records what this package derives with the run; the execut
 need; the verifier checks the verified claims against it.
 """
 
+from groundgate.questions.answer_kinds import gives_kind
 from groundgate.questions.coverage import (
     NeedMatch,
     Statement,
@@ -14,6 +15,7 @@ from groundgate.questions.coverage import (
     statement,
 )
 from groundgate.questions.followup import Resolution, Turn, is_followup, resolve_followup
+from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.needs import (
     QUANTITY_MENTIONS,
     derive_needs,
@@ -32,6 +34,9 @@ __all__ = [
     "quantity_interval",
     "round_two_query",
     "split_parts",
+    # interrogatives: the kind of answer a question asks for
+    "answer_kind",
+    "value_kinds",
     # coverage: does a statement meet a need
     "NeedMatch",
     "Statement",
@@ -39,6 +44,7 @@ __all__ = [
     "best_match",
     "match_need",
     "statement",
+    "gives_kind",
     # follow-ups: complete a question from the session's earlier questions
     "Resolution",
     "Turn",

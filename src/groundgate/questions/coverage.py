@@ -35,6 +35,7 @@ from typing import Final
 import rjieba
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
+from groundgate.questions.answer_kinds import gives_kind
 from groundgate.questions.needs import (
     _EN_STOP,
     _ZH_FUNCTION,
@@ -43,103 +44,13 @@ from groundgate.questions.needs import (
     quantity_interval,
     term_weight,
 )
-from groundgate.text.segmentation import is_cjk_text, normalize, stem, tokenize
-from groundgate.verify import fidelity
+from groundgate.questions.statements import _CLAUSE, _FLAT, Statement, statement
+from groundgate.text.segmentation import normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
 
 #: Optional hook: other words for the same thing (`Beijing` → `北京`), e.g. a bilingual term layer.
 TermEquivalents = Callable[[str], Iterable[str]]
-
-_NUMERIC: Final = frozenset(
-    {"amount", "percent", "duration", "size", "measure", "count", "number", "range", "period"}
-)
-_TIME_WORDS = re.compile(
-    r"每天|每日|每周|每月|每年|工作日|周[一二三四五六日天]|星期|上午|下午|凌晨|晚上|早上|中午|月底|月初|"
-    r"\b(?:daily|weekly|monthly|every|weekdays?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"morning|afternoon|evening|night|noon|midnight|am|pm)\b",
-    re.IGNORECASE,
-)
-_WHEN_MENTIONS: Final = frozenset(
-    {"time", "date", "period", "duration", "range", "percent", "amount", "count"}
-)
-_WHEN_WORDS = re.compile(
-    r"当|若|如果|一旦|之前|之后|以后|以前|期间|时|超过|持续|"
-    r"\b(?:when|whenever|if|once|after|before|until|during|within|while|above|below)\b",
-    re.IGNORECASE,
-)
-_CAUSE_WORDS = re.compile(
-    r"因为|由于|导致|原因|根因|造成|引起|所致|错误|报错|失败|超时|耗尽|异常|拒绝|不可用|打满|占满|"
-    r"\b(?:because|due|cause[sd]?|caused|result(?:s|ed)?|led|error|errors|fail\w*|failure|timeout|timed|"
-    r"exhaust\w*|refus\w*|reject\w*|unavailable|saturat\w*|exceed\w*|down|outage)\b",
-    re.IGNORECASE,
-)
-_ACTION_WORDS = re.compile(
-    r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|申请|按|计算|发放|执行|确认|切换|升级|调整|设置|"
-    r"打开|关闭|通知|上报|处理|排查|查看|拆分|限流|降级|观察|等待|重试|停止|清理|删除|避免|不要|降低|提高|"
-    r"\b(?:should|must|need|needs|first|then|check|restart|"
-    r"run|contact|submit|split|scale|roll|increase|decrease|reduce|raise|set|open|close|call|use|apply|verify|"
-    r"escalate|page|watch|switch|upgrade|disable|enable|remove|add|rotate|create|file|ask|follow|look|find|"
-    r"inspect|investigate|review|lower|move|keep|wait|retry|stop|kill|clear|delete|avoid|never|do\s+not)\b",
-    re.IGNORECASE,
-)
-_FLOOR = re.compile(
-    r"[0-9０-９一二三四五六七八九十]+\s*(?:楼|层)|\b\d+(?:st|nd|rd|th)?\s+floor\b|\bfloor\s+\d+\b|\b\d+F\b",
-    re.IGNORECASE,
-)
-_CLAUSE = re.compile(r"[，,；;。!?！？\n]")
-_FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
-
-
-@dataclass(frozen=True, slots=True, eq=False)
-class Statement:
-    """One statement's features, computed once (the executor matches many against each need).
-
-    Compared by identity (`eq=False`): `statement()` returns one object per text, context and
-    surround, and identity hashing keeps the per-word cache (`_has_word`) cheap."""
-
-    text: str
-    context: str
-    flat: str
-    """Text and context lower-cased, every run of other characters one space, padded with spaces."""
-    cjk: str
-    """Normalised text and context (for Chinese words)."""
-    stems: frozenset[str]
-    """Stemmed words of text and context, identifiers also split into their parts."""
-    surround: Statement | None
-    """The sentence a clause was taken from: its words count as the subject's, its names do not."""
-    text_is_cjk: bool
-    text_has_cjk: bool
-    text_has_latin: bool
-    mentions: tuple[fidelity.Mention, ...]
-    """Mentions of the text (not the context)."""
-    context_dates: tuple[str, ...]
-
-
-@lru_cache(maxsize=8192)
-def statement(text: str, context: str = "", surround: str = "") -> Statement:
-    """The features of `text`, said under `context` (the cited source and headings), taken from the
-    sentence `surround` (when it is a clause of a longer sentence)."""
-    both = f"{text} \n {context}"
-    words = tokenize(both)
-    stems = set(words)
-    for word in words:
-        stems.update(stem(part) for part in re.split(r"[_\-./{}=,:]+", word) if len(part) > 1)
-    return Statement(
-        text=text,
-        context=context,
-        flat=" " + _FLAT.sub(" ", both.lower()).strip() + " ",
-        cjk=normalize(both),
-        stems=frozenset(stems),
-        text_is_cjk=is_cjk_text(text),
-        text_has_cjk=bool(re.search("[\u4e00-\u9fff]", text)),
-        text_has_latin=bool(re.search(r"[A-Za-z]{2,}", text)),
-        mentions=tuple(fidelity.extract(text)),
-        context_dates=tuple(str(m.value) for m in fidelity.extract(context) if m.kind == "date")
-        if context
-        else (),
-        surround=statement(surround) if surround and surround != text else None,
-    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -546,108 +457,6 @@ def _condition(s: Statement, c: NeedCondition) -> str:
     return _SATISFIED if near else _CONFLICT
 
 
-# --------------------------------------------------------------------------- kind
-
-
-_FREQUENCY = re.compile(
-    r"(?i)\b(?:every|each|per|once|twice|daily|weekly|monthly|quarterly|yearly|annually|hourly)\b"
-    r"|每[^，。；,;]{0,6}(?:次|天|日|周|月|季度|年|小时|分钟)|[一二两三四五六七八九十\d]+\s*次"
-)
-
-
-_PERSON_WORDS = re.compile(
-    r"负责人|经理|总监|主管|组长|总裁|董事|老板|上级|领导|专员|团队|小组|值班|同事|员工|本人|部门|[A-Z]{2,}|"
-    r"商户|平台|公司|客户|用户|买家|卖家|甲方|乙方|个人|银行|租户|供应商|"
-    r"由[^，。；,;]{1,10}?(?:承担|负责|审批|批准|处理|支付|发起|确认|决定|签字)|"
-    r"[\u4e00-\u9fff](?:组|部|人|官|长|师|员)(?![\u4e00-\u9fff]{0,1}时)|"
-    r"(?i:\b(?:lead|leads|owner|owners|manager|managers|director|head|engineer|engineers|team|teams|"
-    r"on-call|oncall|commander|ceo|cto|cfo|coo|founder|admin|administrator|approver|approvers|"
-    r"reviewer|officer|staff|employee|employees|chair|president|he|she|who|merchant|merchants|"
-    r"customer|customers|user|users|platform|company|bank|vendor|supplier|tenant|tenants|"
-    r"approved\s+by|paid\s+by|borne\s+by|owned\s+by|signed\s+off\s+by)\b)|"
-    r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b"
-)
-
-
-_CLAUSE_CUT: Final = re.compile(r"[,;!?]\s|\.(?:\s|$)")
-_RECORD_MARKS: Final = re.compile(r"[{}=|:]|\t")
-
-
-def _figure_about_other_thing(s: Statement, m: fidelity.Mention, need: Need) -> bool:
-    """The figure's own clause names none of the question's words, though the statement does (in
-    the same script): `the 30-day availability budget` under "how long may the gateway wait" is a
-    duration of something else. Across scripts nothing can be compared, so nothing is ruled out."""
-    if is_cjk_text(need.text) or s.text_has_cjk or _RECORD_MARKS.search(s.text):
-        # English prose only: Chinese words need the synonym folding to compare (`年休假` / `年假`),
-        # and a record or log line (`{error_code=…, service=…}: max 2.3`) has no clauses to cut.
-        return False
-    start = max((cut.end() for cut in _CLAUSE_CUT.finditer(s.text, 0, m.start)), default=0)
-    end = next((cut.start() for cut in _CLAUSE_CUT.finditer(s.text, m.end)), len(s.text))
-    clause = s.text[start:end]
-    terms = [t for t in need.terms if term_weight(t) > 0]
-    if not terms:
-        return False
-    words, everywhere = _part_stems(clause), _part_stems(s.text)
-    stems = [stem(t.lower()) for t in terms]
-    return not any(t in words for t in stems) and any(t in everywhere for t in stems)
-
-
-def _part_stems(text: str) -> set[str]:
-    """Stems of `text`'s words, a compound split into its parts (`payment-gateway` has `gateway`)."""
-    return {stem(part) for word in tokenize(text) for part in re.split(r"[_\-./]+", word) if part}
-
-
-def _gives_kind(s: Statement, need: Need) -> bool:
-    kind = need.kind
-    if kind is AnswerKind.QUANTITY:
-        if need.value_kinds == ["frequency"]:
-            # "How often": a recurrence (`every 90 days`, `每季度一次`, `daily`), not any duration.
-            return bool(_FREQUENCY.search(s.text))
-        if need.value_kinds == ["floor"]:
-            # "几楼": a floor (`5 楼`, `五层`, `5th floor`), not the room's size (`12 人`).
-            return bool(_FLOOR.search(s.text))
-        taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
-        for m in s.mentions:
-            if m.kind not in _NUMERIC or (need.value_kinds and m.kind not in need.value_kinds):
-                continue
-            if (
-                str(m.unit or m.kind) in taken
-                and quantity_interval(s.text, m)[0] != quantity_interval(s.text, m)[1]
-            ):
-                continue  # `满 10 年的` restates the condition; it is not the asked figure
-            if _figure_about_other_thing(s, m, need):
-                continue
-            return True
-        return False
-    if kind is AnswerKind.TIME:
-        # "When does the alert fire?" is answered by a condition as often as by a clock time.
-        return (
-            any(m.kind in _WHEN_MENTIONS for m in s.mentions)
-            or bool(_TIME_WORDS.search(s.text))
-            or bool(_WHEN_WORDS.search(s.text))
-        )
-    if kind is AnswerKind.REASON:
-        return bool(_CAUSE_WORDS.search(s.text) or _CAUSE_WORDS.search(s.flat))
-    if kind is AnswerKind.PERSON:
-        # "Who approves": a person, a role or a team is named (`the SRE lead`, `部门负责人`, `Chen Yu`).
-        return bool(_PERSON_WORDS.search(s.text))
-    if kind is AnswerKind.PROCEDURE:
-        return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
-    if _ASKS_RETURNED.search(need.text):
-        # "退款接口会返回什么" / "which error code does it return": a code or status, not a rule.
-        return any(m.kind == "identifier" for m in s.mentions) or bool(_CODE.search(s.text))
-    return True
-
-
-#: A question about what a call returns or reports asks for a code or status.
-_ASKS_RETURNED: Final = re.compile(
-    r"返回(?:什么|啥|哪个|哪些)|报(?:什么|啥|哪个)错|(?:什么|哪个)错误码|"
-    r"\b(?:what|which)\b[^?]{0,40}\b(?:return|returns|respond|responds)\b|\bwhich\s+(?:error|status)\s+code\b",
-    re.IGNORECASE,
-)
-_CODE: Final = re.compile(r"\b[A-Z][A-Z0-9]*[-_][A-Z0-9_-]+\b|\b[1-5]\d\d\b")
-
-
 # --------------------------------------------------------------------------- matching
 
 
@@ -745,7 +554,7 @@ def match_need(
         codes.append("need:terms_uncheckable:" + ",".join(t for t in nouns if t not in checkable))
 
     # A record of the asked moment (a log line, a metric in the window) is evidence for a "why".
-    kind_ok = _gives_kind(s, need) or (
+    kind_ok = gives_kind(s, need) or (
         need.kind is AnswerKind.REASON
         and any(o == _SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
     )

@@ -107,6 +107,9 @@ def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
         for match in _NAME.finditer(previous):
             if match.group(1).lower() == name.group(1).lower():
                 return match.group(), focus
+    service = _service_counterpart(focus, previous)
+    if service:
+        return service, focus
     for m in fidelity.extract(focus):
         if m.kind not in QUANTITY_MENTIONS | {"date", "time", "identifier"}:
             continue
@@ -118,6 +121,29 @@ def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
         target = _cjk_counterpart(focus, previous)
         return (target, focus) if target else None
     return None
+
+
+def _service_counterpart(focus: str, previous: str) -> str | None:
+    """`search-api` in "What does search-api's p99 latency normally look like?" for the focus `payment
+    gateway` or `order-service`: a service for a service. The focus must itself name one (a service
+    identifier, or a short English phrase ending in a word that names a system: `gateway`, `service`,
+    `api`, `db`), so that "and for Team B?" or "and in March?" never replace a service."""
+    if not _SERVICE_PHRASE.fullmatch(focus) and not any(
+        m.kind == "identifier" and m.qualifier == "service" and m.text == focus
+        for m in fidelity.extract(focus)
+    ):
+        return None
+    services = [
+        m.text for m in fidelity.extract(previous) if m.kind == "identifier" and m.qualifier == "service"
+    ]
+    return services[0] if len(set(services)) == 1 else None
+
+
+#: A short English phrase naming a system: `payment gateway`, `the search service`, `order db`.
+_SERVICE_PHRASE = re.compile(
+    r"(?:[A-Za-z][A-Za-z0-9]*[ -]){0,2}(?:gateway|service|api|db|database|cluster|proxy|consumer|queue|cache)",
+    re.IGNORECASE,
+)
 
 
 def _cjk_counterpart(focus: str, previous: str) -> str | None:

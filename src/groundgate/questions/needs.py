@@ -30,6 +30,7 @@ from typing import Final
 import rjieba
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
+from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import CASE_EN, CASE_ZH, split_parts
 from groundgate.text.segmentation import is_cjk_text, stem
 from groundgate.verify import fidelity
@@ -45,62 +46,7 @@ __all__ = [
 ]
 
 
-# --------------------------------------------------------------------------- kinds
-
-_ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
-    (re.compile(pattern), kind)
-    for pattern, kind in (
-        (
-            r"怎么办|怎么处理|如何处理|怎么做|该怎么|应该怎么|怎么解决|如何解决|怎么算|如何计算|怎么计算|"
-            r"怎么申请|如何申请|怎么操作|如何操作|哪些步骤|什么步骤|流程是",
-            AnswerKind.PROCEDURE,
-        ),
-        (r"什么时候|何时|几点|哪天|哪一天|什么时间|几号|什么条件|什么情况下|何种情况", AnswerKind.TIME),
-        # "怎么失败的" / "怎么回事": how something came about is its cause, not a procedure.
-        (
-            r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)",
-            AnswerKind.REASON,
-        ),
-        (r"谁|哪位|何人", AnswerKind.PERSON),
-        (r"多少|几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
-        (r"哪里|在哪|哪儿|什么地方", AnswerKind.LOCATION),
-        (r"状态", AnswerKind.STATUS),
-        (r"哪个|哪些|哪一|哪类|哪种", AnswerKind.CHOICE),
-        (r"是否|吗|能否|能不能|可不可以|有没有|可否", AnswerKind.YES_NO),
-        (r"如何|怎么|怎样", AnswerKind.PROCEDURE),
-        (r"什么|含义|意思|定义|是啥", AnswerKind.DEFINITION),
-    )
-)
-_EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
-    (re.compile(pattern, re.IGNORECASE), kind)
-    for pattern, kind in (
-        (
-            r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
-            r"\bin\s+(?:which|what)\s+order\b|\bhow\s+(?:do|can|should|would)\s+"
-            r"(?:i|we|you)\b|\bhow\s+to\b|\bwhat\s+(?:are|is)\s+the\s+(?:steps|procedure|process)\b|"
-            r"\bhow\s+is\b.*\bcalculated\b",
-            AnswerKind.PROCEDURE,
-        ),
-        (
-            r"^\s*(?:and\s+|until\s+|since\s+)?when\b|\bwhat\s+time\b|\bwhich\s+(?:day|date)\b|"
-            r"\bat\s+what\s+time\b",
-            AnswerKind.TIME,
-        ),
-        (r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b", AnswerKind.REASON),
-        (r"\bwho\b|\bwhom\b", AnswerKind.PERSON),
-        (
-            r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
-            r"\bwhat\s+(?:is|was|are)\s+the\s+(?:[a-z\-]+\s+){0,2}(?:number|amount|limit|rate|percentage|"
-            r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b",
-            AnswerKind.QUANTITY,
-        ),
-        (r"\bwhere\b", AnswerKind.LOCATION),
-        (r"\bstatus\b|\bstate\s+of\b", AnswerKind.STATUS),
-        (r"\bwhich\b", AnswerKind.CHOICE),
-        (r"^\s*(?:is|are|does|do|did|can|could|should|will|was|were|has|have)\b", AnswerKind.YES_NO),
-        (r"\bwhat\b|\bmeaning\b|\bmean\b", AnswerKind.DEFINITION),
-    )
-)
+# --------------------------------------------------------------------------- words (kinds: interrogatives.py)
 
 
 def _wordset(words: str) -> frozenset[str]:
@@ -184,7 +130,7 @@ _EN_VERBS: Final = _words(
 )
 _EN_GENERIC: Final = _words(
     "after before through all first last single one soon fine ok okay able possible such other another "
-    "way thing things kind sort some any more most always sometimes never occasionally again"
+    "way thing things kind sort some any more most always sometimes never occasionally again look looks like"
 )
 #: Words that open a question (capitalised for that reason alone), never a name of it.
 _EN_OPENERS: Final = frozenset(
@@ -325,38 +271,6 @@ class _Part:
     zh: bool
 
 
-def _kind(part: str, zh: bool) -> AnswerKind:
-    for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
-        if pattern.search(part):
-            return kind
-    return AnswerKind.OTHER
-
-
-def _value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
-    """The figure an answer to a quantity need must state: days, money, a share, or any figure."""
-    if kind is not AnswerKind.QUANTITY:
-        return []
-    lowered = part.lower()
-    if re.search(r"几[楼层]|哪一?[楼层]", lowered):
-        return ["floor"]
-    if re.search(
-        r"how\s+often|how\s+frequently|(?:多久|多长时间)[^，,。？?]{0,8}一次|频率|每隔多久|隔多久", lowered
-    ):
-        return ["frequency"]
-    if re.search(
-        r"多少天|几天|多少年|几年|多久|多长|多少时间|(?:多少|几)个?(?:工作日|自然日|小时|分钟|星期|周|月)|"
-        r"how\s+long|how\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|weeks|months|years)|"
-        r"\bwithin\s+how\s+many\b|\bhow\s+(?:soon|quickly)\b",
-        lowered,
-    ):
-        return ["duration", "range", "period"]
-    if re.search(r"多少钱|多少元|费用|金额|how\s+much\s+(?:money|does|is\s+the\s+fee)|price|cost", lowered):
-        return ["amount", "range", "number"]
-    if re.search(r"百分之|比例|占比|percentage|what\s+share", lowered):
-        return ["percent", "number", "range"]
-    return []
-
-
 def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[str]:
     found = [m.text for m in mentions if m.kind == "identifier"]
     found += [q.strip() for q in _QUOTED.findall(part)]
@@ -394,11 +308,16 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
+_ZH_IN_TOTAL: Final = re.compile("一共|总共|共计|合计|总计")
+
+
 def _zh_terms(blanked: str) -> list[str]:
     """Chinese words of the subject; adjacent single characters merged (`年`+`假` → `年假`, `到`+`账`)."""
     terms: list[str] = []
     pending = ""
-    for word in rjieba.cut(blanked):
+    # `一共`/`总共` say "in total", not what is asked about; jieba glues them to the noun before
+    # (`报销单一共` → `报销`/`单一`/`共`), so they go before the cut.
+    for word in rjieba.cut(_ZH_IN_TOTAL.sub(" ", blanked)):
         word = word.strip()
         cjk = bool(word) and all("\u4e00" <= ch <= "\u9fff" for ch in word)
         if not cjk or word in _ZH_FUNCTION or (len(word) > 1 and word in _ZH_STOP):
@@ -466,7 +385,7 @@ def _zh_word_spans(part: str) -> list[tuple[int, int]]:
 def _analyse(part: str) -> _Part:
     zh = is_cjk_text(part)
     mentions = list(fidelity.extract(part))
-    kind = _kind(part, zh)
+    kind = answer_kind(part, zh)
     anchors = _anchors(part, zh, mentions)
     conditions = _conditions(part, mentions)
     word_spans = _zh_word_spans(part) if zh else []
@@ -524,7 +443,7 @@ def _analyse(part: str) -> _Part:
         terms=terms,
         category=category,
         conditions=conditions,
-        value_kinds=_value_kinds(part, kind, zh),
+        value_kinds=value_kinds(part, kind, zh),
         subject=subject,
         condition_subject=condition_subject,
         has_pronoun=has_pronoun,
@@ -729,6 +648,13 @@ def derive_needs(
             # A period the question names ("*年底*的封网期"): a rule for another period does not answer.
             periods = [t for t in need.terms if _is_period_word(t)]
             need.required_terms = list(dict.fromkeys([*measured, *repeated, *periods]))
+        elif need.kind is AnswerKind.QUANTITY and (
+            usual := _EN_USUAL.search(re.split(r"[.!;]\s+", need.text)[-1])
+        ):
+            # "What is a *normal* lag": the usual level, not the alert threshold or an SLO target of
+            # the same metric (`stays at or below 800 ms`). Only the asking sentence counts ("The
+            # graphs look normal again. How long must they stay like that?" asks a duration).
+            need.required_terms = [usual.group(1).lower()]
     for need in needs:
         # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
         # answer: the general rule under the same heading answers another case.
@@ -744,6 +670,9 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+_EN_USUAL: Final = re.compile(r"\b(normal|typical|usual)(?:ly)?\b", re.IGNORECASE)
 
 
 def _is_period_word(term: str) -> bool:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import re
 from collections.abc import Sequence
 from datetime import date
@@ -120,7 +121,7 @@ def _date_within_stated_range(value: str, x: _Ctx) -> bool:
     may well hold it in words: `for Saturday and Sunday`); at most unjudged. docs/design.md §2.1."""
     for mentions in (x.aligned.mentions, x.everything.mentions):
         dates = [e for e in mentions.items if e.kind == "date"]
-        for first, last in zip(dates, dates[1:], strict=False):
+        for first, last in itertools.pairwise(dates):
             join = _RANGE_JOIN_RX.fullmatch(mentions.text, first.end, last.start)
             if join is None:
                 continue
@@ -130,7 +131,11 @@ def _date_within_stated_range(value: str, x: _Ctx) -> bool:
             if low is None and high is None:
                 # neither endpoint has a year: compare month and day only (`--04-18`)
                 year = 2000
-                low, high, mine = (_day(str(first.value), year), _day(str(last.value), year), _day(value, year))
+                low, high, mine = (
+                    _day(str(first.value), year),
+                    _day(str(last.value), year),
+                    _day(value, year),
+                )
             if low is not None and high is not None and mine is not None and low <= mine <= high:
                 return True
     return False

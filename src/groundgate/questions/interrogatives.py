@@ -1,0 +1,108 @@
+"""The kind of answer a question part asks for, read off its interrogative: a figure for 多少 / how
+many, a time for 什么时候 / when, an approver for 哪几级审批 / who, and which figure a quantity must
+be (days, money, a share, a floor, a frequency). Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from groundgate.contracts import AnswerKind
+
+__all__ = ["answer_kind", "value_kinds"]
+
+_ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
+    (re.compile(pattern), kind)
+    for pattern, kind in (
+        (
+            r"怎么办|怎么处理|如何处理|怎么做|该怎么|应该怎么|怎么解决|如何解决|怎么算|如何计算|怎么计算|"
+            r"怎么申请|如何申请|怎么操作|如何操作|哪些步骤|什么步骤|流程是",
+            AnswerKind.PROCEDURE,
+        ),
+        (r"什么时候|何时|几点|哪天|哪一天|什么时间|几号|什么条件|什么情况下|何种情况", AnswerKind.TIME),
+        # "怎么失败的" / "怎么回事": how something came about is its cause, not a procedure.
+        (
+            r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)",
+            AnswerKind.REASON,
+        ),
+        # "要经过哪几级审批" asks who approves, not a count.
+        (r"谁|哪位|何人|(?:哪|几)几?级审批|审批人是|哪些人(?:审批|批准)", AnswerKind.PERSON),
+        (r"多少|几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
+        (r"哪里|在哪|哪儿|什么地方", AnswerKind.LOCATION),
+        (r"状态", AnswerKind.STATUS),
+        (r"哪个|哪些|哪一|哪类|哪种", AnswerKind.CHOICE),
+        (r"是否|吗|能否|能不能|可不可以|有没有|可否", AnswerKind.YES_NO),
+        (r"如何|怎么|怎样", AnswerKind.PROCEDURE),
+        (r"什么|含义|意思|定义|是啥", AnswerKind.DEFINITION),
+    )
+)
+_EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
+    (re.compile(pattern, re.IGNORECASE), kind)
+    for pattern, kind in (
+        (
+            r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
+            r"\bin\s+(?:which|what)\s+order\b|\bhow\s+(?:do|can|should|would)\s+"
+            r"(?:i|we|you)\b|\bhow\s+to\b|\bwhat\s+(?:are|is)\s+the\s+(?:steps|procedure|process)\b|"
+            r"\bhow\s+is\b.*\bcalculated\b",
+            AnswerKind.PROCEDURE,
+        ),
+        (
+            r"^\s*(?:and\s+|until\s+|since\s+)?when\b|\bwhat\s+time\b|\bwhich\s+(?:day|date)\b|"
+            r"\bat\s+what\s+time\b",
+            AnswerKind.TIME,
+        ),
+        (r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b", AnswerKind.REASON),
+        (
+            r"\bwho\b|\bwhom\b|\bwhich\s+(?:approvers?|approval\s+levels?|levels?\s+of\s+approval)\b",
+            AnswerKind.PERSON,
+        ),
+        (
+            r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
+            r"\bwhat\s+(?:is|was|are)\s+the\s+(?:[a-z\-]+\s+){0,2}(?:number|amount|limit|rate|percentage|"
+            r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b|"
+            # "What does search-api's p99 latency normally look like?": its normal values.
+            r"\bwhat\b[^?]{0,60}\b(?:latency|lag|rate|throughput|qps|volume|usage|utili[sz]ation|load)\b"
+            r"[^?]{0,30}\b(?:normally|usually|typically)\b|"
+            r"\bwhat\b[^?]{0,30}\b(?:normal|typical|usual)\s+(?:p\d\d\s+)?(?:latency|lag|rate|level|values?|range)\b",
+            AnswerKind.QUANTITY,
+        ),
+        (r"\bwhere\b", AnswerKind.LOCATION),
+        (r"\bstatus\b|\bstate\s+of\b", AnswerKind.STATUS),
+        (r"\bwhich\b", AnswerKind.CHOICE),
+        (r"^\s*(?:is|are|does|do|did|can|could|should|will|was|were|has|have)\b", AnswerKind.YES_NO),
+        (r"\bwhat\b|\bmeaning\b|\bmean\b", AnswerKind.DEFINITION),
+    )
+)
+
+
+def answer_kind(part: str, zh: bool) -> AnswerKind:
+    for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
+        if pattern.search(part):
+            return kind
+    return AnswerKind.OTHER
+
+
+def value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
+    """The figure an answer to a quantity need must state: days, money, a share, or any figure."""
+    if kind is not AnswerKind.QUANTITY:
+        return []
+    lowered = part.lower()
+    if re.search(r"几[楼层]|哪一?[楼层]", lowered):
+        return ["floor"]
+    if re.search(
+        r"how\s+often|how\s+frequently|(?:多久|多长时间)[^，,。？?]{0,8}一次|频率|每隔多久|隔多久", lowered
+    ):
+        return ["frequency"]
+    if re.search(
+        r"多少天|几天|多少年|几年|多久|多长|多少时间|(?:多少|几)个?(?:工作日|自然日|小时|分钟|星期|周|月)|"
+        r"how\s+long|how\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|weeks|months|years)|"
+        r"\bwithin\s+how\s+many\b|\bhow\s+(?:soon|quickly)\b",
+        lowered,
+    ):
+        return ["duration", "range", "period"]
+    if re.search(r"多少钱|多少元|费用|金额|how\s+much\s+(?:money|does|is\s+the\s+fee)|price|cost", lowered):
+        return ["amount", "range", "number"]
+    if re.search(r"百分之|比例|占比|percentage|what\s+share", lowered):
+        return ["percent", "number", "range"]
+    return []
