@@ -168,6 +168,10 @@ def test_a_plan_a_bound_or_a_comparison_is_not_a_changed_value(context: str, ans
         ('{"resolved": null}', "resolved: false (not resolved)"),
         ('{"parking": {"available": true}}', "parking available: true"),
         ("Coach: 1\nSeat: 63\nRefundable: no", "Coach: 1"),
+        # Chinese units a key carries, after an underscore or in brackets
+        ('{"季度预算_万元": 120}', "季度预算: 120 万元"),
+        ('{"价格（元）": 2880}', "价格: 2880 元"),
+        ('{"price (USD)": 40}', "price: $40"),
     ],
 )
 def test_a_field_is_read_out_as_prose_states_it(context: str, expected: str) -> None:
@@ -226,3 +230,19 @@ def test_a_yes_no_field_retold_with_another_verb_or_in_an_escaped_record(
     context: str, answer: str, verdict: Verdict
 ) -> None:
     assert check(context=context, answer=answer).verdict is verdict
+
+
+def test_a_chinese_description_of_a_record_with_units_in_its_keys_is_supported() -> None:
+    context = json.dumps(
+        [
+            {"部门": "市场部", "季度预算_万元": 120, "已使用_万元": 98.4},
+            {"部门": "研发部", "季度预算_万元": 300, "已使用_万元": 241.0},
+        ],
+        ensure_ascii=False,
+    )
+    right = check(
+        context=context, answer="市场部预算 120 万元，已使用 98.4 万元；研发部预算 300 万元，已用 241 万元。"
+    )
+    assert right.verdict is Verdict.PASS, [c.reason_codes for c in right.claims]
+    wrong = check(context=context, answer="市场部预算 150 万元，已使用 98.4 万元。")
+    assert wrong.verdict is not Verdict.PASS, [c.reason_codes for c in wrong.claims]

@@ -40,8 +40,10 @@ from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import triage
 from groundgate.verify.roles import role_name_findings
+from groundgate.verify.swaps import exclusive_swaps
 from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
+    DISCOURSE,
     MAX_EXCERPT_CHARS,
     ContextIndex,
     Support,
@@ -335,6 +337,10 @@ class OfflineChecker:
             if flipped:
                 # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("opposite", flipped, claim, best)]
+            excluded = exclusive_swaps(claim, best.window.text)
+            if excluded:
+                # Another schedule, numbered kind or rank than the window states (`按月` / `按季度`).
+                return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("exclusive", excluded, claim, best)]
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
@@ -406,6 +412,12 @@ class OfflineChecker:
                 found.append(UnitAssessment(part, FactCategory.CONTRADICTED, 0.0, codes))
             elif measure is None:
                 continue
+            elif measure.best.window is not None and (
+                excluded := exclusive_swaps(part.text, measure.best.window.text)
+            ):
+                # The clause's own window states another schedule, numbered kind or rank.
+                codes = (_pairs("exclusive", excluded, part.text, measure.best),)
+                found.append(UnitAssessment(part, FactCategory.NO_EVIDENCE, min(score, 0.3), codes))
             elif score >= t.direct:
                 found.append(UnitAssessment(part, FactCategory.DIRECT_EVIDENCE, score, ("support_high",)))
             elif score >= t.indirect or measure.scattered >= t.unit_scattered:
@@ -641,7 +653,8 @@ def _unit_score(text: str, measure: _Measure, index: ContextIndex) -> float:
 def _measure(text: str, index: ContextIndex, skip: frozenset[str] = frozenset()) -> _Measure:
     """Support of `text`, leaving out the words in `skip` (figures already vetted, see `_assess`)."""
     folded = index.canonical(text)
-    tokens = tokenize(folded)
+    # A linking word the context never uses (`另外`, `currently`) is the retelling's, not a fact.
+    tokens = [token for token in tokenize(folded) if token not in DISCOURSE or index.anywhere(token)]
     if skip:
         tokens = [token for token in tokens if token not in skip]
         if is_cjk_text(text):

@@ -60,6 +60,15 @@ _UNITS = {
     "usd": "USD", "eur": "EUR", "gbp": "GBP", "cny": "CNY", "rmb": "CNY", "jpy": "JPY",
     "pct": "%", "percent": "%", "hz": "Hz", "wh": "Wh", "mah": "mAh", "mph": "mph",
 }  # fmt: skip
+#: Chinese unit words a key ends with (`季度预算_万元`, `时长_分钟`, `价格（元）`).
+_ZH_UNITS = {
+    "元": "元", "万元": "万元", "亿元": "亿元", "千元": "千元", "美元": "美元", "万": "万", "亿": "亿",
+    "天": "天", "小时": "小时", "分钟": "分钟", "秒": "秒", "毫秒": "毫秒", "年": "年", "个月": "个月",
+    "公斤": "公斤", "千克": "千克", "克": "克", "吨": "吨", "米": "米", "厘米": "厘米", "毫米": "毫米",
+    "公里": "公里", "平方米": "平方米", "升": "升", "毫升": "毫升", "人": "人", "次": "次", "个": "个",
+    "台": "台", "件": "件", "%": "%", "百分比": "%",
+}  # fmt: skip
+_BRACKETED_UNIT = re.compile(r"\s*[(（]\s*([^()（）]{1,6})\s*[)）]\s*$")
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥"}
 #: Keys of an amount of money: a `currency` field beside them names their currency.
 _MONEY = frozenset(
@@ -289,8 +298,15 @@ def _twelve_hour(m: re.Match[str]) -> str:
 
 def _with_unit(words: str, value: str, number: float, currency: str | None) -> tuple[str, str]:
     """The key without the unit it ends with, and the value with that unit (`weight: 1.29 kg`)."""
+    bracketed = _BRACKETED_UNIT.search(words)
+    if bracketed and (unit := bracketed.group(1).strip()).lower() in _UNITS | _ZH_UNITS:
+        # `价格（元）`, `price (USD)`: the unit written after the key in brackets.
+        words = words[: bracketed.start()].rstrip() + " " + unit
     parts = words.split()
     last = parts[-1].lower() if parts else ""
+    if len(parts) > 1 and last in _ZH_UNITS:
+        # `季度预算_万元: 120` is `120 万元` (1.2 million yuan), as a Chinese description writes it.
+        return " ".join(parts[:-1]), f"{value} {_ZH_UNITS[last]}"
     if len(parts) > 1 and last in _UNITS:
         # `weight_kg: 1.29` is `1.29 kg`; the fidelity checks compare it with `1.29 kilograms`.
         unit = _UNITS[last]

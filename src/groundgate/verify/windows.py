@@ -14,6 +14,7 @@ import re
 from array import array
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Final
 
 from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
@@ -27,6 +28,24 @@ PAIR_MARGIN = 0.1
 
 def char_bigrams(normalized: str) -> set[str]:
     return {normalized[i : i + 2] for i in range(len(normalized) - 1)}
+
+
+#: Words that link or frame what a sentence says, not what it says (`目前`, `另外`, `也就是`,
+#: `currently`): a retelling adds them freely, so one the context never uses is left out of a claim's
+#: support (`offline_checker._measure`); one it uses counts as any word. Negations, hedges,
+#: causes and restrictions (`不`, `只有`, `因为`) are not here: the fidelity checks, the cause check
+#: and polarity read those off the raw text.
+def _wordset(words: str) -> frozenset[str]:
+    """A word list written as one space-separated string (easier to read than a list of literals)."""
+    return frozenset(words.split())
+
+
+DISCOURSE: Final = _wordset(
+    "目前 当前 现在 另外 此外 之后 然后 而且 并且 其中 本身 一直 就是 也就是 还要 还是 只是 方面 情况 "
+    "这样 那样 这种 那种 里面 其实 比如 例如 主要 总共 一共 共计 所有 任何 同时 随后 最终 总之 总的来说 "
+    "需要 留意 注意 要注意 需要注意 值得一提 就行 就能 便 才 再 又 已 仍 仍然 依然 "
+    "currently already yet still just also really actually basically overall"
+)
 
 
 def _weight(token: str) -> float:
