@@ -1050,3 +1050,16 @@ def test_a_date_inside_a_stated_span_is_unjudged_and_one_outside_is_contradicted
 ) -> None:
     result = check(context=context, answer=answer)
     assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # a bound is borne out by a value near it, not by a much smaller figure of another thing
+        ("逾期每册每天收 0.2 元，单本累计最多收 10 元。", Verdict.LOW_CONFID),
+        ("逾期每册每天收 0.2 元，单册累计不超过书价。", Verdict.PASS),
+    ],
+)
+def test_a_cap_is_not_borne_out_by_a_daily_fee_far_below_it(answer: str, verdict: Verdict) -> None:
+    result = check(context="逾期归还的图书每册每天收取滞纳金 0.2 元，单册累计不超过书价。", answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]

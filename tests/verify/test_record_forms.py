@@ -246,3 +246,23 @@ def test_a_chinese_description_of_a_record_with_units_in_its_keys_is_supported()
     assert right.verdict is Verdict.PASS, [c.reason_codes for c in right.claims]
     wrong = check(context=context, answer="市场部预算 150 万元，已使用 98.4 万元。")
     assert wrong.verdict is not Verdict.PASS, [c.reason_codes for c in wrong.claims]
+
+
+@pytest.mark.parametrize(
+    ("answer", "rejected"),
+    [
+        # `"p99_ms": "-35"` is a fall of 35: a rise of 35 is the record stated the other way (a fall
+        # of 35 is not rejected; a bare `-35` does not show it is milliseconds, so it may stay unshown)
+        ("p99 延迟为 412 毫秒，比前一天上升了 35 毫秒。", True),
+        ("p99 延迟为 412 毫秒，比前一天下降了 35 毫秒。", False),
+        ("The p99 latency was 412 ms, down 35 ms on the day before.", False),
+        ("The p99 latency was 412 ms, up 35 ms on the day before.", True),
+    ],
+)
+def test_a_signed_change_in_a_record_is_read_with_its_direction(answer: str, rejected: bool) -> None:
+    context = json.dumps(
+        {"服务": "rec-api", "p99_ms": 412, "环比昨日": {"请求量": "+8.5%", "p99_ms": "-35"}},
+        ensure_ascii=False,
+    )
+    result = check(context=context, answer=answer)
+    assert (result.verdict is Verdict.REJECT) is rejected, [c.reason_codes for c in result.claims]

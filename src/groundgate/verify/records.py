@@ -46,6 +46,8 @@ _NEGATION = re.compile(
 _TRUE = frozenset({"true", "yes", "y", "是", "有", "enabled", "on"})
 _FALSE = frozenset({"false", "no", "n", "否", "无", "没有", "disabled", "off", "none"})
 _NUMBER = re.compile(r"^-?\d+(?:\.\d+)?$")
+#: A change written with its sign (`"-35"`, `"+8.5%"`).
+_SIGNED = re.compile(r"([+\-−])\s*(\d+(?:\.\d+)?%?)")
 # Yelp-style strings carry Python quoting: `u'free'`, `'quiet'`.
 _QUOTED = re.compile(r"^u?'(.*)'$|^u?\"(.*)\"$")
 # Yelp hours (`8:0-17:0`) are times without their zeros; padded, they read as times of day.
@@ -277,6 +279,11 @@ def _field(
         # Prose says `5 pm` for `17:00`: both are read out, so that its words are matched too.
         clock = _CLOCK.sub(lambda m: f"{int(m.group(1)):02d}:{int(m.group(2)):02d}", value)
         value = f"{clock} ({_CLOCK.sub(_twelve_hour, clock).replace('-', ' to ')})"
+    signed = None if numeric else _SIGNED.fullmatch(value)
+    if signed:
+        # `环比: {"p99_ms": "-35"}` is a fall of 35: read out in words, so that `上升了 35 毫秒` /
+        # `rose by 35` meets its opposite (verify/antonyms.py) and the figure is matched unsigned.
+        value = f"{value} ({'上升 rise' if signed.group(1) == '+' else '下降 fall'} {signed.group(2)})"
     low = value.lower()
     boolean = None if numeric else True if low in _TRUE else False if low in _FALSE else None
     parts = words.lower().split()
@@ -393,6 +400,7 @@ def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
     count too: the claim names that attribute of the record.
     """
     found: list[str] = []
+    claim_words = frozenset(tokenize(claim))
     for clause in _CLAUSE.split(claim):
         if not clause or not clause.strip():
             continue
@@ -402,7 +410,37 @@ def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
         found += _figure_conflicts(clause, own)
         found += _degree_conflicts(clause, own)
         found += _charge_conflicts(clause, own)
+        found += _direction_conflicts(clause, own, claim_words)
     return list(dict.fromkeys(found))
+
+
+_UP_WORDS = re.compile(
+    r"上升|上涨|增长|增加|提高|升高|多了|涨|\b(?:up|rose|risen|rise[sn]?|increased?|grew|grown|higher)\b",
+    re.I,
+)
+_DOWN_WORDS = re.compile(
+    r"下降|下跌|减少|降低|回落|少了|降|\b(?:down|fell|fallen|falls?|decreased?|dropped|lower)\b", re.I
+)
+
+
+def _direction_conflicts(clause: str, fields: tuple[Field, ...], claim_words: frozenset[str]) -> list[str]:
+    """A change field written with its sign (`p99_ms: "-35"`) whose figure the clause gives with the
+    other direction (`p99 延迟……比前一天上升了 35 毫秒`); the claim must name the field (`p99`)."""
+    found: list[str] = []
+    for f in fields:
+        signed = _SIGNED.match(f.value)
+        if signed is None or not any(len(w) > 1 and w in claim_words for w in f.words):
+            continue
+        figure = signed.group(2).rstrip("%")
+        at = [m.start() for m in re.finditer(rf"(?<![\d.]){re.escape(figure)}(?![\d.])", clause)]
+        if not at:
+            continue
+        near = clause[max(0, at[0] - 12) : at[0]]
+        wrong = _UP_WORDS if signed.group(1) != "+" else _DOWN_WORDS
+        right = _DOWN_WORDS if signed.group(1) != "+" else _UP_WORDS
+        if wrong.search(near) and not right.search(near):
+            found.append(f.key)
+    return found
 
 
 def _own_fields(clause: str, fields: tuple[Field, ...]) -> tuple[Field, ...]:

@@ -182,7 +182,9 @@ def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
 
 
 def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
-    """`不到7米` is borne out by `6.8米`: a concrete evidence value of the same kind meets the claimed bound."""
+    """`不到7米` is borne out by `6.8米`: a concrete evidence value of the same kind meets the claimed bound,
+    and is near it — within a factor of two. `最多收 10 元` is not borne out by a `0.2 元` daily fee: a
+    value that far below a cap is another figure, not the one the bound retells."""
     if m.comparator is None or not isinstance(m.value, float):
         return False
     bound = m.value
@@ -191,10 +193,10 @@ def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
             continue
         v = e.value
         if (
-            (m.comparator == "<" and v < bound)
-            or (m.comparator == "<=" and v <= bound)
-            or (m.comparator == ">" and v > bound)
-            or (m.comparator == ">=" and v >= bound)
+            (m.comparator == "<" and bound / 2 <= v < bound)
+            or (m.comparator == "<=" and bound / 2 <= v <= bound)
+            or (m.comparator == ">" and bound < v <= bound * 2)
+            or (m.comparator == ">=" and bound <= v <= bound * 2)
         ):
             return True
     return False
