@@ -1063,3 +1063,43 @@ def test_a_date_inside_a_stated_span_is_unjudged_and_one_outside_is_contradicted
 def test_a_cap_is_not_borne_out_by_a_daily_fee_far_below_it(answer: str, verdict: Verdict) -> None:
     result = check(context="逾期归还的图书每册每天收取滞纳金 0.2 元，单册累计不超过书价。", answer=answer)
     assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "verdict"),
+    [
+        # both forbid: the actor after the cue (`禁止机动车驶入`) or before it (`机动车不得进入`)
+        (
+            "绿道开放后将禁止机动车和电动自行车驶入骑行道，违者将由城管部门劝离。",
+            "机动车和电动自行车不得进入骑行道。",
+            Verdict.PASS,
+        ),
+        ("机动车不得进入骑行道。", "禁止机动车驶入骑行道。", Verdict.PASS),
+    ],
+)
+def test_a_prohibition_retold_with_the_actor_moved_is_no_negation_flip(
+    context: str, answer: str, verdict: Verdict
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is verdict, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        (
+            '{"姓名": "刘佳怡", "工号": "E20318", "部门": "财务部", "职位": "高级会计", "入职日期": "2019-04-15", '
+            '"直属上级": "赵明", "年假": {"总额": 10, "已用": 3.5, "剩余": 6.5}, "劳动合同到期": "2025-04-14"}',
+            "她今年一共有 10 天年假，已经休了三天半，还剩六天半。",
+        ),
+        ('{"服务": "rec-api", "日期": "2024-10-08", "告警": []}', "rec-api 在 10 月 8 日没有告警。"),
+    ],
+)
+def test_half_days_and_empty_lists_in_a_record_are_read_as_prose_states_them(
+    context: str, answer: str
+) -> None:
+    result = check(context=context, answer=answer)
+    (claim,) = result.claims
+    # `三天半` is the record's 3.5, `没有告警` its empty list: no figure unshown, nothing unsupported
+    assert claim.category in {FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT}, claim.reason_codes
+    assert not any(code.startswith("fidelity:") for code in claim.reason_codes), claim.reason_codes

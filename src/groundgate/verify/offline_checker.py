@@ -323,7 +323,7 @@ class OfflineChecker:
                 ["unit_unsupported:" + unsupported[0].span.text[:60]],
             )
         for cause in cause_phrases(claim):
-            words = tokenize(index.canonical(cause.text))
+            words = [w for w in tokenize(index.canonical(cause.text)) if w not in DISCOURSE]
             if len(words) >= 2 and _cause_share(cause.text, words, index) < t.cause_words:
                 # The effect is in the evidence, the reason given for it is not (an invented cause).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), ["cause_not_in_evidence:" + cause.text[:40]]

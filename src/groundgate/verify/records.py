@@ -243,6 +243,9 @@ def _walk(value: object, key: str, parent: str, out: list[Field], currency: str 
         for k, v in value.items():
             _walk(v, str(k), key, out, here)
     elif isinstance(value, list):
+        if not value and key:
+            # `"告警": []`, `"alerts": []`: there are none (read out as `false (not …)`).
+            out.append(Field(_split(key), frozenset(tokenize(_split(key))), "none", False))
         for v in value:
             _walk(v, key, parent, out, currency)
     elif value is None:

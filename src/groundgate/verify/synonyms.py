@@ -323,6 +323,10 @@ def _terms_by_marker() -> dict[str, tuple[str, ...]]:
     return {marker: tuple(terms) for marker, terms in found.items()}
 
 
+_ZH_AND_A_HALF = re.compile(r"(?<![\d.])(\d+)(个)?半(天|年|小时|个月|月|周|分钟)")
+_ZH_UNIT_AND_A_HALF = re.compile(r"(?<![\d.])(\d+)(天|年|周)半")
+
+
 def canonical(text: str, *, cross_language: bool = False, table: SynonymTable | None = None) -> str:
     """`text` with lexicon terms replaced by their concept markers and number words by digits.
 
@@ -339,6 +343,10 @@ def _canonical(text: str, cross_language: bool, table: SynonymTable) -> str:
     if "百" in folded or "千" in folded or "万" in folded or "亿" in folded:
         folded = _ZH_BIG_NUMBER.sub(_zh_big_number, folded)
     folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
+    if "半" in folded:
+        # `三天半` is 3.5 days, `一个半小时` 1.5 hours, `两年半` 2.5 years.
+        folded = _ZH_AND_A_HALF.sub(r"\1.5\3", folded)
+        folded = _ZH_UNIT_AND_A_HALF.sub(r"\1.5\2", folded)
     folded = _EN_NUMBER.sub(lambda m: str(_EN_NUMBERS[m.group(1)]), folded)
     folded = _EN_CALENDAR.sub(lambda m: m.group(1)[:3], folded)
     if "-" in folded:

@@ -15,7 +15,7 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
-from groundgate.verify.fidelity.negation import _Polarity, _polarity, _surface
+from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface
 from groundgate.verify.fidelity.report import _Ctx, _Report
 
 
@@ -28,6 +28,21 @@ def _another_word_agrees(words: tuple[str, ...], here: _Polarity, there: _Polari
         if mine and theirs and len(mine) == 1 and mine == theirs:
             return True
     return False
+
+
+#: Cues that forbid: `禁止机动车驶入` puts the actor after the cue, `机动车不得进入` before it.
+_PROHIBITIVE = frozenset({"禁止", "严禁", "不得", "不准", "不许", "不允许", "不可", "不能", "禁"})
+
+
+def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
+    """`禁止机动车驶入骑行道` over `机动车不得进入骑行道`: both sides forbid, one with the actor after
+    its cue and one before it; a clause of the other side that states the word and forbids too is
+    no flip."""
+    if str(cue.mention.value) not in _PROHIBITIVE:
+        return False
+    return any(
+        s.states(word) and any(str(c.mention.value) in _PROHIBITIVE for c in s.cues) for s in there.sentences
+    )
 
 
 def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
@@ -66,6 +81,8 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                 continue
             if _another_word_agrees(cue.focus[1:], here, there):
                 settled.add(word)
+                continue
+            if _both_prohibit(cue, word, there):
                 continue
             plain = r.other if side == r.side else r.side
             r.add(
