@@ -348,6 +348,37 @@ SLO = "platform/slo-payment-platform.md > Payment Platform SLOs > Latency SLO"
             True,
             "",
         ),
+        # an adverb opening the question is no name; `people` who work somewhere are its employees
+        (
+            "Roughly how many people work at Lanting Pay?",
+            "Lanting Pay has about 1,200 employees in three offices.",
+            "lanting-company-profile.md > Lanting Pay",
+            True,
+            "",
+        ),
+        # a weekday the question puts in a class of days is spoken of by a rule for that class
+        (
+            "I was on call on a public holiday that fell on a Wednesday. What's the allowance for that day?",
+            "值班补贴为周末及节假日每天 200 元。",
+            "platform/oncall-policy.md > 值班制度 > 值班补贴",
+            True,
+            "",
+        ),
+        (
+            "What about on a Monday during a release freeze?",
+            "Only emergency changes are allowed during a freeze; standard changes run on working days.",
+            "change-management-policy.md > Freeze periods",
+            False,
+            "need:anchor_missing:Monday",
+        ),
+        # across languages through the lexicon: `book` is 预订, `a week` 每周
+        (
+            "How many times a week am I allowed to book Orchid or Lotus?",
+            "大会议室 Orchid 和 Lotus 的预订需要直属经理审批，每人每周最多预订 3 次。",
+            "meeting-room-booking.md > 大会议室",
+            True,
+            "",
+        ),
     ],
 )
 def test_a_statement_meets_a_need_only_when_it_gives_the_asked_attribute(

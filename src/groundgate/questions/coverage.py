@@ -471,7 +471,8 @@ def match_need(
     anchors_missing = [
         a
         for a in need.anchors
-        if not _present(s, a, equivalents) or (a in need.distinct and not _said(s, a, equivalents))
+        if not (_present(s, a, equivalents) or _day_class_for(a, need.text, s))
+        or (a in need.distinct and not _said(s, a, equivalents))
     ]
     score += 3 * (len(need.anchors) - len(anchors_missing))
     codes += [f"need:anchor_missing:{a}" for a in anchors_missing]
@@ -576,6 +577,27 @@ def match_need(
     )
     mixed = bool(rivals) or _mixed_quantities(need, s, outcomes)
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+_WEEKDAY_NAMES: Final = frozenset(
+    {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"}
+)
+_DAY_CLASSES: Final = re.compile(
+    r"工作日|周末|节假日|法定假日|每天|\b(?:weekdays?|weekends?|working\s+days?|business\s+days?|"
+    r"public\s+holidays?|every\s+day)\b",
+    re.IGNORECASE,
+)
+
+
+def _day_class_for(anchor: str, asked: str, s: Statement) -> bool:
+    """`a holiday that fell on a Wednesday` under `工作日每天 100 元、节假日每天 200 元`: when the question
+    itself puts the weekday in a class of days (a holiday, a weekend), a rule for classes of days
+    speaks of it. A bare weekday ("on a Monday during a release freeze") stays a name to repeat."""
+    return (
+        anchor.lower().rstrip("s") in _WEEKDAY_NAMES
+        and bool(_DAY_CLASSES.search(asked) or re.search(r"\bholiday|假日|假期", asked))
+        and bool(_DAY_CLASSES.search(s.text))
+    )
 
 
 def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]]) -> list[str]:

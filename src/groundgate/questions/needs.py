@@ -130,7 +130,8 @@ _EN_VERBS: Final = _words(
 )
 _EN_GENERIC: Final = _words(
     "after before through all first last single one soon fine ok okay able possible such other another "
-    "way thing things kind sort some any more most always sometimes never occasionally again look looks like"
+    "way thing things kind sort some any more most always sometimes never occasionally again look looks like "
+    "roughly approximately work works"
 )
 #: Words that open a question (capitalised for that reason alone), never a name of it.
 _EN_OPENERS: Final = frozenset(
@@ -286,9 +287,12 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
             if (
                 first
                 and match.start() <= first.start(1)
-                and words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS
+                and (
+                    words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS
+                    or words[0].lower().endswith("ly")
+                )
             ):
-                words = words[1:]
+                words = words[1:]  # `Roughly how many …`: an adverb opening the question is no name
             if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
                 found.append(" ".join(words))
     unique: list[str] = []
