@@ -379,6 +379,22 @@ SLO = "platform/slo-payment-platform.md > Payment Platform SLOs > Latency SLO"
             True,
             "",
         ),
+        # the question negates its verb: a statement of the plain case is about another case
+        (
+            "The committed offsets of the consumer group are not moving at all. What should I do?",
+            "If committed offsets move but lag still grows, consumers are too slow: check consumer CPU.",
+            "kafka runbook > Diagnosis",
+            False,
+            "need:other_case:not moving",
+        ),
+        # a command's flags and placeholders are not words the statement says
+        (
+            "How do I change the offset of a group?",
+            "Run ltctl kafka reset --group <group> --offset <o> to replay.",
+            "runbook > Remediation",
+            False,
+            "need:terms_missing",
+        ),
     ],
 )
 def test_a_statement_meets_a_need_only_when_it_gives_the_asked_attribute(

@@ -45,7 +45,7 @@ from groundgate.questions.needs import (
     term_weight,
 )
 from groundgate.questions.statements import _CLAUSE, _FLAT, Statement, statement
-from groundgate.text.segmentation import normalize, stem, tokenize
+from groundgate.text.segmentation import is_cjk_text, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
 
@@ -526,6 +526,11 @@ def match_need(
         # day of departure, which the rule's next clause prices at 50 元).
         codes.append("need:case_unsaid:" + ",".join(case_unsaid))
     codes += _subject_codes(need, s, words)
+    flipped = _polarity_conflicts(need.text, s.text)
+    if flipped:
+        # "offsets are *not moving*" answered by "If committed offsets *move* but lag still grows":
+        # the statement speaks of the opposite case.
+        codes.append("need:other_case:not " + flipped[0])
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)
@@ -577,6 +582,34 @@ def match_need(
     )
     mixed = bool(rivals) or _mixed_quantities(need, s, outcomes)
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+_EN_NEGATED = re.compile(
+    r"\b(?:not|never|no\s+longer|n't)\s+(?:(?:be|been|being|at\s+all|really|even)\s+)?([a-z]{3,})",
+    re.IGNORECASE,
+)
+_EN_NEGATION_BEFORE = re.compile(r"\b(?:not|never|no|n't|without|nor)\b[^,;.]{0,20}$", re.IGNORECASE)
+
+
+def _same_stem(a: str, b: str) -> bool:
+    """`moving` / `move`, `moved` / `moves`: the light stems, or one a prefix of the other (3+ letters)."""
+    x, y = stem(a.lower()), stem(b.lower())
+    short, long = sorted((x, y), key=len)
+    return len(short) >= 3 and long.startswith(short) and len(long) - len(short) <= 1
+
+
+def _polarity_conflicts(asked: str, said: str) -> list[str]:
+    """English verbs the question negates (`are not moving`) that the statement states plainly."""
+    if is_cjk_text(asked) or is_cjk_text(said):
+        return []
+    found: list[str] = []
+    for m in _EN_NEGATED.finditer(asked):
+        verb = m.group(1)
+        for w in re.finditer(r"[A-Za-z]{3,}", said):
+            if _same_stem(verb, w.group()) and not _EN_NEGATION_BEFORE.search(said[: w.start()]):
+                found.append(verb)
+                break
+    return found
 
 
 _WEEKDAY_NAMES: Final = frozenset(

@@ -44,11 +44,16 @@ class Statement:
     context_dates: tuple[str, ...]
 
 
+_COMMAND_WORDS = re.compile(r"(?<![\w-])--[A-Za-z][\w-]*|<[A-Za-z][\w .-]{0,30}>")
+
+
 @lru_cache(maxsize=8192)
 def statement(text: str, context: str = "", surround: str = "") -> Statement:
     """The features of `text`, said under `context` (the cited source and headings), taken from the
     sentence `surround` (when it is a clause of a longer sentence)."""
-    both = f"{text} \n {context}"
+    # A command's flags and placeholders (`--group <group> --offset <o>`) are not words the statement
+    # says: "the committed offsets of a consumer group" is not what `ltctl kafka skip` is about.
+    both = f"{_COMMAND_WORDS.sub(' ', text)} \n {context}"
     words = tokenize(both)
     stems = set(words)
     for word in words:
