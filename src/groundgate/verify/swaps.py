@@ -103,9 +103,19 @@ def _ranks(text: str) -> dict[str, set[int]]:
     return ranks
 
 
+#: Cheap test of the claim before any window is read.
+_GATE: Final = re.compile(
+    r"[每按]|[半季年月周]一次|[一二两三四五六七八九十](?:价|室|驱|缸|轴|星|门|厅|挡|档)|"
+    r"daily|weekly|monthly|quarterly|annually|yearly|biweekly|fortnightly|every|once|twice|seed|place|pick",
+    re.IGNORECASE,
+)
+
+
 def exclusive_swaps(claim: str, window: str) -> list[tuple[str, str]]:
     """`(claim value, window value)` for each kind the claim states one way and the aligned evidence
     window only another way (module docs)."""
+    if not _GATE.search(claim):
+        return []  # most claims state no schedule, numbered kind or rank: skip the window
     sentence = window
     pairs: list[tuple[str, str]] = []
     mine, theirs = _schedules(claim), _schedules(sentence)
