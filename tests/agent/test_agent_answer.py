@@ -220,3 +220,38 @@ def test_a_timed_out_search_is_a_timeout_and_its_late_result_is_dropped() -> Non
     assert [a.reason for a in result.actions] == [ReasonCode.TIMEOUT, ReasonCode.TIMEOUT]
     assert result.status is DecisionStatus.NO_EVIDENCE
     assert not result.answer_model_called
+
+
+TIERS = [
+    "入职满 1 年不满 10 年的员工每年享有年休假 5 天；",
+    "满 10 年不满 20 年的每年享有年休假 10 天；",
+    "满 20 年的每年享有年休假 15 天。",
+    "至少提前 3 个工作日提交申请。",
+]
+CITIES = [
+    "一线城市（北京、上海、广州、深圳）出差住宿费每晚不超过 600 元；",
+    "二线城市出差住宿费每晚不超过 450 元；",
+    "其他城市出差住宿费每晚不超过 350 元。",
+]
+
+
+@pytest.mark.parametrize(
+    ("sentences", "question", "stated"),
+    [
+        # a length of service in years and months is one length: the 10-20 year tier
+        (TIERS, "我在公司 19 年零 11 个月了，今年年假有几天？", "满 10 年不满 20 年的每年享有年休假 10 天；"),
+        # the tiers a question excludes are not its case; "其他城市" is
+        (
+            CITIES,
+            "我们西部项目组去一二线以外的城市出差，住宿每晚能报多少？",
+            "其他城市出差住宿费每晚不超过 350 元。",
+        ),
+        (CITIES, "去二线城市出差住宿每晚能报多少？", "二线城市出差住宿费每晚不超过 450 元；"),
+    ],
+)
+def test_the_amount_stated_is_the_one_for_the_asked_case(
+    sentences: list[str], question: str, stated: str
+) -> None:
+    from groundgate.agent.answer import _best
+
+    assert _best(sentences, question) == [stated]

@@ -24,6 +24,7 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+import rjieba
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.agent.contracts import (
@@ -121,6 +122,26 @@ def _texts(assessment: EvidenceAssessment) -> dict[str, str]:
 MAX_SENTENCES_PER_SLOT: Final = 3
 
 
+_EXCLUDED: Final = re.compile(r"以外|之外")
+_RANKED_BEFORE: Final = re.compile(r"([一二三四五六七八九]{2,})([线级档类])$")
+_OTHER_CASE: Final = re.compile(r"其他|其余|其它")
+
+
+def _excluded_cases(question: str) -> list[str]:
+    """The cases a question leaves out: `一二线以外的城市` → `一线`, `二线`; `北京以外` → `北京`."""
+    found: list[str] = []
+    for m in _EXCLUDED.finditer(question):
+        before = question[: m.start()]
+        ranks = _RANKED_BEFORE.search(before)
+        if ranks:
+            found += [rank + ranks.group(2) for rank in ranks.group(1)]  # `一二线` is `一线` and `二线`
+            continue
+        words = [w for w in rjieba.cut(before) if w.strip()]
+        if words and re.fullmatch("[\u4e00-\u9fff]{2,}", words[-1]):
+            found.append(words[-1].removeprefix("除"))
+    return found
+
+
 def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMOUNT_RULE) -> list[str]:
     """The sentences that state the slot, in text order.
 
@@ -129,6 +150,11 @@ def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMO
     words, since conditions come in pairs ("5000 元以内…；超过 5000 元的…").
     """
     terms = set(tokenize(question))
+    excluded = _excluded_cases(question)
+    if excluded:
+        # "一二线以外的城市": the tiers the question excludes are not its case; "其他城市" is.
+        others = [s for s in sentences if not any(x in s for x in excluded) or _OTHER_CASE.search(s)]
+        sentences = others or list(sentences)
     if need is NeedCode.AMOUNT_RULE:
         # An amount is stated for the case asked ("满 10 年" → the 10-20 year tier) only.
         everything = list(sentences)

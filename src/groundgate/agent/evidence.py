@@ -194,9 +194,15 @@ _NTH_YEAR = re.compile(r"第\s*(\d+)\s*年")
 _PER_YEAR = re.compile(r"(?:一|每)\s*年(?=\s*(?:能|可以|有|可|给|一共|总共|共|休|享))")
 
 
+_YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个?月")
+
+
 def _as_conditions(question: str) -> str:
     """The question's figures as conditions: "第 12 年" has served 满 11 年; a rate is dropped."""
     question = _NTH_YEAR.sub(lambda m: f"满 {max(int(m.group(1)) - 1, 0)} 年", question)
+    # "19 年零 11 个月" is one length of service, 239 months: not 19 years and, apart, 11 months
+    # (which no tier holds, so every tier would look contradicted).
+    question = _YEARS_AND_MONTHS.sub(lambda m: f"{int(m.group(1)) * 12 + int(m.group(2))} 个月", question)
     return _PER_YEAR.sub(" ", question)
 
 
