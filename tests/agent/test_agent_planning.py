@@ -209,7 +209,20 @@ ROUTES = [
         [NeedCode.APPROVAL, NeedCode.TASK_STATE],
         [AgentTool.KNOWLEDGE_SEARCH, AgentTool.MY_CURRENT_TASKS],
     ),
+    # "我有什么要审批的" with a task verb is the caller's own approvals, not the approval policy
+    ("这礼拜我有什么要审批的？", [NeedCode.TASK_STATE], [AgentTool.MY_CURRENT_TASKS]),
 ]
+
+
+def test_materials_asked_of_nothing_named_are_asked_back(registry: ToolRegistry) -> None:
+    # "需要交哪些材料？": every policy lists its own; asking which beats picking one.
+    draft = propose_by_rules(_resolved("需要交哪些材料？"), TODAY)
+    plan = validate_draft(
+        draft, _resolved("需要交哪些材料？"), registry, today=TODAY, source=PlanSource.RULES
+    )
+    assert not plan.actions
+    draft = propose_by_rules(_resolved("病假需要交哪些材料？"), TODAY)
+    assert [a["tool"] for a in draft.actions] == [AgentTool.KNOWLEDGE_SEARCH.value]
 
 
 @pytest.mark.parametrize(("question", "needs", "tools"), ROUTES)

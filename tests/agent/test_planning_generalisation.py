@@ -208,6 +208,12 @@ def test_corrections_and_anaphora_carry_the_previous_question() -> None:
         ContextRelation.FOLLOW_UP,
         "年假",
     )
+    state = ConversationState(questions=["我下个月领证，能休几天婚假？"])
+    resolved = resolve_context("要交啥材料？", state, CTX, NOW)  # no subject of its own: the same one
+    assert (resolved.relation, resolved.resolved_question.split("：")[0]) == (
+        ContextRelation.FOLLOW_UP,
+        "婚假",
+    )
     state = ConversationState(questions=["年假申请是在哪个系统里提？"])
     resolved = resolve_context("病假也是在那儿提吗？", state, CTX, NOW)
     assert resolved.resolved_question == "病假申请是在哪个系统里提？"

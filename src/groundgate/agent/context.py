@@ -38,6 +38,7 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
+from groundgate.agent.evidence import subject_terms
 from groundgate.agent.planning import task_window
 from groundgate.agent.tools import snapshot
 from groundgate.agent.vocabulary import REPLACEABLE_CLASSES, entities_in
@@ -167,6 +168,10 @@ def _refs_read_for(old: str, refs: Sequence[FactRefRecord]) -> list[str]:
     return out
 
 
+#: A short question asking only for a policy's materials, approver or steps (`要交啥材料？`).
+_BARE_NEED: Final = re.compile(r"^.{0,8}(?:材料|单据|证明|谁批|审批|流程|步骤|手续).{0,4}[？?]?$")
+
+
 def resolve_context(
     question: str,
     state: ConversationState | None,
@@ -227,7 +232,12 @@ def resolve_context(
         completed = _follow_up(text, previous)
         if completed is not None:
             relation, resolved = ContextRelation.FOLLOW_UP, completed
-        elif _ANAPHOR.search(text) and not entities_in(text) and not _OWN_DOMAIN.search(text):
+        elif (
+            (_ANAPHOR.search(text) or (_BARE_NEED.search(text) and not subject_terms(text)))
+            and not entities_in(text)
+            and not _OWN_DOMAIN.search(text)
+        ):
+            # "要交啥材料？" after a question about 婚假 names no subject of its own: the same one.
             # "那我要是一次把这些全休了，得谁批？" after a question about 年假: about the same thing.
             carried = entities_in(previous)
             if carried:

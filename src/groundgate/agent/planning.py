@@ -122,11 +122,12 @@ _NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗"
     ),
 }
-#: Questions about the caller's own live tasks: lists ("我有哪些待办", "这礼拜我手上有啥活儿") and one
+#: Questions about the caller's own live tasks: lists ("我有哪些待办", "这礼拜我手上有啥活儿", "这礼拜我有
+#: 什么要审批的" — a task verb, not "有什么要注意的", which asks the policy) and one
 #: task's state ("王芳那个病假审批是不是已经拖过期了", "三月的差旅报销我提交了没有").
 _TASK_CUE = re.compile(
     r"待办|任务|待审批|待处理|要处理的|等着我|手(?:上|头)(?:有|还有)|(?:啥|什么|哪些)(?:活儿?|事儿?)(?:要|在|没)?|"
-    r"要交的|有啥要|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
+    r"要交的|有啥要|我[^，,？?]{0,4}有(?:什么|啥|哪些)要(?:审批|批|处理|提交|交|做|完成|办|签|跟进)的|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
     r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
@@ -298,6 +299,19 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         and not subject_terms(question)
     ):
         # "我想报销，最多能报多少钱？": which expense? Lodging, meals and approval limits all differ.
+        doc_needs, needs = [], [n for n in needs if n is NeedCode.TASK_STATE]
+    if (
+        doc_needs
+        and not domain
+        and not task_parts
+        and not _TASK_CUE.search(question)
+        and not resolved.trusted_refs
+        and resolved.relation.value == "NEW"
+        and not entities_in(question)
+        and not subject_terms(question)
+    ):
+        # "需要交哪些材料？" with no leave, expense or process named, and nothing earlier to lean on:
+        # every policy lists its own materials; ask which one, never pick one.
         doc_needs, needs = [], [n for n in needs if n is NeedCode.TASK_STATE]
     actions: list[dict[str, Any]] = []
     if doc_needs:
