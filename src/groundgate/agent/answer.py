@@ -24,7 +24,6 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
-import rjieba
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.agent.contracts import (
@@ -45,6 +44,7 @@ from groundgate.agent.evidence import BEYOND_RULE as _BEYOND_RULE
 from groundgate.agent.evidence import fitting, on_topic_sentences
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
+from groundgate.text.segmentation import jieba_cut
 from groundgate.verify.fidelity import check_claim
 
 __all__ = [
@@ -136,7 +136,7 @@ def _excluded_cases(question: str) -> list[str]:
         if ranks:
             found += [rank + ranks.group(2) for rank in ranks.group(1)]  # `一二线` is `一线` and `二线`
             continue
-        words = [w for w in rjieba.cut(before) if w.strip()]
+        words = [w for w in jieba_cut(before) if w.strip()]
         if words and re.fullmatch("[\u4e00-\u9fff]{2,}", words[-1]):
             found.append(words[-1].removeprefix("除"))
     return found

@@ -26,9 +26,7 @@ from collections.abc import Iterable
 from functools import lru_cache
 from typing import Final
 
-import rjieba
-
-from groundgate.text.segmentation import normalize
+from groundgate.text.segmentation import jieba_cut, normalize
 
 _A: Final = r"A-Za-z0-9_"
 _CODE = re.compile(rf"(?<![{_A}\-])[A-Za-z][A-Za-z0-9]*(?:[_\-][A-Za-z0-9]+)+(?![{_A}\-])")
@@ -215,7 +213,7 @@ def title_keys(names: Iterable[str | None]) -> list[str]:
 
 @lru_cache(maxsize=4096)
 def _pieces(text: str) -> tuple[str, ...]:
-    return tuple(rjieba.cut(text))
+    return tuple(jieba_cut(text))
 
 
 def title_candidates(query: str) -> dict[str, str]:

@@ -32,8 +32,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-import rjieba
-
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
 from groundgate.questions.answer_kinds import gives_kind
 from groundgate.questions.needs import (
@@ -45,7 +43,7 @@ from groundgate.questions.needs import (
     term_weight,
 )
 from groundgate.questions.statements import _CLAUSE, _FLAT, Statement, statement
-from groundgate.text.segmentation import is_cjk_text, normalize, stem, tokenize
+from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
 
@@ -143,6 +141,11 @@ def _subject_codes(need: Need, s: Statement, words: TermEquivalents | None) -> l
         # The figure measures something else ("300 秒" of a clock skew for "提前几天提醒"), or the
         # statement is about another subject than the one the question names twice.
         codes.append("need:required_missing:" + ",".join(required_missing))
+    flipped = _polarity_conflicts(need.text, s.text)
+    if flipped:
+        # "offsets are *not moving*" answered by "If committed offsets *move* but lag still grows":
+        # the statement speaks of the opposite case.
+        codes.append("need:other_case:not " + flipped[0])
     other = _other_endpoint(need, s, words) if not need.anchors else None
     if other is not None:
         # The statement names its own endpoint ("POST /api/v1/pay 200 QPS") and a noun of the asked
@@ -338,7 +341,7 @@ def _qualifies(chars: str) -> bool:
     """Whether two characters before a word are one word that could name a case of it."""
     if set(chars) & _ZH_FUNCTION or chars in _ZH_GENERIC:
         return False
-    tags = rjieba.tag(chars)
+    tags = jieba_tag(chars)
     return len(tags) == 1 and tags[0][1].startswith(_QUALIFIER_TAGS)
 
 
@@ -526,11 +529,6 @@ def match_need(
         # day of departure, which the rule's next clause prices at 50 元).
         codes.append("need:case_unsaid:" + ",".join(case_unsaid))
     codes += _subject_codes(need, s, words)
-    flipped = _polarity_conflicts(need.text, s.text)
-    if flipped:
-        # "offsets are *not moving*" answered by "If committed offsets *move* but lag still grows":
-        # the statement speaks of the opposite case.
-        codes.append("need:other_case:not " + flipped[0])
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
     rivals = _rivals(s, need.anchors)

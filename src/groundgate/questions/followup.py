@@ -22,10 +22,8 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-import rjieba
-
 from groundgate.questions.needs import QUANTITY_MENTIONS
-from groundgate.text.segmentation import is_cjk_text
+from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag
 from groundgate.verify import fidelity
 
 __all__ = ["Resolution", "Turn", "is_followup", "resolve_followup"]
@@ -150,14 +148,14 @@ def _cjk_counterpart(focus: str, previous: str) -> str | None:
     """A word of `previous` sharing a character with `focus` (`产假`/`婚假`), else the same head with
     another whole-word modifier (`副值班` for `主值班`, not the `产值班` of `生产值班`), else a word of its
     word class."""
-    tagged = [(w, t) for w, t in rjieba.tag(previous) if re.fullmatch("[\u4e00-\u9fff]{2,6}", w)]
+    tagged = [(w, t) for w, t in jieba_tag(previous) if re.fullmatch("[\u4e00-\u9fff]{2,6}", w)]
     sharing = [w for w, _ in tagged if w != focus and set(w) & set(focus) and len(w) == len(focus)]
     if sharing:
         return sharing[0]
     modified = _same_head(focus, previous)
     if modified:
         return modified
-    focus_tags = {t for _, t in rjieba.tag(focus)}
+    focus_tags = {t for _, t in jieba_tag(focus)}
     specific = [w for w, t in tagged if t in focus_tags and t not in ("n", "v", "vn", "m", "r", "uj")]
     return specific[0] if specific else None
 
@@ -168,7 +166,7 @@ def _same_head(focus: str, previous: str) -> str | None:
     head, size = focus[-2:], len(focus) - 2
     if size < 1:
         return None
-    words = [w for w in rjieba.cut(previous) if w.strip()]
+    words = [w for w in jieba_cut(previous) if w.strip()]
     for i in range(1, len(words)):
         modifier = words[i - 1]
         if (

@@ -27,12 +27,10 @@ from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
 
-import rjieba
-
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import CASE_EN, CASE_ZH, split_parts
-from groundgate.text.segmentation import is_cjk_text, stem
+from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem
 from groundgate.verify import fidelity
 
 __all__ = [
@@ -158,7 +156,7 @@ def term_weight(term: str) -> int:
     if bool(re.search("[\u4e00-\u9fff]", term)):
         if term in _ZH_GENERIC:
             return 0
-        tags = [tag for _, tag in rjieba.tag(term)]
+        tags = [tag for _, tag in jieba_tag(term)]
         # One word of an empty class (`总是`, `一步`), or a merge that starts with a particle or a
         # locative (`里每`, `上会`); `年`+`假` (a numeral glued to a noun) is a word.
         if tags == ["m"] and len(term) > 1 and term[-1] not in _ZH_NUMERALS_AND_MEASURES:
@@ -321,7 +319,7 @@ def _zh_terms(blanked: str) -> list[str]:
     pending = ""
     # `一共`/`总共` say "in total", not what is asked about; jieba glues them to the noun before
     # (`报销单一共` → `报销`/`单一`/`共`), so they go before the cut.
-    for word in rjieba.cut(_ZH_IN_TOTAL.sub(" ", blanked)):
+    for word in jieba_cut(_ZH_IN_TOTAL.sub(" ", blanked)):
         word = word.strip()
         cjk = bool(word) and all("\u4e00" <= ch <= "\u9fff" for ch in word)
         if not cjk or word in _ZH_FUNCTION or (len(word) > 1 and word in _ZH_STOP):
@@ -353,7 +351,7 @@ def _zh_category(part: str) -> tuple[int, int] | None:
     `哪些`/`什么` (`什么内存淘汰策略` → `策略`); the words before it stay words of the subject."""
     offset = 0
     tagged = []
-    for word, tag in rjieba.tag(part):
+    for word, tag in jieba_tag(part):
         tagged.append((word, tag, offset))
         offset += len(word)
     for n, (word, _, _) in enumerate(tagged):
@@ -380,7 +378,7 @@ def _zh_word_spans(part: str) -> list[tuple[int, int]]:
     """(start, end) of each jieba word of a Chinese part."""
     spans: list[tuple[int, int]] = []
     at = 0
-    for word in rjieba.cut(part):
+    for word in jieba_cut(part):
         spans.append((at, at + len(word)))
         at += len(word)
     return spans
@@ -681,9 +679,7 @@ _EN_USUAL: Final = re.compile(r"\b(normal|typical|usual)(?:ly)?\b", re.IGNORECAS
 
 def _is_period_word(term: str) -> bool:
     """A Chinese time noun naming a period of the year, month or week (`年底`, `月初`, `周末`, `春节`)."""
-    return (
-        len(term) >= 2 and [tag for _, tag in rjieba.tag(term)] == ["t"] and not term.endswith(("天", "日"))
-    )
+    return len(term) >= 2 and [tag for _, tag in jieba_tag(term)] == ["t"] and not term.endswith(("天", "日"))
 
 
 _ZH_HOW_MUCH = re.compile(r"多少|几(?:[天个次年月周项条笔道家人]|小时|分钟|秒)?|多久|多长(?:时间)?")

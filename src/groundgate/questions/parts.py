@@ -9,9 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-import rjieba
-
-from groundgate.text.segmentation import is_cjk_text
+from groundgate.text.segmentation import is_cjk_text, jieba_cut
 
 __all__ = [
     # splitting
@@ -97,8 +95,8 @@ def _parallel(before: str, after: str) -> tuple[str, str]:
             y = after[: at + size]
             x = before[-max(len(y), size + 1) :] if len(before) > size else before
             return x.lstrip(), y
-    left = [w for w in rjieba.cut(before) if w.strip()]
-    right = [w for w in rjieba.cut(after) if w.strip()]
+    left = [w for w in jieba_cut(before) if w.strip()]
+    right = [w for w in jieba_cut(after) if w.strip()]
     if not left or not right:
         return "", ""
     return left[-1], right[0]

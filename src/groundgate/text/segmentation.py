@@ -14,8 +14,6 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Final
 
-import rjieba
-
 
 @dataclass(frozen=True, slots=True)
 class Span:
@@ -570,15 +568,30 @@ def _clean_token(token: str) -> str:
     return token.strip(".-/:")
 
 
+def jieba_cut(text: str) -> list[str]:
+    """jieba's words of `text`. rjieba loads its dictionary when first imported (about 0.2 s), so it
+    is imported here, on first use: an English-only check or `--help` never pays for it."""
+    import rjieba
+
+    return rjieba.cut(text)
+
+
+def jieba_tag(text: str) -> list[tuple[str, str]]:
+    """jieba's words of `text` with their part-of-speech tags (imported on first use, as `jieba_cut`)."""
+    import rjieba
+
+    return rjieba.tag(text)
+
+
 def _cut(text: str, cache: bool = True) -> tuple[str, ...]:
     if not cache or len(text) > CACHE_MAX_CHARS:
-        return tuple(rjieba.cut(text))
+        return tuple(jieba_cut(text))
     return _cut_cached(text)
 
 
 @lru_cache(maxsize=32768)
 def _cut_cached(text: str) -> tuple[str, ...]:
-    return tuple(rjieba.cut(text))
+    return tuple(jieba_cut(text))
 
 
 def tokenize(text: str, *, keep_stopwords: bool = False, cache: bool = True) -> list[str]:
