@@ -411,3 +411,22 @@ def test_normal_in_a_sentence_before_the_question_is_not_a_required_word() -> No
         "The graphs look normal again. How long must they stay like that before the incident is over?"
     ).needs
     assert "normal" not in need.required_terms
+
+
+def test_a_topic_opener_joins_the_question_and_a_calendar_date_is_a_condition_not_a_name() -> None:
+    (need,) = derive_needs(
+        "In the February 18 callback storm, how many orders had their payment.succeeded webhook pushed more than once?"
+    ).needs
+    assert need.anchors == ["payment.succeeded"]
+    assert [c.text for c in need.conditions] == ["February 18"]
+    assert not need.case_terms  # "In the …" names the subject; it is no case the answer must restate
+    match = match_need(
+        need,
+        "共有 37 笔订单的 payment.succeeded webhook 被重复推送 2 到 4 次。",
+        context="postmortem-2026-02-callback-storm.md > 2026-02-18 回调风暴复盘 > 影响",
+        equivalents=bundled_equivalents(),
+    )
+    assert match.met, match.codes
+    # a weekday stays a name the answer must repeat
+    (monday,) = derive_needs("What about on a Monday during a release freeze?").needs
+    assert "Monday" in monday.anchors

@@ -293,6 +293,10 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
                 words = words[1:]  # `Roughly how many …`: an adverb opening the question is no name
             if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
                 found.append(" ".join(words))
+    # A calendar date the question names is a condition (compared as a date, `2026-02-18` =
+    # `February 18`), not a name to find as written; a weekday stays a name (`on a Monday`).
+    dates = {m.text.lower() for m in mentions if m.kind == "date" and not str(m.value).startswith("weekday:")}
+    found = [a for a in found if a.lower() not in dates]
     unique: list[str] = []
     for anchor in found:
         # `payment-gateway` found as an identifier and again as a Latin word: keep it once.
@@ -703,7 +707,14 @@ def _measure_terms(text: str, terms: Sequence[str]) -> list[str]:
 def _case_clause(text: str) -> str:
     """The case a question sets before it asks (`出差当天出发的话`, `if the key leaked,`), or ``."""
     found = CASE_ZH.match(text) if is_cjk_text(text) else CASE_EN.search(text)
-    return found.group("case") if found else ""
+    if found is None or _TOPIC_OPENER.match(found.group(0)):
+        # "In the February 18 callback storm, …" names what the question is about (its subject,
+        # checked as terms are, headings included), not a case the answer must state itself.
+        return ""
+    return found.group("case")
+
+
+_TOPIC_OPENER: Final = re.compile(r"\s*(?:in|for)\s+the\b", re.IGNORECASE)
 
 
 def refers_back(question: str) -> bool:

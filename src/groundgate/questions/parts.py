@@ -22,7 +22,7 @@ __all__ = [
 # A case set before what is asked: not a part of its own.
 CASE_ZH = re.compile(r"(?:如果|假如|若是|若|要是)?(?P<case>[^，,。？?]{2,16}?)(?:的话|的情况下|时)[，,]?")
 CASE_EN = re.compile(
-    r"^\s*(?:if|when|for\s+a|for\s+an|during|in\s+case\s+of|after|before|on|at|under)\s+(?P<case>[^,?]{3,60}?)"
+    r"^\s*(?:if|when|for\s+a|for\s+an|for\s+the|in\s+the|during|in\s+case\s+of|after|before|on|at|under)\s+(?P<case>[^,?]{3,60}?)"
     r"(?:,|\s*$|\s+(?:what|how|when|who|which|where|should|can|could|do|does|is|are|will)\b)",
     re.IGNORECASE,
 )
