@@ -30,7 +30,7 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import CASE_EN, CASE_ZH, split_parts
-from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem
+from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
 from groundgate.verify import fidelity
 
 __all__ = [
@@ -45,11 +45,6 @@ __all__ = [
 
 
 # --------------------------------------------------------------------------- words (kinds: interrogatives.py)
-
-
-def _wordset(words: str) -> frozenset[str]:
-    """A word list written as one space-separated string (easier to read than a list of literals)."""
-    return frozenset(words.split())
 
 
 #: Phrases that say what kind of answer is wanted, removed before the subject's words are taken.
@@ -70,12 +65,12 @@ _EN_KIND_WORDS = re.compile(
     r"\bin\s+(?:which|what)\s+order\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
     re.IGNORECASE,
 )
-_ZH_STOP: Final = _wordset(
+_ZH_STOP: Final = wordset(
     "的 了 是 有 在 和 与 及 或 要 会 能 就 都 也 还 又 请 我 我们 你 你们 他 她 它 其 该 这 那 这个 那个 "
     "那么 这些 那些 由 被 把 对 给 为 向 从 到 按 以 之 后 前 里 中 上 下 时 个 种 次 等 并 且 而 则 "
     "如果 若 一下 一般 呀 啊 哦 嘛"
 )
-_EN_STOP: Final = _wordset(
+_EN_STOP: Final = wordset(
     "a an the of for in on at to by with from about and or but not no it its it's this that these those "
     "there here i we you they he she me us my our your their his her them what when where who whom whose "
     "why which how is are was were be been being am do does did can could should would will shall may "
@@ -84,7 +79,7 @@ _EN_STOP: Final = _wordset(
     "currently now today usually typically normally during while once unless given"
 )
 #: Characters that join words, never part of a subject's word (`满 12 年*的*年假`).
-_ZH_FUNCTION: Final = _wordset(
+_ZH_FUNCTION: Final = wordset(
     "的 了 是 有 在 和 与 及 或 由 被 把 对 给 为 向 从 按 以 之 而 则 且 并 吗 呢 吧 啊"
 )
 _PRONOUNS_EN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
@@ -116,17 +111,12 @@ _EVENT_NOUNS: Final = {
 }
 
 
-def _words(words: str) -> frozenset[str]:
-    """A word list written as one space-separated string."""
-    return frozenset(words.split())
-
-
-_EN_VERBS: Final = _words(
+_EN_VERBS: Final = wordset(
     "apply applies allow allows become becomes look looks show shows see use used send sent take make "
     "follow run runs fire fires reset request requested answer answers renew renewed classify classified "
     "freeze frozen need needs keep kept give given put set work works change changed"
 )
-_EN_GENERIC: Final = _words(
+_EN_GENERIC: Final = wordset(
     "after before through all first last single one soon fine ok okay able possible such other another "
     "way thing things kind sort some any more most always sometimes never occasionally again look looks like "
     "roughly approximately work works"
@@ -135,7 +125,7 @@ _EN_GENERIC: Final = _words(
 _EN_OPENERS: Final = frozenset(
     {"when", "what", "during", "after", "before", "under", "while", "once", "unless", "since", "given"}
 )
-_ZH_GENERIC: Final = _words(
+_ZH_GENERIC: Final = wordset(
     "时候 可能 发生 进行 看到 起来 出现 能够 需要 应该 使用 一个 同一个 总是 之前 之后 以后 以前 地方 "
     "情况 东西 相关 一般 通常 还能 额外 具体 哪些 什么 怎么"
 )

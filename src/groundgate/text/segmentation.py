@@ -568,6 +568,11 @@ def _clean_token(token: str) -> str:
     return token.strip(".-/:")
 
 
+def wordset(words: str) -> frozenset[str]:
+    """A word list written as one space-separated string (easier to read than a list of literals)."""
+    return frozenset(words.split())
+
+
 def jieba_cut(text: str) -> list[str]:
     """jieba's words of `text`. rjieba loads its dictionary when first imported (about 0.2 s), so it
     is imported here, on first use: an English-only check or `--help` never pays for it."""

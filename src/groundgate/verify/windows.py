@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from groundgate.errors import OutOfTimeError
-from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize
+from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize, wordset
 from groundgate.verify import fidelity, records
 from groundgate.verify.budget import Deadline
 from groundgate.verify.synonyms import canonical
@@ -35,12 +35,7 @@ def char_bigrams(normalized: str) -> set[str]:
 #: support (`offline_checker._measure`); one it uses counts as any word. Negations, hedges,
 #: causes and restrictions (`不`, `只有`, `因为`) are not here: the fidelity checks, the cause check
 #: and polarity read those off the raw text.
-def _wordset(words: str) -> frozenset[str]:
-    """A word list written as one space-separated string (easier to read than a list of literals)."""
-    return frozenset(words.split())
-
-
-DISCOURSE: Final = _wordset(
+DISCOURSE: Final = wordset(
     "目前 当前 现在 另外 此外 之后 然后 而且 并且 其中 本身 一直 就是 也就是 还要 还是 只是 方面 情况 "
     "这样 那样 这种 那种 里面 其实 比如 例如 主要 总共 一共 共计 所有 任何 同时 随后 最终 总之 总的来说 "
     "需要 留意 注意 要注意 需要注意 值得一提 就行 就能 便 才 再 又 已 仍 仍然 依然 "
