@@ -211,3 +211,25 @@ def test_check_request_wraps_a_single_passage() -> None:
     assert CheckRequest.model_validate({"context": "one", "answer": "a"}).context == ["one"]
     with pytest.raises(ValidationError):
         CheckRequest.model_validate({"context": "one"})
+
+
+def test_every_contract_model_builds_its_validator_on_first_use_not_at_import() -> None:
+    # `groundgate check` imports all the contracts and uses a few: building every validator at import
+    # cost about a tenth of its start-up (docs/benchmarks.md, CLI start-up).
+    import inspect
+
+    from pydantic import BaseModel
+
+    import groundgate.contracts as contracts
+
+    models = [
+        obj
+        for obj in vars(contracts).values()
+        if inspect.isclass(obj)
+        and issubclass(obj, BaseModel)
+        and obj.__module__.startswith("groundgate.contracts")
+    ]
+    assert len(models) >= 10
+    assert [m.__name__ for m in models if not m.model_config.get("defer_build")] == []
+    # and they still validate once asked to
+    assert contracts.ExecutionContext(tenant="t", user="u").tenant == "t"

@@ -1,7 +1,9 @@
 """Pydantic contracts shared by every part of groundgate, with the field names of docs/design.md.
 
 Pure data: no I/O, no behaviour beyond validation. Everything else imports from here; `__all__` is
-grouped by the module that defines each name."""
+grouped by the module that defines each name. Every model sets `defer_build=True`: its validator is
+built on first use, so a command that imports the contracts but uses three of them (`groundgate
+check`) does not pay for the other thirty-five at start-up (docs/benchmarks.md, CLI start-up)."""
 
 from groundgate.contracts.claims import EXECUTOR_OUTPUT_SCHEMA, Claim, ExecutorOutput
 from groundgate.contracts.context import AUTHORIZATION_FIELDS, ExecutionContext

@@ -15,7 +15,7 @@ EXECUTOR_OUTPUT_SCHEMA: Literal["executor_evidence_v2"] = "executor_evidence_v2"
 class Claim(BaseModel):
     """One statement of an answer, bound to the evidence that is meant to prove it."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     id: str
     """Unique within the executor output (e.g. `c1`)."""
@@ -30,7 +30,7 @@ class Claim(BaseModel):
 class ExecutorOutput(BaseModel):
     """The executor's structured output: claims with evidence, plus the answer text built from them."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     schema_version: Literal["executor_evidence_v2"] = EXECUTOR_OUTPUT_SCHEMA
     claims: list[Claim] = Field(default_factory=list)

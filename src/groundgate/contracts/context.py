@@ -34,7 +34,7 @@ AUTHORIZATION_FIELDS: frozenset[str] = frozenset(
 class ExecutionContext(BaseModel):
     """Who is asking, resolved by the server from authentication. Never part of model input."""
 
-    model_config = ConfigDict(frozen=True, extra="forbid")
+    model_config = ConfigDict(defer_build=True, frozen=True, extra="forbid")
 
     tenant: str
     """Tenant id; every store read is scoped by it."""

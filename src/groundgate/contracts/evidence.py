@@ -56,7 +56,7 @@ _UNVERIFIED_NAMES: Final = frozenset({"", "none", "null", "unknown", "unverified
 class DocumentEvidence(BaseModel):
     """A passage of a governed document, as returned by a knowledge tool."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     evidence_type: Literal[EvidenceType.DOCUMENT_EVIDENCE] = EvidenceType.DOCUMENT_EVIDENCE
     citation_id: str
@@ -102,7 +102,7 @@ class DocumentEvidence(BaseModel):
 class VerifiedFact(BaseModel):
     """A live fact read from a system of record, under the caller's authorization."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     evidence_type: Literal[EvidenceType.VERIFIED_FACT] = EvidenceType.VERIFIED_FACT
     fact_ref: str
@@ -122,7 +122,7 @@ class VerifiedFact(BaseModel):
 class UserAssertion(BaseModel):
     """Something the user said. Kept for understanding; never proof (docs/design.md §1 invariant 11)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     evidence_type: Literal[EvidenceType.USER_ASSERTION] = EvidenceType.USER_ASSERTION
     text: str

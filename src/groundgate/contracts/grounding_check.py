@@ -13,7 +13,7 @@ from groundgate.contracts.enums import FactCategory, ParseStatus, Verdict
 class CheckRequest(BaseModel):
     """One answer to check against its context passages (one line of a batch input)."""
 
-    model_config = ConfigDict(extra="ignore")
+    model_config = ConfigDict(defer_build=True, extra="ignore")
 
     id: str | int | None = None
     question: str | None = None
@@ -32,7 +32,7 @@ class CheckRequest(BaseModel):
 class EvidenceSpan(BaseModel):
     """A span of one context passage that bears on a claim."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     passage: int
     """Index of the passage in `context`."""
@@ -56,7 +56,7 @@ class QuestionCoverage(StrEnum):
 class CheckedUnit(BaseModel):
     """One independently checkable clause of a claim (a compound sentence has several)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     text: str
     start: int
@@ -71,7 +71,7 @@ class CheckedUnit(BaseModel):
 class CheckedClaim(BaseModel):
     """One claim of the answer with its classification."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     text: str
     start: int
@@ -94,7 +94,7 @@ class CheckedClaim(BaseModel):
 class CheckResult(BaseModel):
     """The checker's verdict on one answer."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     id: str | int | None = None
     verdict: Verdict

@@ -57,7 +57,7 @@ class ConditionKind(StrEnum):
 class NeedCondition(BaseModel):
     """One condition of a need: the answer must hold for this case ("满 12 年", "on 2026-03-14")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     text: str
     """As written in the question, with its comparator (`满 12 年`, `超过 10 天`, `2026-03-14`)."""
@@ -75,7 +75,7 @@ class NeedCondition(BaseModel):
 class Need(BaseModel):
     """One thing the question asks; the answer must meet each need of its question."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     id: str
     """`n1`, `n2`... in question order."""
@@ -112,7 +112,7 @@ class Need(BaseModel):
 class QuestionNeeds(BaseModel):
     """Every need of one question, as recorded with the run."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     question: str
     """As the user typed it."""
@@ -127,7 +127,7 @@ class QuestionNeeds(BaseModel):
 class NeedCoverage(BaseModel):
     """Whether the verified claims met one need, and which of them did."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     need_id: str
     label: str

@@ -44,7 +44,7 @@ class StopReason(StrEnum):
 class AgentStep(BaseModel):
     """One role's step: a structured action, its observation and a reason code — never hidden reasoning."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     role: StepRole
     round: int
@@ -63,7 +63,7 @@ class AgentStep(BaseModel):
 class PlannerOutput(BaseModel):
     """The planner's structured output: which registered tools to call and why."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     intent: str = ""
     """A short label of what the user wants (e.g. `diagnose_error`, `lookup_policy`)."""
@@ -75,7 +75,7 @@ class PlannerOutput(BaseModel):
 class RunEvent(BaseModel):
     """A progress event (CLI progress now, server-sent events later)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     stage: Literal[
         "run_started", "planning", "tool_call", "tool_result", "gatekeeper", "verifier", "round_done", "final"
@@ -87,7 +87,7 @@ class RunEvent(BaseModel):
 class AnswerCitation(BaseModel):
     """A numbered source shown with the answer."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     number: int
     citation_id: str
@@ -99,7 +99,7 @@ class AnswerCitation(BaseModel):
 class RunResult(BaseModel):
     """Everything one run produced; what `ask --json` prints and what the store persists."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     run_id: str
     session_id: str

@@ -13,7 +13,7 @@ from groundgate.contracts.evidence import DocumentEvidence, VerifiedFact
 class ToolSpec(BaseModel):
     """What a registered tool accepts and how it may be used. The argument model is the schema."""
 
-    model_config = ConfigDict(extra="forbid", arbitrary_types_allowed=True)
+    model_config = ConfigDict(defer_build=True, extra="forbid", arbitrary_types_allowed=True)
 
     name: str
     description: str
@@ -30,7 +30,7 @@ class ToolSpec(BaseModel):
 class ToolCall(BaseModel):
     """One planned call: a tool name and business arguments only (seed 003 `ToolCall`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     tool: str
     arguments: dict[str, Any] = Field(default_factory=dict)
@@ -41,7 +41,7 @@ class ToolCall(BaseModel):
 class EvidenceRef(BaseModel):
     """Where a piece of evidence sits inside a tool result: the audit link of a claim."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     invocation_id: str
     """The `tool_invocation` id of this run that returned the evidence."""
@@ -56,7 +56,7 @@ class EvidenceRef(BaseModel):
 class ToolOutput(BaseModel):
     """What a tool function returns; the registry wraps it into a `ToolResult` with ids and timing."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     status: ToolStatus = ToolStatus.OK
     documents: list[DocumentEvidence] = Field(default_factory=list)
@@ -75,7 +75,7 @@ class ToolOutput(BaseModel):
 class ToolResult(BaseModel):
     """What one tool invocation returned (seed 003 `ToolResult`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     invocation_id: str
     """Unique id of the `tool_invocation`; claims cite it."""

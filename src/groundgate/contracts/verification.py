@@ -22,7 +22,7 @@ from groundgate.contracts.tools import EvidenceRef
 class RefCheck(BaseModel):
     """The gatekeeper's finding on one evidence reference of a claim."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     ref: EvidenceRef
     valid: bool
@@ -36,7 +36,7 @@ class RefCheck(BaseModel):
 class ClaimGate(BaseModel):
     """The gatekeeper's finding on one claim: are its citations real?"""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     claim_id: str
     passed: bool
@@ -48,7 +48,7 @@ class ClaimGate(BaseModel):
 class GatekeeperResult(BaseModel):
     """Citation reality check over all claims, computed in code (docs/design.md §1 invariant 3)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     claims: list[ClaimGate] = Field(default_factory=list)
     passed_claim_ids: list[str] = Field(default_factory=list)
@@ -60,7 +60,7 @@ class GatekeeperResult(BaseModel):
 class FactCheck(BaseModel):
     """One entry of `facts_checked`: a fact, its category and the evidence it leans on."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     fact: str
     """The fact as stated in the answer."""
@@ -78,7 +78,7 @@ class FactCheck(BaseModel):
 class ClaimCheck(BaseModel):
     """Per executor claim: can its verified excerpt derive the claim text? (docs/design.md §4 `claim_checks`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     claim_id: str
     claim_text: str
@@ -90,7 +90,7 @@ class ClaimCheck(BaseModel):
 class RetryContext(BaseModel):
     """What round 2 must look for, and nothing else (docs/design.md §2 "retry_context 最小结构")."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     round: int
     """The round that found the gaps."""
@@ -104,7 +104,7 @@ class RetryContext(BaseModel):
 class ToolTraceSummaryEntry(BaseModel):
     """A minimal evidence summary of one (or several folded) evidence-tool calls (docs/design.md §2)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     tool_name: str
     success: bool
@@ -134,7 +134,7 @@ class ToolTraceSummaryEntry(BaseModel):
 class ComposerOutput(BaseModel):
     """What the composer produced and how (docs/design.md §4 `composer_output`)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     output_kind: OutputKind
     text: str
@@ -147,7 +147,7 @@ class ComposerOutput(BaseModel):
 class VerifierEvaluation(BaseModel):
     """The `verifier_evaluation` slot of `self_evaluation` (docs/design.md §4)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     verdict: Verdict
     groundedness_score: float
@@ -176,7 +176,7 @@ class VerifierEvaluation(BaseModel):
 class RuleFactor(BaseModel):
     """One applied row of the rule-evaluation table (docs/design.md §5)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     rule: str
     delta: int
@@ -186,7 +186,7 @@ class RuleFactor(BaseModel):
 class RuleEvaluation(BaseModel):
     """The `rule_evaluation` slot: evidence collection sufficiency, 0-100."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     evidence_score: int
     source: Literal["rule"] = "rule"
@@ -196,7 +196,7 @@ class RuleEvaluation(BaseModel):
 class AiOpsRuleEvaluation(BaseModel):
     """The `aiops_rule_evaluation` slot (seed 004 §6)."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = ConfigDict(defer_build=True, extra="forbid")
 
     verdict: str
     checks: list[dict[str, Any]] = Field(default_factory=list)
@@ -205,7 +205,7 @@ class AiOpsRuleEvaluation(BaseModel):
 class SelfEvaluation(BaseModel):
     """The JSON container on `diagnosis_run.self_evaluation`: one slot per writer (docs/design.md §1 invariant 10)."""
 
-    model_config = ConfigDict(extra="allow")
+    model_config = ConfigDict(defer_build=True, extra="allow")
 
     rule_evaluation: RuleEvaluation | None = None
     verifier_evaluation: VerifierEvaluation | None = None
