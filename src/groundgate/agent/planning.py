@@ -304,15 +304,15 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         doc_needs
         and not domain
         and not task_parts
-        and not _TASK_CUE.search(question)
         and not resolved.trusted_refs
         and resolved.relation.value == "NEW"
         and not entities_in(question)
         and not subject_terms(question)
     ):
         # "需要交哪些材料？" with no leave, expense or process named, and nothing earlier to lean on:
-        # every policy lists its own materials; ask which one, never pick one.
-        doc_needs, needs = [], [n for n in needs if n is NeedCode.TASK_STATE]
+        # every policy lists its own materials; ask which one, never pick one. (No task part and no
+        # referenced task: nothing else is left to plan.)
+        doc_needs, needs = [], []
     actions: list[dict[str, Any]] = []
     if doc_needs:
         # The parts asking about tasks ("我本周有哪些待办？") are not the document question.

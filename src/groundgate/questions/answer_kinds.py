@@ -1,6 +1,6 @@
 """Does a statement give the kind of answer a need asks for? A figure for "how many", a time or a
 condition for "when", a cause for "why", an approver for "who approves", an identifier for "which
-refund number", a retention for "how long is it kept" (docs/design.md §3, need coverage).
+refund number", a retention for "how long is it kept" (docs/design.md §8, "Coverage").
 
 Split out of `groundgate.questions.coverage` (step 4 of its matching). Pure: no I/O.
 """
@@ -105,6 +105,7 @@ def _part_stems(text: str) -> set[str]:
 
 
 def gives_kind(s: Statement, need: Need) -> bool:
+    """Whether `s` gives the kind of answer `need` asks for (the module docs list the kinds)."""
     kind = need.kind
     if kind not in _NOT_IDENTIFIER_KINDS and _ASKS_IDENTIFIER.search(need.text):
         # "对应的退款单号是哪个" / "which ticket number": an identifier other than the ones the

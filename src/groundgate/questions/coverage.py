@@ -620,13 +620,17 @@ _DAY_CLASSES: Final = re.compile(
 )
 
 
+#: A question that puts its weekday in a class: the classes above, or a holiday or leave day.
+_ASKED_DAY_CLASS: Final = re.compile(_DAY_CLASSES.pattern + r"|\bholidays?\b|假日|假期", re.IGNORECASE)
+
+
 def _day_class_for(anchor: str, asked: str, s: Statement) -> bool:
     """`a holiday that fell on a Wednesday` under `工作日每天 100 元、节假日每天 200 元`: when the question
     itself puts the weekday in a class of days (a holiday, a weekend), a rule for classes of days
     speaks of it. A bare weekday ("on a Monday during a release freeze") stays a name to repeat."""
     return (
         anchor.lower().rstrip("s") in _WEEKDAY_NAMES
-        and bool(_DAY_CLASSES.search(asked) or re.search(r"\bholiday|假日|假期", asked))
+        and bool(_ASKED_DAY_CLASS.search(asked))
         and bool(_DAY_CLASSES.search(s.text))
     )
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from itertools import pairwise
 
-from groundgate.text.segmentation import tokenize
+from groundgate.text.segmentation import tokenize, wordset
 
 #: Records longer than this are read as prose (parsing them would cost more than it helps).
 _MAX_RECORD_CHARS = 200_000
@@ -62,14 +62,15 @@ _UNITS = {
     "usd": "USD", "eur": "EUR", "gbp": "GBP", "cny": "CNY", "rmb": "CNY", "jpy": "JPY",
     "pct": "%", "percent": "%", "hz": "Hz", "wh": "Wh", "mah": "mAh", "mph": "mph",
 }  # fmt: skip
-#: Chinese unit words a key ends with (`季度预算_万元`, `时长_分钟`, `价格（元）`).
+#: Chinese unit words a key ends with (`季度预算_万元`, `时长_分钟`, `价格（元）`), written after the value
+#: as they are (`百分比` as `%`).
 _ZH_UNITS = {
-    "元": "元", "万元": "万元", "亿元": "亿元", "千元": "千元", "美元": "美元", "万": "万", "亿": "亿",
-    "天": "天", "小时": "小时", "分钟": "分钟", "秒": "秒", "毫秒": "毫秒", "年": "年", "个月": "个月",
-    "公斤": "公斤", "千克": "千克", "克": "克", "吨": "吨", "米": "米", "厘米": "厘米", "毫米": "毫米",
-    "公里": "公里", "平方米": "平方米", "升": "升", "毫升": "毫升", "人": "人", "次": "次", "个": "个",
-    "台": "台", "件": "件", "%": "%", "百分比": "%",
-}  # fmt: skip
+    unit: unit
+    for unit in wordset(
+        "元 万元 亿元 千元 美元 万 亿 天 小时 分钟 秒 毫秒 年 个月 公斤 千克 克 吨 米 厘米 毫米 公里 平方米 升 毫升 "
+        "人 次 个 台 件 %"
+    )
+} | {"百分比": "%"}
 _BRACKETED_UNIT = re.compile(r"\s*[(（]\s*([^()（）]{1,6})\s*[)）]\s*$")
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥"}
 #: Keys of an amount of money: a `currency` field beside them names their currency.
@@ -284,8 +285,9 @@ def _field(
         value = f"{clock} ({_CLOCK.sub(_twelve_hour, clock).replace('-', ' to ')})"
     signed = None if numeric else _SIGNED.fullmatch(value)
     if signed:
-        # `环比: {"p99_ms": "-35"}` is a fall of 35: read out in words, so that `上升了 35 毫秒` /
-        # `rose by 35` meets its opposite (verify/antonyms.py) and the figure is matched unsigned.
+        # `环比: {"p99_ms": "-35"}` is a fall of 35: read out in words too, so that `下降了 35 毫秒` /
+        # `fell by 35` finds its words and its figure unsigned; a claim giving the other direction is
+        # a field conflict (`_direction_conflicts`).
         value = f"{value} ({'上升 rise' if signed.group(1) == '+' else '下降 fall'} {signed.group(2)})"
     low = value.lower()
     boolean = None if numeric else True if low in _TRUE else False if low in _FALSE else None

@@ -4,8 +4,8 @@ Support scoring counts shared words, so a claim that changes *how often* (`按�
 `every other week` over `weekly`), *which numbered kind* (`四价疫苗` over `三价疫苗`) or *which rank*
 (`top seed` over `third seed`) scores as well as the true sentence: every other word is shared. Each
 of these is read off the claim and off the evidence window it was aligned with (one or two
-sentences); a claim value of a kind the window states only otherwise is reported as a pair, and the claim is `no_evidence`
-("unjudged"), never `contradicted`: the window may state both for different subjects, which only a
+sentences); a claim value of a kind the window states only otherwise is reported as a pair, and the
+claim is `no_evidence` ("unjudged"), never `contradicted`: the window may state both for different subjects, which only a
 reader can tell (docs/design.md §2.1, "Exclusive values"). Pure: no I/O.
 
 - **schedule**: how often something happens (`每月一次`, `按季度发放`, `monthly`, `every other week`,
@@ -40,9 +40,9 @@ _EN_GROUPS: Final = ("day", "week", "2-week", "month", "quarter", "year")
 _FIGURE_BEFORE: Final = re.compile(r"(?:\d|[元块美$€£¥%]|dollars?|yuan)\s*(?:/|a|per|每)?\s*$", re.IGNORECASE)
 
 _ZH_NUMERAL: Final = "一二两三四五六七八九十"
-_NUMBERED: Final = re.compile(
-    rf"(?<![{_ZH_NUMERAL}零百千万\d])([{_ZH_NUMERAL}])(价|室|驱|缸|轴|星|门|厅|挡|档)"
-)
+#: Noun characters a numeral names a kind of (`三价`, `两室`, `四驱`).
+_NUMBERED_NOUNS: Final = "价室驱缸轴星门厅挡档"
+_NUMBERED: Final = re.compile(rf"(?<![{_ZH_NUMERAL}零百千万\d])([{_ZH_NUMERAL}])([{_NUMBERED_NOUNS}])")
 
 _RANKS: Final = {"top": 1, "first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4,
                  "4th": 4, "fifth": 5, "5th": 5, "sixth": 6, "6th": 6, "seventh": 7, "7th": 7,
@@ -53,9 +53,7 @@ _RANK: Final = re.compile(
     re.IGNORECASE,
 )
 
-
 _RANK_NOUNS: Final = {"seed": "seed", "seeded": "seed", "place": "place", "placed": "place", "pick": "pick"}
-
 
 _CLAUSE_END: Final = re.compile(r"[,;.!?，；。！？、]")
 _DIGIT: Final = re.compile(r"[0-9０-９]")
@@ -105,7 +103,7 @@ def _ranks(text: str) -> dict[str, set[int]]:
 
 #: Cheap test of the claim before any window is read.
 _GATE: Final = re.compile(
-    r"[每按]|[半季年月周]一次|[一二两三四五六七八九十](?:价|室|驱|缸|轴|星|门|厅|挡|档)|"
+    rf"[每按]|[半季年月周]一次|[{_ZH_NUMERAL}][{_NUMBERED_NOUNS}]|"
     r"daily|weekly|monthly|quarterly|annually|yearly|biweekly|fortnightly|every|once|twice|seed|place|pick",
     re.IGNORECASE,
 )
@@ -116,17 +114,16 @@ def exclusive_swaps(claim: str, window: str) -> list[tuple[str, str]]:
     window only another way (module docs)."""
     if not _GATE.search(claim):
         return []  # most claims state no schedule, numbered kind or rank: skip the window
-    sentence = window
     pairs: list[tuple[str, str]] = []
-    mine, theirs = _schedules(claim), _schedules(sentence)
+    mine, theirs = _schedules(claim), _schedules(window)
     if mine and theirs and not mine & theirs:
         pairs.append(("/".join(sorted(mine)), "/".join(sorted(theirs))))
-    numbered = _numbered(sentence)
+    numbered = _numbered(window)
     for noun, values in _numbered(claim).items():
         other = numbered.get(noun, set())
         if other and not values & other:
             pairs.append((min(values) + noun, min(other) + noun))
-    ranked = _ranks(sentence)
+    ranked = _ranks(window)
     for noun, ranks in _ranks(claim).items():
         other_ranks = ranked.get(noun, set())
         if other_ranks and not ranks & other_ranks:

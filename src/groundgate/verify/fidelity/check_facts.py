@@ -125,17 +125,9 @@ def _date_within_stated_range(value: str, x: _Ctx) -> bool:
             join = _RANGE_JOIN_RX.fullmatch(mentions.text, first.end, last.start)
             if join is None:
                 continue
-            low = _day(str(first.value), None)
-            high = _day(str(last.value), low.year if low is not None else None)
-            mine = _day(value, low.year if low is not None else None)
-            if low is None and high is None:
-                # neither endpoint has a year: compare month and day only (`--04-18`)
-                year = 2000
-                low, high, mine = (
-                    _day(str(first.value), year),
-                    _day(str(last.value), year),
-                    _day(value, year),
-                )
+            # A date without its year (`--04-18`) takes the span's; with none, a leap year stands in.
+            year = next((d.year for e in (first, last) if (d := _day(str(e.value), None))), 2000)
+            low, high, mine = _day(str(first.value), year), _day(str(last.value), year), _day(value, year)
             if low is not None and high is not None and mine is not None and low <= mine <= high:
                 return True
     return False
