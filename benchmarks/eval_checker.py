@@ -106,9 +106,11 @@ def main() -> None:
         "`python benchmarks/eval_checker.py` writes this section.",
         "Flagged = `LOW_CONFID` or `REJECT`; figures are for the hallucinated class.",
         "`dev v3` (tests/data/check_dev_v3.jsonl, 140 pairs: paraphrases, summaries, records, QA and "
-        "cross-language pairs, 84 Chinese) was written blind in session 21 and measured once unseen — "
-        "balanced accuracy 0.586 (en 0.661, zh 0.536), REJECT precision 0.933 (15) — then tuned on; "
-        "its row is a tune figure, not a held-out one.",
+        "cross-language pairs, 84 Chinese) was written blind in session 21 and measured unseen — the "
+        "checker of `93ebc9d`: balanced accuracy 0.586 (en 0.661, zh 0.536), REJECT precision 0.938 (16); "
+        "`git worktree add /tmp/base 93ebc9d && PYTHONPATH=/tmp/base/src python -m groundgate.cli "
+        "check-eval --input tests/data/check_dev_v3.jsonl --split all` — then tuned on; its row is a tune "
+        "figure, not a held-out one.",
         "",
         head,
         rule,
