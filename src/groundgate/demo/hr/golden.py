@@ -20,7 +20,7 @@ case runs one or more turns of one conversation against:
 from __future__ import annotations
 
 import json
-import time
+import threading
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import date, datetime, timedelta
@@ -50,7 +50,10 @@ from groundgate.tools.registry import ToolRegistry
 
 __all__ = ["CaseOutcome", "GoldenCase", "load_cases", "run_case", "run_cases"]
 
-_FAULT_SLEEP = 0.4
+#: How long a "timed-out" tool may block at most. It really waits on the case's release event, set
+#: when the case ends: a fixed sleep raced the registry's 0.1 s wait on a busy CI machine (the main
+#: thread, descheduled for longer than the sleep, found the call done and G20 saw `OK`).
+_FAULT_BLOCK_LIMIT = 30.0
 _FAULT_TIMEOUT = 0.1
 #: The tools' time limit in a case without a timeout fault. The golden set checks behaviour, not
 #: speed: with several cases run in parallel on a small, busy machine, the first search of a process
@@ -133,20 +136,20 @@ def _extra_document(spec: Mapping[str, Any]) -> DocumentEvidence:
 
 
 class _FaultyDocuments:
-    def __init__(self, inner: StaticDocumentSource, mode: str | None) -> None:
-        self._inner, self._mode = inner, mode
+    def __init__(self, inner: StaticDocumentSource, mode: str | None, release: threading.Event) -> None:
+        self._inner, self._mode, self._release = inner, mode, release
 
     def search(self, query: str, domain: str | None, ctx: ExecutionContext) -> list[DocumentEvidence]:
         if self._mode == "timeout":
-            time.sleep(_FAULT_SLEEP)
+            self._release.wait(_FAULT_BLOCK_LIMIT)
         elif self._mode == "error":
             raise RuntimeError(FAILURE_DETAIL)
         return self._inner.search(query, domain, ctx)
 
 
 class _FaultyTasks:
-    def __init__(self, inner: TaskStore, mode: str | None) -> None:
-        self._inner, self._mode = inner, mode
+    def __init__(self, inner: TaskStore, mode: str | None, release: threading.Event) -> None:
+        self._inner, self._mode, self._release = inner, mode, release
 
     def tasks(
         self,
@@ -159,7 +162,7 @@ class _FaultyTasks:
         statuses: Sequence[str] = OPEN_STATUSES,
     ) -> list[TaskRow]:
         if self._mode == "timeout":
-            time.sleep(_FAULT_SLEEP)
+            self._release.wait(_FAULT_BLOCK_LIMIT)
         elif self._mode == "error":
             raise RuntimeError(FAILURE_DETAIL)
         return self._inner.tasks(
@@ -196,6 +199,8 @@ class _Harness:
     registry: ToolRegistry
     model: ScriptedModel
     clock: list[datetime]
+    release: threading.Event
+    """Set when the case ends: lets the tools that fake a timeout return (their result is dropped)."""
 
 
 def _harness(case: GoldenCase) -> _Harness:
@@ -210,10 +215,11 @@ def _harness(case: GoldenCase) -> _Harness:
     load_tasks(tasks)
     clock = [DEMO_NOW]
     registry = ToolRegistry(max_workers=4)
+    release = threading.Event()
     register_agent_tools(
         registry,
-        documents=_FaultyDocuments(StaticDocumentSource(corpus), faults.get("KNOWLEDGE_SEARCH")),
-        tasks=_FaultyTasks(tasks, faults.get("MY_CURRENT_TASKS")),
+        documents=_FaultyDocuments(StaticDocumentSource(corpus), faults.get("KNOWLEDGE_SEARCH"), release),
+        tasks=_FaultyTasks(tasks, faults.get("MY_CURRENT_TASKS"), release),
         clock=lambda: clock[0],
         knowledge_timeout=_FAULT_TIMEOUT if faults.get("KNOWLEDGE_SEARCH") == "timeout" else _CASE_TIMEOUT,
         tasks_timeout=_FAULT_TIMEOUT if faults.get("MY_CURRENT_TASKS") == "timeout" else _CASE_TIMEOUT,
@@ -232,7 +238,7 @@ def _harness(case: GoldenCase) -> _Harness:
         composer_model=model if composer is not None else None,
         clock=lambda: clock[0],
     )
-    return _Harness(runtime, registry, model, clock)
+    return _Harness(runtime, registry, model, clock, release)
 
 
 def run_case(case: GoldenCase) -> CaseOutcome:
@@ -255,6 +261,7 @@ def run_case(case: GoldenCase) -> CaseOutcome:
     except Exception as exc:  # a case that crashes fails; the table still shows the others
         outcome.failures.append(f"raised {type(exc).__name__}: {exc}")
     finally:
+        harness.release.set()
         harness.registry.close()
     return outcome
 
