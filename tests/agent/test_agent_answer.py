@@ -193,10 +193,16 @@ def test_the_answer_keeps_the_old_answer_and_citations_fields() -> None:
 
 
 class _SlowDocuments:
-    def search(self, query: str, domain: str | None, ctx: Any) -> list[DocumentEvidence]:
-        import time
+    """Finishes only once the test releases it: a fixed sleep can lose the race against the
+    registry's 0.05 s wait when a busy machine deschedules the caller for longer than the sleep."""
 
-        time.sleep(0.3)
+    def __init__(self) -> None:
+        import threading
+
+        self.release = threading.Event()
+
+    def search(self, query: str, domain: str | None, ctx: Any) -> list[DocumentEvidence]:
+        self.release.wait(10)
         return demo_documents()
 
 
@@ -204,15 +210,17 @@ def test_a_timed_out_search_is_a_timeout_and_its_late_result_is_dropped() -> Non
     # seed L167 "超时映射为受控 TIMEOUT，迟到结果丢弃，不无限重试，也不把失败详情交给答案模型"
     import time
 
+    slow = _SlowDocuments()
     with ToolRegistry() as reg:
         register_agent_tools(
             reg,
-            documents=_SlowDocuments(),
+            documents=slow,
             tasks=TaskStore.in_memory(),
             clock=lambda: DEMO_NOW,
             knowledge_timeout=0.05,
         )
         result = AgentRuntime(reg, clock=lambda: DEMO_NOW).run("病假需要提供哪些材料？", demo_context())
+        slow.release.set()
         deadline = time.monotonic() + 3
         while reg.late_results_dropped < 2 and time.monotonic() < deadline:
             time.sleep(0.05)
