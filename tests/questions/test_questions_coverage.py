@@ -430,3 +430,61 @@ def test_a_topic_opener_joins_the_question_and_a_calendar_date_is_a_condition_no
     # a weekday stays a name the answer must repeat
     (monday,) = derive_needs("What about on a Monday during a release freeze?").needs
     assert "Monday" in monday.anchors
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "approver_given"),
+    [
+        # an approval of another thing does not say who approves the asked one: a loan is not the
+        # claim form, an over-30 % surcharge is not the part over the standard
+        (
+            "这次出差的报销单一共 6,800 元，要经过哪几级审批？",
+            "预计差旅费用超过 5,000 元的，员工可以在出差前申请借款，借款需部门总监审批。",
+            False,
+        ),
+        ("这次出差的报销单一共 6,800 元，要经过哪几级审批？", "报销单需直属经理审批。", True),
+        # a clause that starts at the approver names no object: nothing is ruled out
+        (
+            "这次出差的报销单一共 6,800 元，要经过哪几级审批？",
+            "2,000 元以上至 10,000 元由直属经理和部门总监依次审批。",
+            True,
+        ),
+        (
+            "会议安排在上海，酒店满房只订到一晚 700 的，超出来的部分要谁审批？",
+            "超标金额超过标准 30% 的还需财务 VP 审批。",
+            False,
+        ),
+        (
+            "会议安排在上海，酒店满房只订到一晚 700 的，超出来的部分要谁审批？",
+            "超标部分需部门总监审批。",
+            True,
+        ),
+        # "whose approval" asks who approves
+        (
+            "I'm adding an index to a payment-db table. It's a schema change in one service only. "
+            "Whose approval does it need on top of the normal review?",
+            "Schema changes additionally need DBA approval and a tested rollback script.",
+            True,
+        ),
+        (
+            "Whose approval does a refund over 10,000 CNY need?",
+            "Merchant onboarding must be approved by the risk team.",
+            False,
+        ),
+        (
+            "Whose approval does a refund over 10,000 CNY need?",
+            "Refunds over 10,000 CNY must be approved by the risk team.",
+            True,
+        ),
+    ],
+)
+def test_an_approver_answers_who_approves_only_when_the_approval_is_of_the_asked_thing(
+    question: str, statement: str, approver_given: bool
+) -> None:
+    from groundgate.contracts import AnswerKind
+    from groundgate.questions import gives_kind
+    from groundgate.questions.coverage import statement as features
+
+    (need,) = derive_needs(question).needs
+    assert need.kind is AnswerKind.PERSON
+    assert gives_kind(features(statement), need) is approver_given

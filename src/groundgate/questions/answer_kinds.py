@@ -158,7 +158,9 @@ def gives_kind(s: Statement, need: Need) -> bool:
         # "Who approves": a person, a role or a team is named (`the SRE lead`, `部门负责人`, `Chen Yu`);
         # for an approval, by a sentence that speaks of approving, not one under an approvals heading
         # (`出差结束后 30 天内提交报销单` names no approver).
-        if _ASKS_APPROVAL.search(need.text) and not _SAYS_APPROVAL.search(s.text):
+        if _ASKS_APPROVAL.search(need.text) and (
+            not _SAYS_APPROVAL.search(s.text) or _approves_other_thing(s, need)
+        ):
             return False
         return bool(_PERSON_WORDS.search(s.text))
     if kind is AnswerKind.PROCEDURE:
@@ -181,6 +183,54 @@ _ASKS_APPROVAL: Final = re.compile(r"审批|批准|审核|签批|核准|谁批|\
 _SAYS_APPROVAL: Final = re.compile(
     r"审批|批准|审核|签批|核准|批|\bapprov|\bsign[- ]?off|\bsigns?\b", re.IGNORECASE
 )
+
+#: An approval clause and what it approves, the words between the clause's start and the verb:
+#: `借款需部门总监审批` approves `借款`, `schema changes additionally need DBA approval` approves
+#: `schema changes`. A clause that starts at the approver (`由直属经理审批`) names no object.
+_ZH_APPROVAL_OF: Final = re.compile(
+    r"(?P<head>[^，。；：,;:]*?)(?:还|另|也|均|都)?(?:需要?|须|必须|应|要)(?:经过?|由|报)?[^，。；,;]{1,14}?(?:审批|批准|签批|核准)"
+)
+_EN_APPROVAL_OF: Final = re.compile(
+    r"(?P<head>[^,;.:]*?)\b(?:must|needs?|requires?|shall|should)\s+(?:also\s+|additionally\s+)?"
+    r"(?:be\s+)?(?:approved|(?:\w+\s+){0,3}(?:approval|sign[- ]?off))",
+    re.IGNORECASE,
+)
+#: Words in an approval clause's head that do not name what is approved.
+_HEAD_FILLER: Final = re.compile(
+    r"[的了是都还也均另则时后前由并且而对于其各所有需要须应可以被将在]|\d+(?:[.,]\d+)*%?|"
+    r"(?i:\b(?:the|a|an|all|any|each|every|also|additionally|then|and|or|of|for|to|in|on|that|which|it|"
+    r"they|this|these|those|such)\b)"
+)
+
+
+def _approves_other_thing(s: Statement, need: Need) -> bool:
+    """Every approval clause of `s` that names what it approves names something the question does
+    not: `借款需部门总监审批` does not say who approves a 报销单, and `超标金额超过标准 30% 的还需财务 VP
+    审批` does not say who approves "超出来的部分" (docs/design.md §8, "Coverage").
+
+    Loose on purpose: the object counts as the question's when any two-character run (Chinese) or
+    any word stem (English) of it is in the question, so only an object with nothing in common is
+    ruled out; a clause that names no object (`由直属经理审批`) rules nothing out."""
+    asked = need.text
+    objects = [
+        head
+        for rx in (_ZH_APPROVAL_OF, _EN_APPROVAL_OF)
+        for m in rx.finditer(s.text)
+        if (head := _HEAD_FILLER.sub(" ", m.group("head")).strip())
+    ]
+    if not objects:
+        return False
+    asked_stems = _part_stems(asked)
+    for head in objects:
+        runs = re.findall(r"[\u4e00-\u9fff]+", head)
+        bigrams = {run[i : i + 2] for run in runs for i in range(len(run) - 1)}
+        latin = _part_stems(re.sub(r"[\u4e00-\u9fff]+", " ", head))
+        if not bigrams and not latin:
+            return False  # only one Chinese character left: nothing to compare
+        if any(b in asked for b in bigrams) or latin & asked_stems:
+            return False
+    return True
+
 
 #: A question asking for an identifier: a refund number, a ticket id, an order number.
 _ASKS_IDENTIFIER: Final = re.compile(

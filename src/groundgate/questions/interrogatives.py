@@ -54,7 +54,7 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         (r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b", AnswerKind.REASON),
         (
-            r"\bwho\b|\bwhom\b|\bwhich\s+(?:approvers?|approval\s+levels?|levels?\s+of\s+approval)\b",
+            r"\bwho\b|\bwhom\b|\bwhose\s+(?:approval|sign[- ]?off|permission)\b|\bwhich\s+(?:approvers?|approval\s+levels?|levels?\s+of\s+approval)\b",
             AnswerKind.PERSON,
         ),
         (
