@@ -303,6 +303,23 @@ SLO = "platform/slo-payment-platform.md > Payment Platform SLOs > Latency SLO"
             False,
             "need:condition_not_met",
         ),
+        # a yes/no question asks whether its main clause holds: a sentence on how the SLO counts
+        # minutes says nothing of leaving any out
+        (
+            "Are any minutes left out when the gateway latency SLO is calculated?",
+            "The latency SLO is that the p99 latency of POST /api/v1/pay, measured at the gateway, "
+            "stays at or below 800 ms in 99% of the minutes of the window.",
+            SLO,
+            False,
+            "need:predicate_unsaid:left,out",
+        ),
+        (
+            "Are any minutes left out when the gateway latency SLO is calculated?",
+            "Minutes in which the gateway received fewer than 10 requests are left out of the latency SLO.",
+            SLO,
+            True,
+            "",
+        ),
         # a refund number is an identifier other than the order the question names
         (
             "ORD-20260314-00008 显示已经退款了，对应的退款单号是哪个？",

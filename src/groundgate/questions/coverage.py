@@ -520,6 +520,7 @@ def match_need(
         # Every word found is a heading's and no asked name is said: the statement itself says
         # something else under that heading ("Normal values are below 100" under "… and alert").
         codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
+    codes += _predicate_codes(need, checkable, present)
     case_unsaid: list[str] = []
     if need.case_terms:  # most needs set no case: build the statement alone only when one does
         own = statement(s.text) if s.context or s.surround is not None else s
@@ -580,6 +581,26 @@ def match_need(
     )
     mixed = bool(rivals) or _mixed_quantities(need, s, outcomes)
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+#: Where an English yes/no question's main clause ends: "Are any minutes left out | when the SLO
+#: is calculated" asks whether minutes are left out; the `when` clause only says of what.
+_EN_SUBORDINATE: Final = re.compile(
+    r"\b(?:when|whenever|if|while|after|before|because|during|since|until|unless|once)\b", re.IGNORECASE
+)
+
+
+def _predicate_codes(need: Need, checkable: Sequence[str], present: set[str]) -> list[str]:
+    """A yes/no question asks whether its main clause holds: every word of that clause must be
+    there ("Are any minutes left out" is not answered by a sentence on how the SLO counts minutes,
+    which says nothing of leaving any out). English only: a Chinese question's clause is not cut
+    this way (docs/design.md §8, "Coverage")."""
+    if need.kind is not AnswerKind.YES_NO or is_cjk_text(need.text):
+        return []
+    main = _EN_SUBORDINATE.split(need.text, maxsplit=1)[0].lower()
+    words = set(re.findall(r"[a-z0-9][a-z0-9\-]*", main))
+    unsaid = [t for t in checkable if t.lower() in words and t not in present]
+    return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
 
 
 _EN_NEGATED = re.compile(
