@@ -279,6 +279,11 @@ def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
         ("Kafka lag is growing. What should I do?", AnswerKind.PROCEDURE, ["Kafka"]),
         # a case opener is no name, and `SEV1` is a code the answer must name
         ("During a SEV1, how often are status updates posted?", AnswerKind.QUANTITY, ["SEV1"]),
+        # the first word of a later sentence starts it too; doubting the premise asks for the cause
+        ("ORD-7 failed with a timeout on the BOC channel. Was BOC really the problem?",
+         AnswerKind.REASON, ["ORD-7", "BOC"]),
+        ("ORD-7 超时失败了，真的是 BOC 的问题吗？", AnswerKind.REASON, ["ORD-7", "BOC"]),
+        ("Was BOC actually to blame for the timeouts?", AnswerKind.REASON, ["BOC"]),
     ],
 )  # fmt: skip
 def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(

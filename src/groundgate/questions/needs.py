@@ -267,18 +267,14 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
     if zh:
         found += [w for w in _LATIN_IN_ZH.findall(part) if w.lower() not in _COMMON_ASCII]
     else:
-        first = re.match(r"\s*([A-Za-z]+)", part)
+        # A sentence's first word is capitalised because it starts the sentence (the question's
+        # or an earlier one's: "… on the BOC channel. Was BOC really the problem?").
+        starts = {m.end() for m in re.finditer(r"(?:^|[.!?]\s+)\s*", part)}
         for match in _PROPER.finditer(part):
             name = match.group().strip()
             words = name.split()
-            # The question's first word is capitalised because it starts the question.
-            if (
-                first
-                and match.start() <= first.start(1)
-                and (
-                    words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS
-                    or words[0].lower().endswith("ly")
-                )
+            if match.start() + len(match.group()) - len(match.group().lstrip()) in starts and (
+                words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS or words[0].lower().endswith("ly")
             ):
                 words = words[1:]  # `Roughly how many …`: an adverb opening the question is no name
             if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
