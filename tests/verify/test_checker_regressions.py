@@ -374,6 +374,50 @@ def test_a_softened_figure_that_differs_from_its_sentence_is_never_shown(context
     assert result.verdict is not Verdict.PASS
 
 
+def test_a_capped_figure_no_source_states_is_not_passed_even_in_a_loosely_aligned_sentence() -> None:
+    context = [
+        "图书借期为 30 天，可续借一次。逾期归还的图书每册每天收取滞纳金 0.2 元，单册累计不超过书价。",
+        "开放时间：周二至周日 9:00–20:00，每周一闭馆。",
+    ]
+    answer = "图书馆周一闭馆。如果借的书超过了借期，每册每天要交 0.2 元滞纳金，单本累计最多收 10 元。"
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+    assert any("figure_not_in_evidence" in c.reason_codes for c in result.claims)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # a duration between the two clock times the claim itself gives
+        (
+            "14:05 下单接口延迟告警触发；14:40 开始回滚；14:47 各项指标恢复正常。",
+            "故障大约持续了 42 分钟（14:05 到 14:47），14:40 开始回滚。",
+        ),
+        # a stated price moved by a stated percent, and halved
+        (
+            "一线城市住宿每晚不超过 600 元。M3 及以上职级可在上述标准基础上上浮 30%。",
+            "一线城市每晚不超过 600 元；M3 及以上职级可以上浮三成，也就是每晚最多 780 元。",
+        ),
+        (
+            "特展单独售票，票价 40 元，学生、60 岁以上老人凭证件半价，6 周岁以下儿童免票。",
+            "特展票价 40 元，学生和 60 岁以上老人凭证件半价，也就是 20 元。",
+        ),
+    ],
+)
+def test_a_figure_the_answer_works_out_from_stated_ones_is_not_flagged(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert not any(code.startswith("fidelity:number") for c in result.claims for code in c.reason_codes), [
+        c.reason_codes for c in result.claims
+    ]
+    assert result.verdict is not Verdict.REJECT
+
+
+def test_a_worked_figure_that_is_wrong_is_still_flagged() -> None:
+    context = "特展单独售票，票价 40 元，学生、60 岁以上老人凭证件半价，6 周岁以下儿童免票。"
+    result = check(context=context, answer="学生凭证件半价，也就是 25 元。")
+    assert result.verdict is not Verdict.PASS
+
+
 def test_fail_to_reads_as_a_negation_so_a_paraphrase_with_not_is_no_flip() -> None:
     context = (
         "Consumers using client versions older than 2.8 must be upgraded by 30 September, "

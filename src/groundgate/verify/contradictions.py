@@ -59,10 +59,18 @@ def triage(
     sorts: dict[str, str | None] | None = None
     for issue in issues:
         if issue.severity != "contradiction":
-            if issue.code in _VALUE_CHANGES and aligned_ok:
+            if issue.code in _VALUE_CHANGES and (
+                aligned_ok
+                or (
+                    _DIGITS.search(issue.claim_mention or "")
+                    and not _stated_elsewhere(issue.claim_mention, index)
+                )
+            ):
                 # A hedged figure (`约 280 分钟` over `约 180 分钟`) or a small spelled one (`三道` over
                 # `两道`) that differs from the aligned window: softened from a contradiction, but
-                # never shown (issue 10: a mismatch inside a claim must not pass).
+                # never shown (issue 10: a mismatch inside a claim must not pass). Against a loosely
+                # aligned window too, when the context states the claim's figure nowhere (`单本累计最多收
+                # 10 元` over `单册累计不超过书价`): a figure no source gives is not shown.
                 unjudged = True
             elif issue.code == "date_mismatch" and aligned_ok and _DIGITS.search(issue.claim_mention or ""):
                 # `也就是 2025 年 1 月 5 日` (a date the claim works out) that is not the evidence's date

@@ -12,6 +12,7 @@ import unicodedata
 from functools import lru_cache
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
+from groundgate.verify.fidelity.extraction import extract as fidelity_extract
 from groundgate.verify.fidelity.matching import (
     _CLOSE_SPAN,
     _NEAR_SPAN,
@@ -173,6 +174,46 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
     )
 
 
+#: Price words that halve or scale a price: `半价`, `对折`, `half price`, `八折` (80 %).
+_DISCOUNT = re.compile(r"半价|对折|half[- ]price|half off|([一二三四五六七八九1-9])\s*折", re.IGNORECASE)
+_DISCOUNTS = {str(n): n / 10 for n in range(1, 10)} | {
+    c: (i + 1) / 10 for i, c in enumerate("一二三四五六七八九")
+}
+_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
+
+
+def _clock_minutes(value: object) -> int | None:
+    found = _CLOCK.match(str(value))
+    return int(found.group(1)) * 60 + int(found.group(2)) if found else None
+
+
+def _worked_out(m: Mention, x: _Ctx) -> bool:
+    """A figure the claim works out rather than states (docs/design.md §2.1, "Worked figures"): a
+    duration between two clock times that the claim or its window gives (`42 分钟（14:05 到 14:47）`),
+    or a value of the context moved by a percent the claim or its window states (600 元 `上浮 30%` →
+    `780 元`; an exact product, so a chance match is rare). Clock times are read from the claim and
+    the aligned window only: across a whole timeline some pair of times differs by almost any
+    duration."""
+    if not isinstance(m.value, float) or not m.value:
+        return False
+    nearby = [*fidelity_extract(x.source), *x.aligned.mentions.items]
+    if m.kind == "duration":
+        clocks = sorted(
+            {t for e in nearby if e.kind == "time" and (t := _clock_minutes(e.value)) is not None}
+        )
+        return any(_close((b - a) * 60.0, m.value) for i, a in enumerate(clocks) for b in clocks[i + 1 :])
+    percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float)}
+    factors = {1 + p / 100 for p in percents if 0 < p < 100} | {1 - p / 100 for p in percents if 0 < p < 100}
+    for text in (x.source, x.aligned.text):
+        factors |= {_DISCOUNTS.get(word, 0.5) for word in _DISCOUNT.findall(text)}
+    factors.discard(0.0)
+    if not factors:
+        return False
+    # The base may be stated a sentence before the rule that moves it (`每晚不超过 600 元。… 上浮 30%`).
+    values = {e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)}
+    return any(_close(a * f, m.value) for a in values for f in factors)
+
+
 @lru_cache(maxsize=1024)
 def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
     return re.compile(
@@ -242,7 +283,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
             rounded.text,
         )
         return
-    if _sum_or_difference(m, x.aligned):
+    if _sum_or_difference(m, x.aligned) or _worked_out(m, x):
         return
     if not x.plan:
         if _given_number(m, x.given):
