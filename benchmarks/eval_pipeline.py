@@ -59,6 +59,8 @@ TUNE4 = ROOT / "tests" / "data" / "pipeline_questions_tune4.yaml"
 """A third blind-written tune set, mostly English, weighted towards condition traps (split `tune4`)."""
 TUNE5 = ROOT / "tests" / "data" / "pipeline_questions_tune5.yaml"
 """A fourth blind-written tune set of session 21, half Chinese, half English (split `tune5`)."""
+TUNE6 = ROOT / "tests" / "data" / "pipeline_questions_tune6.yaml"
+"""A fifth blind-written tune set of session 22, half Chinese, half English (split `tune6`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -74,7 +76,7 @@ CATEGORIES = (
     "follow_up",
 )
 EXPECTED = ("answer", "partial", "unanswerable")
-SPLITS = ("dev", "test", "tune2", "tune3", "tune4", "tune5", "holdout")
+SPLITS = ("dev", "test", "tune2", "tune3", "tune4", "tune5", "tune6", "holdout")
 LANGS = ("zh", "en")
 NORMAL, DISCLAIMER, DEGRADED = "NORMAL", "LOW_CONFID_WITH_DISCLAIMER", "DEGRADED"
 _REQUIRED = ("id", "question", "lang", "category", "expected", "split")
@@ -239,23 +241,37 @@ def _fold(text: str) -> str:
     return "".join(unicodedata.normalize("NFKC", text).casefold().split())
 
 
+def _gaps(text: str) -> set[int]:
+    """Positions of the folded text (whitespace removed) that had whitespace before them."""
+    out: set[int] = set()
+    at = 0
+    for word in unicodedata.normalize("NFKC", text).casefold().split():
+        out.add(at)
+        at += len(word)
+    return out
+
+
 def contains(answer: str, value: str) -> bool:
     """Whether `value` is in `answer`, ignoring whitespace, width and case; a value that starts or ends
-    with a digit only counts where no digit (or decimal point) touches it."""
+    with a digit only counts where no digit (or decimal point) touches it — a digit across whitespace
+    does not touch (`2026-03-14 14:18:39` holds `14:18`)."""
     haystack, needle = _fold(answer), _fold(value)
     if not needle:
         return False
+    gaps = _gaps(answer)
     start = haystack.find(needle)
     while start >= 0:
         end = start + len(needle)
         before_ok = (
             not needle[0].isdigit()
             or start == 0
+            or start in gaps
             or not (haystack[start - 1].isdigit() or haystack[start - 1] == ".")
         )
         after_ok = (
             not needle[-1].isdigit()
             or end == len(haystack)
+            or end in gaps
             or not (
                 haystack[end].isdigit() or (haystack[end] == "." and haystack[end + 1 : end + 2].isdigit())
             )
@@ -643,7 +659,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("-v", "--verbose", action="store_true", help="print each answer as it comes")
     args = parser.parse_args(argv)
 
-    files = args.questions or [p for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, HOLDOUT) if p.is_file()]
+    files = args.questions or [
+        p for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, HOLDOUT) if p.is_file()
+    ]
     questions = [q for path in files for q in load_questions(path)]
     missing = missing_documents(questions)
     if missing:

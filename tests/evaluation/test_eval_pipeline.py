@@ -216,6 +216,9 @@ def test_the_shipped_file_parses_without_problems() -> None:
         ("ＥＲＲ＿ＴＩＭＥＯＵＴ", "ERR_TIMEOUT", True),
         ("GET /api/v1/pay/orders/{order_id}", "get /api/v1/pay/orders/{ORDER_ID}", True),
         ("anything", "", False),
+        # a digit across whitespace does not touch: the log line's time holds `14:18`
+        ("- 2026-03-14 14:18:39 payment-db-proxy ERROR", "14:18", True),
+        ("at 1414:18", "14:18", False),
     ],
 )
 def test_values_match_without_whitespace_case_or_a_touching_digit(

@@ -243,6 +243,12 @@ def test_a_case_the_question_sets_is_recorded_as_case_terms() -> None:
             ["payment-events"],
         ),
         ("它的上限是多少？", "payment-db.pool.max_size 的默认值是多少？", ["payment-db.pool.max_size"]),
+        # the pronoun points at the thing the earlier question named, not at its last part
+        (
+            "那 3 月 14 日它真的被排满过吗？",
+            "payment-db 连接池的等待队列上限配的是多少？队列排满以后再进来的请求会怎么样？",
+            ["payment-db"],
+        ),
     ],
 )
 def test_a_pronoun_question_in_a_session_takes_the_previous_subject(
@@ -260,6 +266,8 @@ def test_a_pronoun_question_in_a_session_takes_the_previous_subject(
         ("What is its normal lag?", True),
         ("And how often does that happen?", True),
         ("它的上限是多少？", True),
+        # the date and figures it adds do not make it long
+        ("那 3 月 14 日它真的被排满过吗？大概是几点？", True),
         ("What is the Team B standup time?", False),
         ("What does ERR_TIMEOUT mean and what causes it?", False),
     ],

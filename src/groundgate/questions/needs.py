@@ -586,7 +586,11 @@ def derive_needs(
     previous: _Part | None = None
     if previous_question:
         earlier = [_analyse(text) for text in split_parts(previous_question)]
-        previous = next((p for p in reversed(earlier) if p.anchors or p.terms), None)
+        # A pronoun points at the thing the earlier question named ("payment-db 连接池的等待队列上限…？
+        # 队列排满以后…？" → "它" is payment-db's queue), else at its last part with words.
+        previous = next((p for p in reversed(earlier) if p.anchors), None) or next(
+            (p for p in reversed(earlier) if p.terms), None
+        )
         followup = followup or previous is not None
     for part in parts:
         anchors, terms, soft = list(part.anchors), list(part.terms), []
@@ -710,7 +714,9 @@ def refers_back(question: str) -> bool:
     zh = is_cjk_text(text)
     if not (_PRONOUNS_ZH if zh else _PRONOUNS_EN).search(text):
         return False
-    if (len(text) > 24) if zh else (len(text.split()) > 10):
+    # Length without the figures and dates the question adds ("那 3 月 14 日它真的被排满过吗？大概是几点？").
+    bare = re.sub(r"[\d\s]+", "", text)
+    if (len(bare) > 24) if zh else (len(text.split()) > 10):
         return False
     return all(not p.anchors for p in (_analyse(part) for part in split_parts(text)))
 
