@@ -118,6 +118,33 @@ def test_spoken_filler_is_no_subject() -> None:
     assert "洗衣费" in subject_terms("出差期间的洗衣费能报销吗？")
 
 
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # adverbs, adjectives, idioms and counts say how or how much, not what about
+        ("到这个月我进公司正好满 10 年，年假按几天算？", {"年假"}),
+        ("头一回请年假，具体要怎么操作？", {"年假"}),
+        ("上周刚领了证，婚假能放几天？", {"婚假"}),
+        ("这次差旅报销刚好 5000 块整，部门经理批了就行吧？", {"差旅", "部门经理"}),
+        # a rank, a place and an exclusion narrow the case and stay
+        (
+            "我们西部项目组去一二线以外的城市出差，住宿每晚能报多少？",
+            {"二线", "以外", "城市", "住宿", "差旅"},
+        ),
+        ("港澳台出差住宿标准是多少？", {"港澳台", "住宿", "差旅"}),
+        ("加班可以调休吗？", {"加班", "调休"}),
+    ],
+)
+def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subject: set[str]) -> None:
+    assert subject_terms(question) == subject
+
+
+def test_one_character_nouns_are_the_subject_when_nothing_else_names_one() -> None:
+    # "钱…到账" is about payment timing: without these every passage would be on its subject
+    assert subject_terms("报销单批完以后钱一般几天能到账？")
+    assert subject_terms("能休几天？") == frozenset()
+
+
 def _task(ref: str, title: str) -> VerifiedFact:
     return VerifiedFact.model_validate(
         {

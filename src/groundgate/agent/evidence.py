@@ -50,6 +50,7 @@ from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
 from groundgate.text import mask_instructions, split_sentences, tokenize
+from groundgate.text.segmentation import jieba_tag
 from groundgate.verify.fidelity import extract
 
 __all__ = [
@@ -104,7 +105,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+        "操作 具体 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
     )
 )
 
@@ -140,7 +141,39 @@ def subject_terms(question: str) -> frozenset[str]:
         for t in tokenize(rest)
         if t not in _GENERIC_WORDS and t not in FILLER_WORDS and len(t) > 1 and not t.isdigit()
     }
-    return frozenset(entities) | frozenset(words)
+    # A one-character noun is a subject too when it is all the question names ("钱…几天能到账"):
+    # without it every passage would be on the subject of a question about nothing.
+    nouns = {w for w, tag in jieba_tag(rest) if len(w) == 1 and tag == "n" and w not in _GENERIC_WORDS}
+    named = {w for w in words if _names_a_thing(w, rest)}
+    return frozenset(entities) | frozenset(named or (nouns if not entities else ()))
+
+
+#: Parts of speech that never name what a question is about (jieba's tags): adjectives, adverbs,
+#: idioms, pronouns, prepositions, conjunctions, particles, measure words.
+_NOT_A_NAME_TAGS: Final = frozenset(
+    {"a", "ad", "d", "i", "r", "zg", "y", "p", "u", "uj", "ul", "uz", "ug", "uv", "ud", "vd", "q"}
+)
+#: The characters a count ends with (`几天`, `块整`, `头一回`); a rank ends with what it ranks (`二线`).
+_COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千万几半整个天次回块元年月日号")
+#: A word starting with one of these is an adverb or a modal glued to a verb by the segmenter
+#: (`刚领` "just got", `能放` "can take"), not a name, even when tagged as a noun.
+_FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正")
+
+
+def _names_a_thing(word: str, text: str) -> bool:
+    """Whether a Chinese word of the question may name what it is about: `正好`, `具体`, `头一回`,
+    `块整` say how or how much, and requiring them of a passage only rules the right one out
+    (docs/agent.md, "Subject words"). Latin words are kept as they are."""
+    if not re.search("[\u4e00-\u9fff]", word):
+        return True
+    if word[0] in _FUNCTION_START:
+        return False
+    tags = [tag for w, tag in jieba_tag(text) if w == word] or [tag for _, tag in jieba_tag(word)]
+    if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
+        return False
+    # A count (`块整`) says how much; a rank (`二线`) names a category, and `港澳台`, tagged a numeral
+    # too, a place. An exclusion (`以外`, a conjunction to the tagger) stays: it narrows the case.
+    return not (tags and all(tag == "m" for tag in tags) and word[-1] in _COUNT_END)
 
 
 def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
