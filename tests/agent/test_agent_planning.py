@@ -246,6 +246,12 @@ def test_the_rules_route_by_what_is_asked_not_by_a_keyword(
         ("今天有哪些待办？", {"dateRange": "TODAY"}),
         ("上个月已完成的任务", {"dateRange": "LAST_MONTH", "status": "COMPLETED"}),
         ("我有哪些待办？", {}),
+        # each 下 is a week on
+        ("下周有什么任务到期？", {"startDate": "2026-04-20", "endDate": "2026-04-26"}),
+        ("下下周有没有什么任务到期？", {"startDate": "2026-04-27", "endDate": "2026-05-03"}),
+        # whether one named task is done: a done task is not an open one
+        ("季度绩效自评那个我是不是已经交了？", {"status": "ALL"}),
+        ("体检预约那个几号截止？", {}),
     ],
 )
 def test_the_task_window_comes_from_the_questions_own_words(question: str, arguments: dict[str, str]) -> None:

@@ -132,6 +132,13 @@ _TASK_CUE = re.compile(
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
+#: What a question about a named item asks of it: its due date, status, or whether it is done
+#: ("…那个我是不是已经交了", "…那张我批了没").
+_ITEM_STATE = re.compile(
+    r"截止|到期|过期|状态|提交|做完|办完|几号|(?:交|批|做|办|弄|搞|处理)(?:了|上去|完|好)|完成|搞定"
+)
+#: Whether a task is done ("交了没", "是不是已经交了", "批完了吗"), not when it is due.
+_DONE_ASKED = re.compile(r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定")
 #: A pointer with nothing it points at ("这个要谁批？", "那张单子到期了没？", "上回说的那件事").
 _DEICTIC = re.compile(
     r"^(?:这|那)(?:个|张|件|笔|份|项)(?!月|星期|礼拜|周)|上回|上次跟你|之前跟你|刚才说的|那件事|那张单子"
@@ -172,7 +179,8 @@ _MONTH = re.compile(
     # "三月的差旅报销…": the month names the task ("提交三月差旅报销"), it is no due-date window
     r"(?!的?\s*(?:差旅|报销|出差|住宿|伙食|采购|绩效|体检|周报|月报))"
 )
-_NEXT_WEEK = re.compile(r"下周|下个?礼拜|下个?星期")
+#: "下周" is one week on, "下下周" two: the repeated 下 counts the weeks.
+_NEXT_WEEK = re.compile(r"(下+)(?:个)?(?:周|礼拜|星期)")
 _CN_DIGITS: Final = {
     "一": 1,
     "二": 2,
@@ -218,8 +226,9 @@ def task_window(question: str, today: date) -> dict[str, Any]:
         following = (first + timedelta(days=32)).replace(day=1)
         args["startDate"] = first.isoformat()
         args["endDate"] = (following - timedelta(days=1)).isoformat()
-    elif _NEXT_WEEK.search(question):
-        monday = today - timedelta(days=today.weekday()) + timedelta(days=7)
+    elif next_week := _NEXT_WEEK.search(question):
+        weeks = len(next_week.group(1))
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * weeks)
         args["startDate"] = monday.isoformat()
         args["endDate"] = (monday + timedelta(days=6)).isoformat()
     else:
@@ -231,6 +240,10 @@ def task_window(question: str, today: date) -> dict[str, Any]:
         if cue.search(question):
             args["status"] = value
             break
+    else:
+        if _NAMED_ITEM.search(question) and _DONE_ASKED.search(question):
+            # "季度绩效自评那个我是不是已经交了？": whether one task is done; a done task is not open.
+            args["status"] = "ALL"
     return args
 
 
@@ -256,8 +269,7 @@ def _needs_of(question: str) -> list[NeedCode]:
 
 def _is_task_question(question: str) -> bool:
     return bool(_TASK_CUE.search(question)) or (
-        bool(_NAMED_ITEM.search(question))
-        and bool(re.search(r"截止|到期|过期|状态|提交|做完|办完|几号", question))
+        bool(_NAMED_ITEM.search(question)) and bool(_ITEM_STATE.search(question))
     )
 
 
