@@ -66,6 +66,9 @@ def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
         ("三月的差旅报销我提交了没有？", [NeedCode.TASK_STATE]),
         ("这礼拜我手上有啥活儿？", [NeedCode.TASK_STATE]),
         ("第三个任务怎么处理？", [NeedCode.PROCESS_STEPS, NeedCode.TASK_STATE]),
+        ("病假请了整整 3 天，除了医院的诊断证明还得补啥？", [NeedCode.MATERIALS]),
+        ("出差伙食补贴是按工作日算还是按自然日算？", [NeedCode.AMOUNT_RULE]),
+        ("季度绩效自评那个我是不是已经交了？", [NeedCode.TASK_STATE]),
     ],
 )
 def test_colloquial_phrasings_name_their_needs(
@@ -244,3 +247,25 @@ def test_corrections_and_anaphora_carry_the_previous_question() -> None:
     state = ConversationState(questions=["年假申请是在哪个系统里提？"])
     resolved = resolve_context("病假也是在那儿提吗？", state, CTX, NOW)
     assert resolved.resolved_question == "病假申请是在哪个系统里提？"
+
+
+def test_the_noun_an_interrogative_asks_for_is_not_a_subject_word() -> None:
+    # "要交什么证明材料" asks for the kind of material: 证明 is what is asked, not what about
+    assert subject_terms("请年假要不要交什么证明材料？最后是谁审批？") == {"年假"}
+
+
+def test_a_share_of_pay_is_an_amount_rule_but_not_a_number_of_days() -> None:
+    from groundgate.agent.evidence import on_topic_sentences
+
+    doc = DocumentEvidence.model_validate(
+        {
+            "citation_id": "hr-sick-leave#0",
+            "heading": "病假管理规定 > 病假工资",
+            "text": "## 病假工资\n\n病假期间工资按基本工资的 80% 发放。",
+            "source": "leave/sick-leave.md",
+            "kind": "policy",
+            "supported_need_codes": ["AMOUNT_RULE"],
+        }
+    )
+    assert on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "休病假的那几天工资怎么发？")
+    assert not on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "病假一年最多能请多少天？")

@@ -105,7 +105,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+        "操作 具体 最后 首先 然后 另外 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
     )
 )
 
@@ -117,6 +117,7 @@ _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
 _APPROX_PERIOD = re.compile(
     r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)多?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?:一点)?"
 )
+_ASKED_NOUN = re.compile(r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+")
 _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
 #: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
 #: context, and a policy for the asker's case need not repeat their group's name.
@@ -130,6 +131,8 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
+    # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
+    question = _ASKED_NOUN.sub(" ", question)
     entities = entities_in(question)
     rest = ENTITY.sub(" ", question)
     for phrase in FILLER_PHRASES:
@@ -294,8 +297,11 @@ def governance_reason(
 
 
 def _has_amount(sentence: str) -> bool:
-    """An amount with its currency, or an entitlement in days (`年休假 5 天`): what a rule grants."""
-    return any((m.kind == "amount" and m.unit) or m.kind == "duration" for m in extract(sentence))
+    """An amount with its currency, an entitlement in days (`年休假 5 天`), or a share of pay
+    (`工资按基本工资的 80% 发放`): what a rule grants."""
+    return any(
+        (m.kind == "amount" and m.unit) or m.kind in ("duration", "percent") for m in extract(sentence)
+    )
 
 
 def supporting_sentences(doc: DocumentEvidence, need: NeedCode) -> list[str]:
@@ -359,7 +365,19 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
             # Preferred, not required: word segmentation is too unsure a ground to refuse on.
             sentences = named or sentences
         sentences = fitting(sentences, question)
+    if need is NeedCode.AMOUNT_RULE and _ASKS_DAYS.search(question):
+        # "病假一年最多能请多少天" asks a number of days: a share of pay (`工资按 80% 发放`) is not one.
+        sentences = [s for s in sentences if not _only_percents(s)]
     return sentences
+
+
+#: The question ends on a number of days ("最多能请多少天？"); "那几天工资怎么发" names days, asks pay.
+_ASKS_DAYS: Final = re.compile(r"(?:几|多少)(?:个工作)?天\s*(?:[？?。]|$|呢|吗|假)|多久|多长时间")
+
+
+def _only_percents(sentence: str) -> bool:
+    kinds = {m.kind for m in extract(sentence) if m.kind in ("amount", "duration", "percent")}
+    return kinds == {"percent"}
 
 
 def _paragraph_of(text: str, sentence: str) -> str:
