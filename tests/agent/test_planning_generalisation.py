@@ -136,6 +136,10 @@ def test_spoken_filler_is_no_subject() -> None:
         ),
         ("港澳台出差住宿标准是多少？", {"港澳台", "住宿", "差旅"}),
         ("加班可以调休吗？", {"加班", "调休"}),
+        # the alternatives offered are the answers, not the subject; a locative says where, not what
+        ("出差伙食补贴是按工作日算还是按自然日算？", {"伙食", "差旅"}),
+        ("我今年刚好干满 20 年，年假是 10 天还是 15 天？", {"年假"}),
+        ("出差在外面吃饭，公司一天给补多少钱？", {"伙食", "差旅"}),
     ],
 )
 def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subject: set[str]) -> None:

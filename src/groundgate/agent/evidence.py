@@ -105,7 +105,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
     )
 )
 
@@ -118,6 +118,9 @@ _APPROX_PERIOD = re.compile(
     r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)多?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?:一点)?"
 )
 _ASKED_NOUN = re.compile(r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+")
+_ALTERNATIVES = re.compile(
+    r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}"
+)
 _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
 #: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
 #: context, and a policy for the asker's case need not repeat their group's name.
@@ -133,6 +136,8 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
     question = _ASKED_NOUN.sub(" ", question)
+    # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.
+    question = _ALTERNATIVES.sub(" ", question)
     entities = entities_in(question)
     rest = ENTITY.sub(" ", question)
     for phrase in FILLER_PHRASES:
