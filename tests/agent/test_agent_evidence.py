@@ -152,6 +152,23 @@ def test_two_current_sources_that_disagree_are_a_conflict_citing_both() -> None:
     assert assessment.conflicts == [["a#0", "b#0"]]
 
 
+def test_sources_that_disagree_about_another_figure_are_no_conflict_about_the_time_limit() -> None:
+    # "还能报吗" asks the deadline: two daily allowances (100 元 / 120 元) do not disagree about it,
+    # and an allowance sentence does not answer it
+    policy = _doc(
+        "出差伙食补贴按每天 100 元标准发放。\n\n出差结束后 30 天内提交报销申请，逾期不予报销。",
+        citation_id="a#0",
+        source="reimbursement/a.md",
+    )
+    notice = _doc("出差伙食补贴按每天 120 元标准发放。", citation_id="b#0", source="reimbursement/b.md")
+    slot = _evaluate(
+        NeedCode.AMOUNT_RULE,
+        [_result(documents=[policy, notice])],
+        "我 3 月 20 号出差回来的，拖到今天才报销还能报吗？",
+    ).slots[0]
+    assert (slot.status, slot.citations) == (SlotStatus.COVERED, ["a#0"])
+
+
 def test_a_higher_authority_outranks_instead_of_conflicting() -> None:
     official = _doc(
         "出差伙食补贴按每天 100 元标准发放。", citation_id="a#0", source="a.md", authority="official"

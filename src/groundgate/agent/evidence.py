@@ -373,10 +373,30 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     if need is NeedCode.AMOUNT_RULE and _ASKS_DAYS.search(question):
         # "病假一年最多能请多少天" asks a number of days: a share of pay (`工资按 80% 发放`) is not one.
         sentences = [s for s in sentences if not _only_percents(s)]
+    if need is NeedCode.AMOUNT_RULE and _asked_value_kinds(question) == {"duration"}:
+        # "拖到今天才报销还能报吗" asks the time limit: a daily allowance does not answer it.
+        sentences = [
+            s for s in sentences if any(m.kind == "duration" for m in extract(s)) or BEYOND_RULE.search(s)
+        ]
     return sentences
 
 
 #: The question ends on a number of days ("最多能请多少天？"); "那几天工资怎么发" names days, asks pay.
+#: A question about a time limit ("还来得及吗", "拖到今天还能报吗", "报销期限") asks a duration; one
+#: about money ("多少钱", "标准", "补贴多少") an amount; others either.
+_ASKS_DEADLINE: Final = re.compile(r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久")
+_ASKS_MONEY: Final = re.compile(r"多少钱|几块|多少元|标准|补贴|补助|额度|上限|报多少|给多少|发多少|按多少")
+
+
+def _asked_value_kinds(question: str) -> frozenset[str]:
+    deadline, money = bool(_ASKS_DEADLINE.search(question)), bool(_ASKS_MONEY.search(question))
+    if deadline and not money:
+        return frozenset({"duration"})
+    if money and not deadline:
+        return frozenset({"amount"})
+    return frozenset({"amount", "duration"})
+
+
 _ASKS_DAYS: Final = re.compile(r"(?:几|多少)(?:个工作)?天\s*(?:[？?。]|$|呢|吗|假)|多久|多长时间")
 
 
@@ -552,9 +572,14 @@ class EvidenceEvaluator:
             return []
         subject = subject_terms(self.question)
         terms = subject or frozenset(tokenize(self.question))
+        kinds = _asked_value_kinds(self.question)
         best: dict[str, tuple[str, frozenset[tuple[str, str | None, float]]]] = {}
         for q in standing:
-            candidates = fitting(q.sentences, self.question)
+            # Only sentences stating a figure of the asked kind: "拖到今天还能报吗" asks the deadline,
+            # and a meal allowance of 100 元 against one of 120 元 is no disagreement about it.
+            candidates = [
+                s for s in fitting(q.sentences, self.question) if any(m.kind in kinds for m in extract(s))
+            ]
             ranked = sorted(candidates, key=lambda s: len(terms & set(tokenize(s))), reverse=True)
             for sentence in ranked[:1]:
                 # Two sources disagree only about the same thing: the sentence names the whole subject.
@@ -564,7 +589,7 @@ class EvidenceEvaluator:
                 values = frozenset(
                     (m.kind, m.unit, float(m.value))
                     for m in extract(sentence)
-                    if m.kind in ("amount", "duration") and isinstance(m.value, int | float)
+                    if m.kind in kinds and isinstance(m.value, int | float)
                 )
                 if values and q.doc.source not in best:
                     best[q.doc.source] = (q.doc.citation_id, values)
