@@ -169,6 +169,29 @@ def test_sources_that_disagree_about_another_figure_are_no_conflict_about_the_ti
     assert (slot.status, slot.citations) == (SlotStatus.COVERED, ["a#0"])
 
 
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [
+        # a rule that names no place holds in every city: the two allowances disagree for 成都 too
+        ("这个月要去成都出差 4 天，伙食补贴每天按多少发？", SlotStatus.CONFLICT),
+        ("出差伙食补贴每天多少钱？", SlotStatus.CONFLICT),
+    ],
+)
+def test_a_place_is_a_condition_of_a_rule_that_names_no_place(question: str, status: SlotStatus) -> None:
+    first = _doc("出差伙食补贴按每天 100 元标准发放。", citation_id="a#0", source="reimbursement/a.md")
+    second = _doc("出差伙食补贴按每天 120 元标准发放。", citation_id="b#0", source="reimbursement/b.md")
+    slot = _evaluate(NeedCode.AMOUNT_RULE, [_result(documents=[first, second])], question).slots[0]
+    assert slot.status is status
+
+
+def test_a_rule_that_ranks_places_must_name_the_asked_one() -> None:
+    # 成都 is in no class the lodging rule names: it does not say what 成都 gets
+    slot = _evaluate(
+        NeedCode.AMOUNT_RULE, [_result(documents=[_doc()])], "去成都出差住宿每晚最多报多少？"
+    ).slots[0]
+    assert slot.status is SlotStatus.MISSING
+
+
 def test_a_higher_authority_outranks_instead_of_conflicting() -> None:
     official = _doc(
         "出差伙食补贴按每天 100 元标准发放。", citation_id="a#0", source="a.md", authority="official"

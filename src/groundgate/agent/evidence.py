@@ -45,7 +45,14 @@ from groundgate.agent.contracts import (
     VerifiedFact,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import ENTITY, FILLER_PHRASES, FILLER_WORDS, entities_in, hypernyms_of
+from groundgate.agent.vocabulary import (
+    ENTITY,
+    FILLER_PHRASES,
+    FILLER_WORDS,
+    PLACES,
+    entities_in,
+    hypernyms_of,
+)
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -191,9 +198,19 @@ def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
     context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
     named = set(entities_in(context))
     return all(
-        word in named or word in context or any(h in context for h in hypernyms_of({word}))
+        word in named
+        or word in context
+        or any(h in context for h in hypernyms_of({word}))
+        or _place_unranked(word, context)
         for word in entities_in(question)
     )
+
+
+def _place_unranked(word: str, text: str) -> bool:
+    """A place the question names is a condition the text need not repeat when the text names no
+    place at all: a meal allowance "按每天 120 元" holds in 成都 too; a lodging rule that ranks cities
+    (`一线城市…600 元`) must name the asked one or its class."""
+    return word in PLACES and not any(place in text for place in PLACES) and "城市" not in text
 
 
 def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
@@ -206,7 +223,12 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
     words = set(tokenize(text))
     # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
     named = sum(
-        1 for term in subject if term in words or term in text or any(h in text for h in hypernyms_of({term}))
+        1
+        for term in subject
+        if term in words
+        or term in text
+        or any(h in text for h in hypernyms_of({term}))
+        or _place_unranked(term, text)
     )
     return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2
 
@@ -584,7 +606,10 @@ class EvidenceEvaluator:
             for sentence in ranked[:1]:
                 # Two sources disagree only about the same thing: the sentence names the whole subject.
                 named = {*entities_in(sentence), *tokenize(sentence)}
-                if not all(term in named or term in sentence.lower() for term in subject):
+                if not all(
+                    term in named or term in sentence.lower() or _place_unranked(term, sentence)
+                    for term in subject
+                ):
                     continue
                 values = frozenset(
                     (m.kind, m.unit, float(m.value))

@@ -15,6 +15,7 @@ __all__ = [
     "FILLER_PHRASES",
     "FILLER_WORDS",
     "HYPERNYMS",
+    "PLACES",
     "REPLACEABLE_CLASSES",
     "TIME_WORDS",
     "WORD_CLASSES",
@@ -31,6 +32,9 @@ WORD_CLASSES: Final = (
     ("试用期", "实习生", "正式员工"),
     ("差旅", "采购", "绩效"),
 )
+#: Places (city classes and cities): a condition of a rule that ranks places, no subject of one
+#: that does not.
+PLACES: Final = frozenset({*WORD_CLASSES[1], *WORD_CLASSES[2]})
 #: Task windows: not subjects of a document, but "那下周呢？" / "说错了，我想问的是下周" replace the
 #: window asked about, as a word of the same class.
 TIME_WORDS: Final = (
