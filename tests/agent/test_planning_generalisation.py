@@ -140,6 +140,9 @@ def test_spoken_filler_is_no_subject() -> None:
         ("出差伙食补贴是按工作日算还是按自然日算？", {"伙食", "差旅"}),
         ("我今年刚好干满 20 年，年假是 10 天还是 15 天？", {"年假"}),
         ("出差在外面吃饭，公司一天给补多少钱？", {"伙食", "差旅"}),
+        # every city below the second tier is what the policy calls 其他城市
+        ("要去一个四线小城出差，酒店每晚报销上限是多少？", {"其他城市", "住宿", "差旅"}),
+        ("去县城出差住宿标准是多少？", {"其他城市", "住宿", "差旅"}),
     ],
 )
 def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subject: set[str]) -> None:

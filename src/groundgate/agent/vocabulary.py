@@ -70,6 +70,15 @@ _ALIASES: Final = {
     "饭补": "伙食",
     "餐费": "伙食",
     "吃饭": "伙食",
+    # The policy ranks cities 一线 / 二线 / 其他: every lower tier and small town is 其他城市.
+    "三线城市": "其他城市",
+    "三四线城市": "其他城市",
+    "四线城市": "其他城市",
+    "五线城市": "其他城市",
+    "四线小城": "其他城市",
+    "三线小城": "其他城市",
+    "小城市": "其他城市",
+    "县城": "其他城市",
 }
 
 #: A sentence naming the general word names each of its instances: "一线城市…600 元" is the rule
