@@ -184,6 +184,24 @@ def test_a_place_is_a_condition_of_a_rule_that_names_no_place(question: str, sta
     assert slot.status is status
 
 
+@pytest.mark.parametrize(
+    ("question", "status"),
+    [
+        # which way the rule counts is asked, not its figure: both count by 自然日
+        ("出差伙食补贴是按工作日算还是按自然日算？", SlotStatus.COVERED),
+        # ... unless the figure is asked too
+        ("伙食补贴是按自然日还是按工作日算？一天多少？", SlotStatus.CONFLICT),
+    ],
+)
+def test_sources_differing_in_a_figure_that_was_not_asked_do_not_conflict(
+    question: str, status: SlotStatus
+) -> None:
+    first = _doc("出差伙食补贴按每天 100 元标准发放，按出差自然日计算。", citation_id="a#0", source="a.md")
+    second = _doc("出差伙食补贴按每天 120 元标准发放，按出差自然日计算。", citation_id="b#0", source="b.md")
+    slot = _evaluate(NeedCode.AMOUNT_RULE, [_result(documents=[first, second])], question).slots[0]
+    assert slot.status is status
+
+
 def test_a_rule_that_ranks_places_must_name_the_asked_one() -> None:
     # 成都 is in no class the lodging rule names: it does not say what 成都 gets
     slot = _evaluate(

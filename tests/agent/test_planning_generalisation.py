@@ -69,6 +69,7 @@ def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
         ("病假请了整整 3 天，除了医院的诊断证明还得补啥？", [NeedCode.MATERIALS]),
         ("出差伙食补贴是按工作日算还是按自然日算？", [NeedCode.AMOUNT_RULE]),
         ("季度绩效自评那个我是不是已经交了？", [NeedCode.TASK_STATE]),
+        ("我帮 u-wang 问一下，他下周有什么东西要交？", [NeedCode.TASK_STATE]),
     ],
 )
 def test_colloquial_phrasings_name_their_needs(

@@ -592,6 +592,13 @@ class EvidenceEvaluator:
         """Citation ids of two sources that state different values for the question's subject."""
         if need not in (NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY):
             return []
+        offered = _ALTERNATIVES.search(self.question)
+        rest = _ALTERNATIVES.sub(" ", self.question)
+        if offered and not re.search(r"\d", offered.group(0)) and not re.search(r"多少|几", rest):
+            # "按工作日算还是按自然日算" asks which way a rule counts, not its figure: sources that
+            # differ in the amount but count the same way do not disagree about what was asked
+            # (unless it also asks the figure: "…还是按工作日算？一天多少？").
+            return []
         subject = subject_terms(self.question)
         terms = subject or frozenset(tokenize(self.question))
         kinds = _asked_value_kinds(self.question)
