@@ -44,6 +44,11 @@ from groundgate.questions import derive_needs, refers_back, round_two_query, spl
         ),
         ("Who approves it and by when must it be filed?", ["Who approves it", "by when must it be filed"]),
         ("What is the limit in Beijing and in Shanghai?", ["What is the limit in Beijing and in Shanghai"]),
+        # a thousands separator joins no clauses, and an A-not-A question (是不是) asks
+        (
+            "上周请客户吃饭花了 1,500 块，没到 2,000，报销是不是直属经理批了就行？",
+            ["上周请客户吃饭花了 1,500 块没到 2,000报销是不是直属经理批了就行"],
+        ),
     ],
 )
 def test_a_question_is_split_into_the_parts_that_each_ask_something(question: str, parts: list[str]) -> None:

@@ -41,9 +41,12 @@ _EN_JOIN = re.compile(
     r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
     re.IGNORECASE,
 )
-_ZH_JOIN = re.compile(r"[，,]\s*|以及|并且|另外")
+#: A comma joins clauses; a thousands separator (`1,500`) does not.
+_ZH_JOIN = re.compile(r"，\s*|,(?!\d{3}(?!\d))\s*|以及|并且|另外")
 _ZH_ASK = re.compile(
-    r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否"
+    r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否|"
+    # an A-not-A question: 是不是, 要不要, 行不行, 够不够
+    r"([\u4e00-\u9fff])[不没]\1"
 )
 _EN_ASK = re.compile(
     r"^\s*(?:what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
