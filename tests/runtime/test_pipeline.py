@@ -648,3 +648,35 @@ def test_invariant_4_a_verifier_model_cannot_pass_a_changed_number(registry: Too
     assert result.verdict is Verdict.REJECT
     assert result.groundedness_score == 0.0
     assert result.output_kind is OutputKind.DEGRADED
+
+
+def test_a_passage_two_calls_found_is_stated_whichever_call_the_claim_cites() -> None:
+    # The executor's candidates are ranked by relevance, so it sees (and cites) the first call for a
+    # passage the second call found too; the answer must still state it with its citation instead of
+    # degrading ("nothing verified") because a list kept in the tools' order holds the other call.
+    reg = ToolRegistry()
+    order = {"排队": ["pool", "errors"], "错误码": ["errors"]}
+
+    def knowledge(args: KnowledgeArgs, ctx: ExecutionContext) -> ToolOutput:
+        keys = next(v for k, v in order.items() if k in args.query)
+        return ToolOutput(documents=[_doc(k) for k in keys], observation=f"{len(keys)} chunks")
+
+    reg.register(
+        ToolSpec(name="lookup_knowledge", description="search docs", argument_model=KnowledgeArgs), knowledge
+    )
+    text = "ERR_TIMEOUT 表示支付网关 3 秒内未收到银行通道响应。"
+    model = model_of(
+        planner=[
+            plan(("lookup_knowledge", {"query": "排队 超时"}), ("lookup_knowledge", {"query": "错误码 含义"}))
+        ],
+        executor=[executor_fn(("c1", text, "errors#1", DOCS["errors"][:30]))],
+    )
+    try:
+        result = make(reg, model).run("支付网关返回的 ERR_TIMEOUT 是什么意思？", CTX)
+    finally:
+        reg.close()
+    first_call = result.tool_results[0].invocation_id
+    assert result.executor_output is not None
+    assert result.executor_output.claims[0].evidence_refs[0].invocation_id == first_call
+    assert result.output_kind is OutputKind.NORMAL, result.answer
+    assert [c.citation_id for c in result.citations] == ["errors#1"]

@@ -68,6 +68,9 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
             r"\bwhat\s+(?:is|was|are)\s+the\s+(?:[a-z\-]+\s+){0,2}(?:number|amount|limit|rate|percentage|"
             r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b|"
+            # "what ERR_TIMEOUT rate did it report": a figure named right after `what`
+            r"\bwhat\s+(?:[\w\-]+\s+){0,2}(?:rate|percentage|ratio|count|amount|number|value|threshold)\s+"
+            r"(?:did|does|do|is|was|were|are|will|would|should)\b|"
             # "What does search-api's p99 latency normally look like?": its normal values.
             r"\bwhat\b[^?]{0,60}\b(?:latency|lag|rate|throughput|qps|volume|usage|utili[sz]ation|load)\b"
             r"[^?]{0,30}\b(?:normally|usually|typically)\b|"
@@ -83,7 +86,18 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
 )
 
 
+#: An English case clause before the question ("if we miss that, …", "When the alert paged on
+#: March 14, …"): the kind is read from what follows it.
+_EN_CASE_LEAD: Final = re.compile(
+    r"^\s*(?:if|unless|when|whenever|once|while)\s+(?!(?:does|did|do|is|are|was|were|will|would|can|could|"
+    r"should|has|have|had|must|may|might)\b)[^,?]{3,80},\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def answer_kind(part: str, zh: bool) -> AnswerKind:
+    if not zh:
+        part = _EN_CASE_LEAD.sub("", part, count=1)
     for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
         if pattern.search(part):
             return kind

@@ -119,7 +119,7 @@ _EN_VERBS: Final = wordset(
 _EN_GENERIC: Final = wordset(
     "after before through all first last single one soon fine ok okay able possible such other another "
     "way thing things kind sort some any more most always sometimes never occasionally again look looks like "
-    "roughly approximately work works"
+    "roughly approximately work works make makes made"
 )
 #: Words that open a question (capitalised for that reason alone), never a name of it.
 _EN_OPENERS: Final = frozenset(

@@ -36,9 +36,16 @@ _EN_PREP_WH = (
     r"(?:what|which|whom|when|how)\b(?!\s+(?:order|way|sequence|manner)\b)"
 )
 _EN_JOIN = re.compile(
-    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should)\b"
+    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should|if|unless)\b"
     rf"|{_EN_PREP_WH})"
     r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
+    re.IGNORECASE,
+)
+#: "When the alert paged on March 14, what rate did it report": a `when` clause with no auxiliary
+#: after it sets the case for the question that follows (not "When does the alert page?").
+_WHEN_CASE = re.compile(
+    r"^\s*(?:when|whenever|once|while)\s+(?!(?:does|did|do|is|are|was|were|will|would|can|could|should|"
+    r"has|have|had|must|may|might)\b)",
     re.IGNORECASE,
 )
 #: A comma joins clauses; a thousands separator (`1,500`) does not.
@@ -174,7 +181,9 @@ def split_parts(question: str) -> list[str]:
             pieces = _rejoin_bare(p for p in _EN_JOIN.split(sentence) if p.strip())
             # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
             asking = [
-                bool(_EN_ASK.search(p)) or (n == 0 and not CASE_EN.match(p)) for n, p in enumerate(pieces)
+                (bool(_EN_ASK.search(p)) or (n == 0 and not CASE_EN.match(p)))
+                and not (n < len(pieces) - 1 and _WHEN_CASE.match(p))
+                for n, p in enumerate(pieces)
             ]
         # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
         carry = ""

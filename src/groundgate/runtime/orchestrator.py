@@ -68,7 +68,7 @@ from groundgate.runtime.tool_trace_summary import build_tool_trace_summary
 from groundgate.verify import fidelity
 from groundgate.verify.evidence_items import (
     EvidenceItem,
-    evidence_by_ref,
+    every_evidence_ref,
     mentions_any,
     qualified_evidence,
     question_anchors,
@@ -532,7 +532,7 @@ class Orchestrator:
         """The claims an answer may state: verified, about a need of the question, with real citations."""
         assert state.verification is not None
         assert state.executor_output is not None
-        evidence = evidence_by_ref(qualified_evidence(state.results, limit=10_000))
+        evidence = every_evidence_ref(state.results)
         categories = {f.claim_id: f for f in state.verification.evaluation.facts_checked if f.claim_id}
         gate = state.verification.evaluation.gatekeeper_result
         valid_refs = {

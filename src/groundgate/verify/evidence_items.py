@@ -185,6 +185,13 @@ def evidence_by_ref(items: Sequence[EvidenceItem]) -> dict[tuple[str, str], Evid
     return {(item.invocation_id, item.citation_id): item for item in items}
 
 
+def every_evidence_ref(results: Iterable[ToolResult]) -> dict[tuple[str, str], EvidenceItem]:
+    """Every item of every successful call, by (invocation id, citation id), the same passage once
+    per call that returned it: a claim may cite any call that found it (the executor's candidate
+    list and a deduplicated one may keep different calls for the same passage)."""
+    return evidence_by_ref([item for r in results if r.status is ToolStatus.OK for item in _items_of(r)])
+
+
 # --------------------------------------------------------------------------- authority
 
 #: Fidelity findings that mean two statements disagree about the same thing. Findings that only say

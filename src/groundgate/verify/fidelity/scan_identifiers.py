@@ -134,6 +134,9 @@ def codes(ex: _Extractor, digit: bool) -> None:
     if "码" in nt or "err" in lt:
         for m in _ERRCODE_KW_RX.finditer(lt):
             s, e = m.span("code")
+            code = nt[s:e]
+            if not (any(c.isdigit() or c in "_-" for c in code) or code.isupper()):
+                continue  # "which error code does a merchant get": a word, not a code
             if ex.left_ok(m.start(), _ALPHA_CHARS) and ex.free(s, e):
                 ex.add(_Rec("identifier", nt[s:e], s, e, qualifier="error_code"))
     patterns: list[re.Pattern[str]] = []
