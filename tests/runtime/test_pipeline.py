@@ -680,3 +680,30 @@ def test_a_passage_two_calls_found_is_stated_whichever_call_the_claim_cites() ->
     assert result.executor_output.claims[0].evidence_refs[0].invocation_id == first_call
     assert result.output_kind is OutputKind.NORMAL, result.answer
     assert [c.citation_id for c in result.citations] == ["errors#1"]
+
+
+def test_a_question_about_a_moment_looks_at_live_evidence_when_the_documents_have_nothing(
+    registry: ToolRegistry, calls: Calls
+) -> None:
+    # Round 1 searches the documents and finds nothing qualified; the question names a day, so the
+    # one follow-up round reads the logs of that day (a question about no moment ends after round 1).
+    model = model_of(
+        planner=[
+            plan(("lookup_knowledge", {"query": "nothing-matches-this"})),
+            plan(("query_logs", {"keywords": ["pool"], "start": "2026-03-14T00:00:00Z"})),
+        ],
+        executor=[executor_fn(("c1", LOGS, "log#1", LOGS[:30]))],
+    )
+    result = make(registry, model).run("What happened to payment-db-proxy on 2026-03-14?", CTX)
+    assert result.rounds == 2
+    assert [a.keywords for a in calls.logs] == [["pool"]]
+    assert len(model.requests_for("executor")) == 1  # the log line qualified as evidence
+    assert any(r.tool == "query_logs" and r.status is ToolStatus.OK for r in result.tool_results)
+
+
+def test_a_question_about_no_moment_ends_after_a_round_that_found_nothing(registry: ToolRegistry) -> None:
+    model = model_of(planner=[plan(("lookup_knowledge", {"query": "nothing-matches-this"}))], executor=[])
+    result = make(registry, model).run("Which component returns ERR_NOPE?", CTX)
+    assert result.rounds == 1
+    assert len(model.requests_for("planner")) == 1
+    assert result.output_kind is OutputKind.DEGRADED

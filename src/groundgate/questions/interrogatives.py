@@ -36,6 +36,7 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         (r"哪个|哪些|哪一|哪类|哪种", AnswerKind.CHOICE),
         (r"是否|吗|能否|能不能|可不可以|有没有|可否", AnswerKind.YES_NO),
         (r"如何|怎么|怎样", AnswerKind.PROCEDURE),
+        (r"发生了?什么|出了什么(?:事|问题)", AnswerKind.OTHER),
         (r"什么|含义|意思|定义|是啥", AnswerKind.DEFINITION),
     )
 )
@@ -81,6 +82,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         (r"\bstatus\b|\bstate\s+of\b", AnswerKind.STATUS),
         (r"\bwhich\b", AnswerKind.CHOICE),
         (r"^\s*(?:is|are|does|do|did|can|could|should|will|was|were|has|have)\b", AnswerKind.YES_NO),
+        # "What happened to X on March 14" asks for an account of events on that day, not a meaning.
+        (r"\bwhat\s+(?:happened|went\s+wrong|was\s+going\s+on)\b", AnswerKind.OTHER),
         (r"\bwhat\b|\bmeaning\b|\bmean\b", AnswerKind.DEFINITION),
     )
 )

@@ -44,6 +44,7 @@ from groundgate.compose.templates import templates
 from groundgate.contracts import (
     AgentStep,
     AnswerCitation,
+    ConditionKind,
     DecisionStatus,
     ExecutionContext,
     ExecutorOutput,
@@ -77,6 +78,15 @@ from groundgate.verify.gatekeeper import gatekeep
 from groundgate.verify.verifier import Verification, Verifier
 
 EventSink = Callable[[RunEvent], None]
+
+
+def _names_a_moment(state: _RunState) -> bool:
+    """Whether a need of the question is about a day or a time (a window live evidence covers)."""
+    return any(
+        c.kind in (ConditionKind.DATE, ConditionKind.TIME) for n in state.needs.needs for c in n.conditions
+    )
+
+
 _STATABLE = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 
 
@@ -264,7 +274,19 @@ class Orchestrator:
             budget_stop = self._execute(state, new_calls, ctx, round_no, emit)
             evidence = self._qualified(state)
             if not evidence:
-                if round_no == 1 or state.verification is None:
+                if (
+                    state.verification is None
+                    and round_no < self.budgets.max_rounds
+                    and not budget_stop
+                    and _names_a_moment(state)
+                ):
+                    # Nothing qualified in the documents, but the question is about a moment ("on
+                    # March 14"): the one follow-up round may look where live evidence of it is (the
+                    # logs and metrics of that window), aimed at every need. A plan with nothing new
+                    # ends the run as before; a question about no moment ends here.
+                    state.retry_context = self._retry_for_all_needs(state, language, round_no)
+                    continue
+                if state.verification is None:
                     return self._finish_no_evidence(
                         state, language, rounds, budget_stop or StopReason.NO_QUALIFIED_EVIDENCE, emit
                     )
@@ -332,6 +354,20 @@ class Orchestrator:
         if anchors and not any(mentions_any(item.text, anchors) for item in items):
             return []
         return items
+
+    @staticmethod
+    def _retry_for_all_needs(state: _RunState, language: Language, round_no: int) -> RetryContext:
+        """The follow-up after a round that found nothing qualified: every need is still unmet."""
+        return RetryContext(
+            round=round_no,
+            missing_evidence_facts=[n.label for n in state.needs.needs] or [state.resolved],
+            instruction=(
+                "仅补充以上断言相关证据，不要重复已完成检索"
+                if language == "zh-CN"
+                else "Only gather evidence for the statements above; do not repeat finished searches."
+            ),
+            unmet_need_ids=[n.id for n in state.needs.needs],
+        )
 
     def _elapsed(self, state: _RunState) -> float:
         return self.clock() - state.started
