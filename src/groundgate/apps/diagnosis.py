@@ -38,7 +38,7 @@ import json
 import re
 import uuid
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -179,7 +179,9 @@ def alert_orchestrator(base: Orchestrator, focus: AlertFocus) -> Orchestrator:
         planner=AlertPlanner(focus),
         executor=executor,
         verifier=base.verifier,
-        budgets=base.budgets,
+        # The alert's first round already reads the window's logs, metrics and runbook: nothing
+        # found there is not retried blind.
+        budgets=replace(base.budgets, follow_up_without_evidence=False),
         clock=base.clock,
     )
 

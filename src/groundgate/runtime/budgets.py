@@ -20,6 +20,10 @@ class Budgets:
     """The whole run; past it no new step starts and the run ends in a controlled way."""
     low_confidence_threshold: float = 0.5
     """`LOW_CONFID` at or above this score is answered with a disclaimer; below it, one more round."""
+    follow_up_without_evidence: bool = True
+    """After a first round that found nothing qualified, a question about a day or time gets the one
+    follow-up round (live evidence of that window). Off for a planner whose first round already
+    reads every source of the window (an alert diagnosis)."""
 
     def __post_init__(self) -> None:
         if not 1 <= self.max_rounds <= 2:

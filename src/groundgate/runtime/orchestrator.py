@@ -278,6 +278,7 @@ class Orchestrator:
                     state.verification is None
                     and round_no < self.budgets.max_rounds
                     and not budget_stop
+                    and self.budgets.follow_up_without_evidence
                     and _names_a_moment(state)
                 ):
                     # Nothing qualified in the documents, but the question is about a moment ("on
