@@ -53,3 +53,18 @@ def test_a_changed_schedule_is_flagged_but_never_rejected() -> None:
     assert any(code.startswith("exclusive:") for code in wrong.claims[0].reason_codes)
     right = check(context=context, answer="育儿补贴一孩每月 300 元，按季度发放。")
     assert right.verdict is Verdict.PASS, [c.reason_codes for c in right.claims]
+
+
+def test_a_changed_schedule_in_one_clause_of_a_longer_sentence_is_flagged() -> None:
+    # The sentence's other clause is aligned with another paragraph: the schedule clause is read
+    # against its own window, the one that states how often.
+    context = (
+        "一孩每月 300 元，补贴发放至孩子年满 3 周岁为止。补贴按季度发放，直接打入申请人的社会保障卡账户。\n"
+        "在孩子出生后 6 个月内提出申请的，可从出生当月起补发；超过 6 个月申请的，从申请次月起计发。"
+    )
+    answer = "补贴按月打入申请人的社会保障卡，孩子出生后 6 个月内申请的可从出生当月补发。"
+    wrong = check(context=context, answer=answer)
+    assert wrong.verdict is not Verdict.PASS, [c.reason_codes for c in wrong.claims]
+    assert any(code.startswith("exclusive:") for c in wrong.claims for code in c.reason_codes)
+    right = check(context=context, answer=answer.replace("按月", "按季度"))
+    assert not any(code.startswith("exclusive:") for c in right.claims for code in c.reason_codes)

@@ -40,7 +40,7 @@ from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import triage
 from groundgate.verify.roles import role_name_findings
-from groundgate.verify.swaps import exclusive_swaps
+from groundgate.verify.swaps import exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
     DISCOURSE,
@@ -341,6 +341,16 @@ class OfflineChecker:
             if excluded:
                 # Another schedule, numbered kind or rank than the window states (`按月` / `按季度`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("exclusive", excluded, claim, best)]
+            for piece in _comma_pieces(claim):
+                # A clause that is no unit of its own (`补贴按月打入社保卡，出生后 6 个月内申请的可补发`)
+                # is read against its own window too: the sentence that states its schedule.
+                own = _measure(piece, index).best
+                if own.window is not None and (excluded := exclusive_swaps(piece, own.window.text)):
+                    return (
+                        FactCategory.NO_EVIDENCE,
+                        min(score, 0.3),
+                        [_pairs("exclusive", excluded, piece, own)],
+                    )
         if best.window is not None and score >= t.direct:
             swaps = [
                 swap
@@ -498,6 +508,15 @@ def _as_read(text: str) -> str:
     """`text` with JSON's `\\uXXXX` escapes read as their characters: a record serialised with ASCII
     escapes (`"\\u8001\\u5f20"`) is Chinese to a reader, and so to the language check."""
     return _UNICODE_ESCAPE.sub(lambda m: chr(int(m.group(1), 16)), text) if "\\u" in text else text
+
+
+_COMMA = re.compile(r"[，,；;]\s*")
+
+
+def _comma_pieces(claim: str) -> list[str]:
+    """The comma-separated pieces of a claim that state an exclusive value (none when it has one piece)."""
+    pieces = [p for p in _COMMA.split(claim) if p.strip()]
+    return [p for p in pieces if states_exclusive_value(p)] if len(pieces) > 1 else []
 
 
 def _pairs(code: str, pairs: list[tuple[str, str]], claim: str, best: Support) -> str:

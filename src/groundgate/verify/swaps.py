@@ -21,7 +21,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["exclusive_swaps"]
+__all__ = ["exclusive_swaps", "states_exclusive_value"]
 
 _ZH_PERIOD: Final = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter",
                      "季": "quarter", "半年": "half-year", "年": "year"}  # fmt: skip
@@ -107,6 +107,11 @@ _GATE: Final = re.compile(
     r"daily|weekly|monthly|quarterly|annually|yearly|biweekly|fortnightly|every|once|twice|seed|place|pick",
     re.IGNORECASE,
 )
+
+
+def states_exclusive_value(text: str) -> bool:
+    """Whether `text` states a schedule, a numbered kind or a rank (what `exclusive_swaps` compares)."""
+    return bool(_GATE.search(text)) and bool(_schedules(text) or _numbered(text) or _ranks(text))
 
 
 def exclusive_swaps(claim: str, window: str) -> list[tuple[str, str]]:
