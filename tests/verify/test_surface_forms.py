@@ -43,6 +43,10 @@ _SAME_FIGURE = [
     ("商品打八折。", "商品打 8 折。"),
     ("试用期工资打九折。", "试用期工资是转正工资的 90%。"),
     ("会议持续一刻钟。", "会议持续 15 分钟。"),
+    ("营收同比增长 35%。", "营收同比增长约三成半。"),
+    ("路灯在 18:00 至 23:00 亮灯。", "路灯每晚 6 点到 11 点亮灯。"),
+    # `rather than` denies the alternative, not the clause's verb
+    ("Recycling moves to every other week.", "Recycling is picked up every other week rather than weekly."),
     ("粮食总产量连续 9 年稳定在 13000 亿斤以上。", "粮食总产量连续 9 年稳定在 1.3 万亿斤以上。"),
 ]
 
@@ -101,6 +105,8 @@ _READINGS = [
     ("三天一次备份", "count", 1.0),
     ("三分之二的用户", "percent", 200 / 3),
     ("八五折", "percent", 85.0),
+    ("三成半", "percent", 35.0),
+    ("每晚 7 点半", "time", "19:30"),
     ("3元5角", "amount", 3.5),
     ("总产量 1.39 万亿斤", "amount", 1.39e12),
     ("投资 3 千亿元", "amount", 3e11),
@@ -395,3 +401,16 @@ def test_a_compound_adjective_is_prose_and_a_service_name_is_an_identifier(
     text: str, identifiers: list[str]
 ) -> None:
     assert [m.text for m in extract(text) if m.kind == "identifier"] == identifiers
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        # the end of a range is in the daypart its start names, unless it runs past midnight
+        ("每晚 6 点到 11 点亮灯", ["18:00", "23:00"]),
+        ("晚上 11 点到 1 点", ["23:00", "01:00"]),
+        ("上午 8 点到 12 点", ["08:00", "12:00"]),
+    ],
+)
+def test_a_chinese_hour_range_keeps_the_daypart_of_its_start(text: str, times: list[str]) -> None:
+    assert [m.value for m in extract(text) if m.kind == "time"] == times

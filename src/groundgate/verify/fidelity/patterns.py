@@ -150,7 +150,9 @@ _ZH_CLOCK_RX = re.compile(
     r"[\d一二两三四五六七八九十][\d一二两三四五六七八九十]?[ \t]*[点时]"
     r"(?:[ \t]*(?P<mi>\d\d?|[一二三四五六七八九十]{1,3})[ \t]*分|(?P<half>半)|(?P<qt>一刻|三刻)|(?P<z>整|钟))?"
 )
-_DAYPART_BEFORE_RX = re.compile(r"(?P<p>凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|深夜)[ \t]*$")
+_DAYPART_BEFORE_RX = re.compile(
+    r"(?P<p>凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|深夜|每晚|今晚|明晚|当晚|晚间)[ \t]*$"
+)
 
 
 # --------------------------------------------------------------------------- versions
@@ -188,7 +190,9 @@ _SYMBOL_NEIGHBOURS = frozenset("-=<>")
 # --------------------------------------------------------------------------- negation
 
 _NEG_EN_RX = re.compile(  # lower-cased text
-    r"no[ \t]+longer|instead[ \t]+of|rather[ \t]+than|nothing|nobody|nowhere|neither|never|none|not|nor|no"
+    # `rather than` / `instead of` deny the alternative after them, not the clause's verb: "picked up
+    # every two weeks rather than every week" states no negated fact.
+    r"no[ \t]+longer|nothing|nobody|nowhere|neither|never|none|not|nor|no"
     r"|without|cannot"
     # `fail to reconnect` / `unable to log in` negate the verb that follows as `not` does; without
     # them `may fail to reconnect` read against `might not reconnect` was a negation flip.

@@ -329,16 +329,26 @@ def _times(ex: _Extractor, digit: bool) -> None:
     if "o'clock" in lt or "o’clock" in lt or " in the " in lt or " at night" in lt:
         _daypart_clocks(ex)
     if "点" in nt or "时" in nt:
+        carried: tuple[int, str, int] | None = None  # (end, daypart, hour) of a clock a range may continue
         for m in _ZH_CLOCK_RX.finditer(nt):
             if not ex.left_ok(m.start(), _DIGITS_DOT):
                 continue
             head = re.match(r"[\d一二两三四五六七八九十]+", m.group())
             part = _DAYPART_BEFORE_RX.search(nt, max(0, m.start() - 4), m.start())
+            # "每晚 6 点到 11 点": the range's end is in the daypart its start names.
+            inherited = (
+                carried[1]
+                if part is None
+                and carried is not None
+                and _RANGE_JOIN_RX.fullmatch(nt, carried[0], m.start())
+                else None
+            )
             parsed = _parse_number(head.group()) if head is not None else None
             if parsed is None:
                 continue
             if not (
                 part
+                or inherited
                 or m.group("mi")
                 or m.group("half")
                 or m.group("qt")
@@ -355,12 +365,16 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 minute = 30
             elif m.group("qt"):
                 minute = 15 if m.group("qt") == "一刻" else 45
-            daypart = part.group("p") if part is not None else None
+            daypart = part.group("p") if part is not None else inherited
             ap = "pm" if daypart in _PM_PREFIXES or (daypart == "中午" and hour < 11) else None
+            if inherited and carried is not None and ap and hour + 12 < carried[2]:
+                ap = None  # "晚上 11 点到 1 点" ends after midnight
+            carried = (m.end(), daypart, hour + (12 if ap and hour < 12 else 0)) if daypart else None
             _clock(ex, part.start() if part is not None else m.start(), m.end(), hour, minute, None, ap)
 
 
 _POINT_NOUN_STARTS = frozenset("积建要意原注内数击")
+_RANGE_JOIN_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*")
 _ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d\d?)[ \t]*(?:点|[:：][0-5]\d)")
 
 

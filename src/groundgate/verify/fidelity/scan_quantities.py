@@ -314,8 +314,11 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
         return
     unit_text = raw_unit[: resolved[0]]
     e = number_end + more + resolved[0]
+    half = False
     if unit_text == "成" and nt[e : e + 1] in ("多", "余"):
         more, e = True, e + 1  # `三成多`: more than 30 % (`35%` bears it out)
+    elif unit_text == "成" and nt[e : e + 1] == "半":
+        half, e = True, e + 1  # `三成半`: 35 %
     currency = None
     if nt[max(0, s - 3) : s] == "人民币":
         s, currency = s - 3, "CNY"
@@ -349,6 +352,8 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
         return
     if unit_text == "折" and len(number) == 2 and all(ch in _CN_DIGIT for ch in number):
         value /= 10  # `八五折` is 8.5 折, not 85
+    if half:
+        value += 0.5
     q = _quantity(value, None, unit_text, currency)
     if q is not None:
         rec = _Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True)
