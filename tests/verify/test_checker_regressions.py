@@ -412,6 +412,18 @@ def test_a_figure_the_answer_works_out_from_stated_ones_is_not_flagged(context: 
     assert result.verdict is not Verdict.REJECT
 
 
+@pytest.mark.parametrize(("finish", "worked"), [("10:30", True), ("11:30", False)])
+def test_a_clock_time_the_answer_says_it_works_out_from_a_start_and_a_duration(
+    finish: str, worked: bool
+) -> None:
+    context = "比赛 7:30 鸣枪起跑。全程马拉松关门时间 6 小时，半程马拉松关门时间 3 小时。"
+    result = check(
+        context=context, answer=f"半程的关门时间是 3 小时，也就是说你最晚要在上午 {finish} 之前完赛。"
+    )
+    flagged = any(code == "figure_not_in_evidence" for c in result.claims for code in c.reason_codes)
+    assert flagged is not worked, [c.reason_codes for c in result.claims]
+
+
 def test_a_worked_figure_that_is_wrong_is_still_flagged() -> None:
     context = "特展单独售票，票价 40 元，学生、60 岁以上老人凭证件半价，6 周岁以下儿童免票。"
     result = check(context=context, answer="学生凭证件半价，也就是 25 元。")

@@ -54,11 +54,29 @@ def _time_worked_out(value: str, x: _Ctx) -> bool:
         for e in x.aligned.by_kind.get("duration", ())
         if _SHIFT_AFTER_RX.match(text, e.end)  # `1 hour before closing`
     ]
-    return any(
+    if any(
         clock is not None and shift is not None and shift and _near(abs(clock - seconds), shift, 0.001)
         for clock in clocks
         for shift in shifts
+    ):
+        return True
+    # "关门时间 3 小时，也就是说最晚 10:30" over a 7:30 start: a claim that says it works the time out
+    # (也就是说, i.e.) from a duration it states and a clock time of the context.
+    if not _WORKED_MARK_RX.search(x.source):
+        return False
+    starts = [_clock_seconds(str(e.value)) for e in x.everything.by_kind.get("time", ())]
+    durations = [_approx_seconds(e) for e in extract(x.source) if e.kind == "duration"]
+    return any(
+        start is not None and d and _near(abs(seconds - start), d, 0.001)
+        for start in starts
+        for d in durations
     )
+
+
+#: A claim marking a figure as worked out from what it just said.
+_WORKED_MARK_RX = re.compile(
+    r"也就是说|也就是|换句话说|相当于|即(?=\s*[在为是]?\s*\d)|which means|i\.e\.|that is,"
+)
 
 
 _ISO_DAY_RX = re.compile(r"(\d{4})?-?-(\d{2})-(\d{2})")

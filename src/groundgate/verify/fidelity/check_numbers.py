@@ -194,9 +194,9 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
     `780 元`; an exact product, so a chance match is rare). Clock times are read from the claim and
     the aligned window only: across a whole timeline some pair of times differs by almost any
     duration."""
+    nearby = [*fidelity_extract(x.source), *x.aligned.mentions.items]
     if not isinstance(m.value, float) or not m.value:
         return False
-    nearby = [*fidelity_extract(x.source), *x.aligned.mentions.items]
     if m.kind == "duration":
         clocks = sorted(
             {t for e in nearby if e.kind == "time" and (t := _clock_minutes(e.value)) is not None}
