@@ -493,6 +493,14 @@ def test_a_topic_opener_joins_the_question_and_a_calendar_date_is_a_condition_no
             "Refunds over 10,000 CNY must be approved by the risk team.",
             True,
         ),
+        # an approval is spoken of, but no approver named at it: a system is no approver
+        (
+            "请客户吃饭花了 1,200 元，这张报销单要谁审批？",
+            "本流程规定员工费用报销（差旅、业务招待、办公用品、培训等）在 OA 系统中的审批层级、所需材料和付款时间。",
+            False,
+        ),
+        # a client dinner is business entertainment (lexicon)
+        ("请客户吃饭花了 1,200 元，这张报销单要谁审批？", "业务招待费不论金额都需部门总监审批。", True),
     ],
 )
 def test_an_approver_answers_who_approves_only_when_the_approval_is_of_the_asked_thing(
@@ -504,4 +512,4 @@ def test_an_approver_answers_who_approves_only_when_the_approval_is_of_the_asked
 
     (need,) = derive_needs(question).needs
     assert need.kind is AnswerKind.PERSON
-    assert gives_kind(features(statement), need) is approver_given
+    assert gives_kind(features(statement), need, lexicon=True) is approver_given

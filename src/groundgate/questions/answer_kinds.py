@@ -13,6 +13,7 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.needs import quantity_interval, term_weight
 from groundgate.questions.statements import Statement
+from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import is_cjk_text, stem, tokenize
 from groundgate.verify import fidelity
 
@@ -104,8 +105,10 @@ def _part_stems(text: str) -> set[str]:
     return {stem(part) for word in tokenize(text) for part in re.split(r"[_\-./]+", word) if part}
 
 
-def gives_kind(s: Statement, need: Need) -> bool:
-    """Whether `s` gives the kind of answer `need` asks for (the module docs list the kinds)."""
+def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
+    """Whether `s` gives the kind of answer `need` asks for (the module docs list the kinds).
+    `lexicon`: the bundled lexicon's synonyms of the question's words count as its words (a client
+    dinner is business entertainment)."""
     kind = need.kind
     if kind not in _NOT_IDENTIFIER_KINDS and _ASKS_IDENTIFIER.search(need.text):
         # "对应的退款单号是哪个" / "which ticket number": an identifier other than the ones the
@@ -158,10 +161,8 @@ def gives_kind(s: Statement, need: Need) -> bool:
         # "Who approves": a person, a role or a team is named (`the SRE lead`, `部门负责人`, `Chen Yu`);
         # for an approval, by a sentence that speaks of approving, not one under an approvals heading
         # (`出差结束后 30 天内提交报销单` names no approver).
-        if _ASKS_APPROVAL.search(need.text) and (
-            not _SAYS_APPROVAL.search(s.text) or _approves_other_thing(s, need)
-        ):
-            return False
+        if _ASKS_APPROVAL.search(need.text):
+            return _names_approver(s.text) and not _approves_other_thing(s, need, lexicon=lexicon)
         return bool(_PERSON_WORDS.search(s.text))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
@@ -203,7 +204,29 @@ _HEAD_FILLER: Final = re.compile(
 )
 
 
-def _approves_other_thing(s: Statement, need: Need) -> bool:
+def _names_approver(text: str) -> bool:
+    """Someone is named at an approval verb: just before it (`部门总监审批`, `DBA approval`), or after
+    `由`/`by`/`from` (`由直属经理和部门总监依次审批`, `approved by the SRE lead`). `审批层级` under "本流程
+    规定员工费用报销…的审批层级" speaks of approving but names no approver."""
+    for m in _SAYS_APPROVAL.finditer(text):
+        before = text[max(0, m.start() - 12) : m.start()]
+        after = text[m.end() : m.end() + 30]
+        if is_cjk_text(before):
+            # An acronym counts only right at the verb (`财务 VP 审批`): `OA 系统中的审批` names a system.
+            before = _ACRONYM.sub(" ", before[-8:-3]) + before[-3:]
+        if _PERSON_WORDS.search(before) or (_BY_PERSON.match(after) and _PERSON_WORDS.search(after)):
+            return True
+    return bool(_BY_APPROVER.search(text))
+
+
+_ACRONYM: Final = re.compile(r"[A-Z]{2,}")
+#: After an approval verb, the approver: `approved by the SRE lead`, `sign-off from finance`.
+_BY_PERSON: Final = re.compile(r"\s*(?:by|from|of)\b", re.IGNORECASE)
+#: `由 X … 审批` with the approver between (`由直属经理和部门总监依次审批`).
+_BY_APPROVER: Final = re.compile(r"由[^，。；,;]{1,16}?(?:审批|批准|签批|核准|审核)")
+
+
+def _approves_other_thing(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     """Every approval clause of `s` that names what it approves names something the question does
     not: `借款需部门总监审批` does not say who approves a 报销单, and `超标金额超过标准 30% 的还需财务 VP
     审批` does not say who approves "超出来的部分" (docs/design.md §8, "Coverage").
@@ -212,6 +235,8 @@ def _approves_other_thing(s: Statement, need: Need) -> bool:
     any word stem (English) of it is in the question, so only an object with nothing in common is
     ruled out; a clause that names no object (`由直属经理审批`) rules nothing out."""
     asked = need.text
+    if lexicon:
+        asked += " " + " ".join(alt for _, alts in default_lexicon().expansions(need.text) for alt in alts)
     objects = [
         head
         for rx in (_ZH_APPROVAL_OF, _EN_APPROVAL_OF)

@@ -559,7 +559,7 @@ def match_need(
         codes.append("need:terms_uncheckable:" + ",".join(t for t in nouns if t not in checkable))
 
     # A record of the asked moment (a log line, a metric in the window) is evidence for a "why".
-    kind_ok = gives_kind(s, need) or (
+    kind_ok = gives_kind(s, need, lexicon=equivalents is not None) or (
         need.kind is AnswerKind.REASON
         and any(o == _SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
     )
