@@ -297,6 +297,11 @@ def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
          AnswerKind.REASON, ["ORD-7", "BOC"]),
         ("ORD-7 超时失败了，真的是 BOC 的问题吗？", AnswerKind.REASON, ["ORD-7", "BOC"]),
         ("Was BOC actually to blame for the timeouts?", AnswerKind.REASON, ["BOC"]),
+        # a superlative of a measure asks a figure; of anything else it does not
+        ("What was risk-service's highest p99 latency on March 14?", AnswerKind.QUANTITY, ["risk-service", "p99"]),
+        ("What is the highest priority?", AnswerKind.DEFINITION, []),
+        # an account of events on a day, not a meaning
+        ("What happened to payment-db-proxy on 2026-03-14?", AnswerKind.OTHER, ["payment-db-proxy"]),
     ],
 )  # fmt: skip
 def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(
