@@ -16,17 +16,19 @@ from collections import Counter
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Literal, cast
+from typing import IO, TYPE_CHECKING, Literal, cast
 
 from pydantic import ValidationError
 
 from groundgate.contracts import CheckRequest, CheckResult
 from groundgate.errors import CheckBudgetError
-from groundgate.evaluation.scoring.checker_scores import EvalAccumulator, EvalReport, Label, Split, split_of
 from groundgate.settings import CheckSettings
 from groundgate.verify.assessment import ClaimClassifier
 from groundgate.verify.budget import Deadline
 from groundgate.verify.grounding_check import check_request
+
+if TYPE_CHECKING:  # scoring is imported by the eval alone: a plain `groundgate check` never needs it
+    from groundgate.evaluation.scoring.checker_scores import EvalReport, Split
 
 Clock = Callable[[], float]
 
@@ -246,6 +248,8 @@ def run_eval(
     With `split`, only the lines of that split are scored (`split_of`: a line's own `split` field,
     else a hash of its id); the others are skipped, not counted as bad.
     """
+    from groundgate.evaluation.scoring.checker_scores import EvalAccumulator, Label, split_of
+
     acc = EvalAccumulator()
     summary = BatchSummary()
     with input_path.open("rb") as stream:
