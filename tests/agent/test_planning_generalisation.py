@@ -255,6 +255,10 @@ def test_corrections_and_anaphora_carry_the_previous_question() -> None:
     state = ConversationState(questions=["年假申请是在哪个系统里提？"])
     resolved = resolve_context("病假也是在那儿提吗？", state, CTX, NOW)
     assert resolved.resolved_question == "病假申请是在哪个系统里提？"
+    # a city class replaces a city: both are places
+    state = ConversationState(questions=["去广州出差住酒店，一晚最多能报多少？"])
+    resolved = resolve_context("那要是去二线城市呢？", state, CTX, NOW)
+    assert resolved.resolved_question == "去二线城市出差住酒店，一晚最多能报多少？"
 
 
 def test_the_noun_an_interrogative_asks_for_is_not_a_subject_word() -> None:

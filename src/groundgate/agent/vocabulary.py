@@ -53,7 +53,7 @@ TIME_WORDS: Final = (
     "这个月",
     "上个月",
 )
-REPLACEABLE_CLASSES: Final = (*WORD_CLASSES, TIME_WORDS)
+REPLACEABLE_CLASSES: Final = (*WORD_CLASSES, tuple(sorted(PLACES)), TIME_WORDS)
 _ALIASES: Final = {
     "年休假": "年假",
     "住宿费": "住宿",
