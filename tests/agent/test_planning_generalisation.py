@@ -281,3 +281,16 @@ def test_a_share_of_pay_is_an_amount_rule_but_not_a_number_of_days() -> None:
     )
     assert on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "休病假的那几天工资怎么发？")
     assert not on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "病假一年最多能请多少天？")
+
+
+def test_each_part_of_a_two_part_question_has_its_own_subject() -> None:
+    from groundgate.agent.evidence import need_subject
+
+    question = "病假需要提前几天申请？要准备什么材料？"
+    # `提前` is the aspect of the amount part; the materials part is about 病假 alone
+    assert need_subject(question, NeedCode.AMOUNT_RULE) == {"病假", "提前"}
+    assert need_subject(question, NeedCode.MATERIALS) == {"病假"}
+    # one part: the whole question's subject
+    assert need_subject("病假需要提前几天申请？", NeedCode.AMOUNT_RULE) == subject_terms(
+        "病假需要提前几天申请？"
+    )

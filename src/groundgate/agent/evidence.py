@@ -49,6 +49,7 @@ from groundgate.agent.vocabulary import (
     ENTITY,
     FILLER_PHRASES,
     FILLER_WORDS,
+    NEED_CUES,
     PLACES,
     entities_in,
     hypernyms_of,
@@ -189,6 +190,22 @@ def _names_a_thing(word: str, text: str) -> bool:
     # A count (`块整`) says how much; a rank (`二线`) names a category, and `港澳台`, tagged a numeral
     # too, a place. An exclusion (`以外`, a conjunction to the tagger) stays: it narrows the case.
     return not (tags and all(tag == "m" for tag in tags) and word[-1] in _COUNT_END)
+
+
+_PART_END: Final = re.compile(r"[？?！!。；;]")
+
+
+def need_subject(question: str, need: NeedCode) -> frozenset[str]:
+    """The subject a passage must name to cover `need`: in a question asking several things, that of
+    the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
+    要准备什么材料？": `提前` is the amount part's aspect, not the materials part's). A question of one
+    part, or a need no single part asks for, keeps the whole question's subject."""
+    parts = [p for p in _PART_END.split(question) if p.strip()]
+    cue = NEED_CUES.get(need)
+    asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
+    if len(asking) != 1:
+        return subject_terms(question)
+    return subject_terms(asking[0]) | frozenset(entities_in(question))
 
 
 def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
@@ -522,7 +539,7 @@ class EvidenceEvaluator:
     ) -> EvidenceSlot:
         # Facts are never candidates for a document need (invariant 3).
         slot = EvidenceSlot(need=need)
-        subject = subject_terms(self.question)
+        subject = need_subject(self.question, need.code)
         today = self.now.date()
         asked = self._asked_date()
         qualified: list[_Qualified] = []

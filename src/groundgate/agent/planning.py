@@ -48,7 +48,7 @@ from groundgate.agent.contracts import (
     ToolCall,
 )
 from groundgate.agent.evidence import subject_terms
-from groundgate.agent.vocabulary import canonical_terms, entities_in
+from groundgate.agent.vocabulary import NEED_CUES, canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
@@ -99,30 +99,6 @@ _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
         r"(?:能|给|可以|照样|也能)报(?!告)|报不报|补贴"
     ),
     "leave": re.compile(r"年假|年休假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休"),
-}
-_NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
-    NeedCode.AMOUNT_RULE: re.compile(
-        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久|"
-        r"多少|超标|超出|超了|谁出|承担|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
-        r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|怎么(?:算|计算|规定|发)|如何计算|"
-        # "按工作日算还是按自然日算": how the rule counts is part of the rule
-        r"按[^？?，,]{1,6}算"
-    ),
-    NeedCode.PROCESS_STEPS: re.compile(
-        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
-        r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)"
-    ),
-    NeedCode.MATERIALS: re.compile(
-        r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
-        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交"
-    ),
-    NeedCode.APPROVAL: re.compile(
-        r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批"
-    ),
-    NeedCode.ELIGIBILITY: re.compile(
-        r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
-        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗"
-    ),
 }
 #: Questions about the caller's own live tasks: lists ("我有哪些待办", "这礼拜我手上有啥活儿", "这礼拜我有
 #: 什么要审批的" — a task verb, not "有什么要注意的", which asks the policy) and one
@@ -250,7 +226,7 @@ def task_window(question: str, today: date) -> dict[str, Any]:
 
 
 def _needs_of(question: str) -> list[NeedCode]:
-    needs = [code for code, cue in _NEED_CUES.items() if cue.search(question)]
+    needs = [code for code, cue in NEED_CUES.items() if cue.search(question)]
     if NeedCode.ELIGIBILITY in needs and (
         (_REIMBURSABLE.search(question) and _names_amount(question)) or _OVER_STANDARD.search(question)
     ):

@@ -9,12 +9,15 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from groundgate.agent.contracts import NeedCode
+
 __all__ = [
     "COLLOQUIAL",
     "ENTITY",
     "FILLER_PHRASES",
     "FILLER_WORDS",
     "HYPERNYMS",
+    "NEED_CUES",
     "PLACES",
     "REPLACEABLE_CLASSES",
     "TIME_WORDS",
@@ -160,3 +163,31 @@ def entities_in(text: str) -> list[str]:
 def hypernyms_of(words: list[str] | set[str]) -> set[str]:
     """The general words naming `words` too (深圳 → 一线城市)."""
     return {HYPERNYMS[w] for w in words if w in HYPERNYMS}
+
+
+#: The words that ask for each kind of evidence ("多少" an amount rule, "材料" materials): the planner
+#: reads the question's needs off them, the evidence evaluator the part of a question that asks each.
+NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
+    NeedCode.AMOUNT_RULE: re.compile(
+        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久|"
+        r"多少|超标|超出|超了|谁出|承担|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
+        r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|怎么(?:算|计算|规定|发)|如何计算|"
+        # "按工作日算还是按自然日算": how the rule counts is part of the rule
+        r"按[^？?，,]{1,6}算"
+    ),
+    NeedCode.PROCESS_STEPS: re.compile(
+        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
+        r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)"
+    ),
+    NeedCode.MATERIALS: re.compile(
+        r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交"
+    ),
+    NeedCode.APPROVAL: re.compile(
+        r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批"
+    ),
+    NeedCode.ELIGIBILITY: re.compile(
+        r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
+        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗"
+    ),
+}
