@@ -159,8 +159,12 @@ def subject_terms(question: str) -> frozenset[str]:
     }
     # A one-character noun is a subject too when it is all the question names ("钱…几天能到账"):
     # without it every passage would be on the subject of a question about nothing.
-    nouns = {w for w, tag in jieba_tag(rest) if len(w) == 1 and tag == "n" and w not in _GENERIC_WORDS}
-    named = {w for w in words if _names_a_thing(w, rest)}
+    tagged = jieba_tag(rest)
+    nouns = {w for w, tag in tagged if len(w) == 1 and tag == "n" and w not in _GENERIC_WORDS}
+    tags: dict[str, list[str]] = {}
+    for w, tag in tagged:
+        tags.setdefault(w, []).append(tag)
+    named = {w for w in words if _names_a_thing(w, tags.get(w) or [t for _, t in jieba_tag(w)])}
     return frozenset(entities) | frozenset(named or (nouns if not entities else ()))
 
 
@@ -176,15 +180,15 @@ _COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千
 _FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正")
 
 
-def _names_a_thing(word: str, text: str) -> bool:
-    """Whether a Chinese word of the question may name what it is about: `正好`, `具体`, `头一回`,
-    `块整` say how or how much, and requiring them of a passage only rules the right one out
-    (docs/agent.md, "Subject words"). Latin words are kept as they are."""
+def _names_a_thing(word: str, tags: Sequence[str]) -> bool:
+    """Whether a Chinese word of the question may name what it is about, given its part-of-speech
+    tags in the question (else its own): `正好`, `具体`, `头一回`, `块整` say how or how much, and
+    requiring them of a passage only rules the right one out (docs/agent.md, "Subject words"). Latin
+    words are kept as they are."""
     if not re.search("[\u4e00-\u9fff]", word):
         return True
     if word[0] in _FUNCTION_START:
         return False
-    tags = [tag for w, tag in jieba_tag(text) if w == word] or [tag for _, tag in jieba_tag(word)]
     if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
         return False
     # A count (`块整`) says how much; a rank (`二线`) names a category, and `港澳台`, tagged a numeral
@@ -420,7 +424,6 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     return sentences
 
 
-#: The question ends on a number of days ("最多能请多少天？"); "那几天工资怎么发" names days, asks pay.
 #: A question about a time limit ("还来得及吗", "拖到今天还能报吗", "报销期限") asks a duration; one
 #: about money ("多少钱", "标准", "补贴多少") an amount; others either.
 _ASKS_DEADLINE: Final = re.compile(r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久")
@@ -436,6 +439,7 @@ def _asked_value_kinds(question: str) -> frozenset[str]:
     return frozenset({"amount", "duration"})
 
 
+#: The question ends on a number of days ("最多能请多少天？"); "那几天工资怎么发" names days, asks pay.
 _ASKS_DAYS: Final = re.compile(r"(?:几|多少)(?:个工作)?天\s*(?:[？?。]|$|呢|吗|假)|多久|多长时间")
 
 

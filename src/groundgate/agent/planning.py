@@ -110,13 +110,11 @@ _TASK_CUE = re.compile(
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
-#: What a question about a named item asks of it: its due date, status, or whether it is done
-#: ("…那个我是不是已经交了", "…那张我批了没").
-_ITEM_STATE = re.compile(
-    r"截止|到期|过期|状态|提交|做完|办完|几号|(?:交|批|做|办|弄|搞|处理)(?:了|上去|完|好)|完成|搞定"
-)
 #: Whether a task is done ("交了没", "是不是已经交了", "批完了吗"), not when it is due.
 _DONE_ASKED = re.compile(r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定")
+#: What a question about a named item asks of it: its due date, status, or whether it is done
+#: ("…那个我是不是已经交了", "…那张我批了没").
+_ITEM_STATE = re.compile(r"截止|到期|过期|状态|提交|做完|办完|几号|" + _DONE_ASKED.pattern)
 #: A pointer with nothing it points at ("这个要谁批？", "那张单子到期了没？", "上回说的那件事").
 _DEICTIC = re.compile(
     r"^(?:这|那)(?:个|张|件|笔|份|项)(?!月|星期|礼拜|周)|上回|上次跟你|之前跟你|刚才说的|那件事|那张单子"

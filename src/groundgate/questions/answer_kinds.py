@@ -8,6 +8,7 @@ Split out of `groundgate.questions.coverage` (step 4 of its matching). Pure: no 
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
@@ -226,6 +227,13 @@ _BY_PERSON: Final = re.compile(r"\s*(?:by|from|of)\b", re.IGNORECASE)
 _BY_APPROVER: Final = re.compile(r"由[^，。；,;]{1,16}?(?:审批|批准|签批|核准|审核)")
 
 
+@lru_cache(maxsize=1024)
+def _with_synonyms(text: str) -> str:
+    """`text` and the lexicon's other terms for the terms it holds (once per question, not per
+    statement matched against it)."""
+    return text + " " + " ".join(alt for _, alts in default_lexicon().expansions(text) for alt in alts)
+
+
 def _approves_other_thing(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     """Every approval clause of `s` that names what it approves names something the question does
     not: `借款需部门总监审批` does not say who approves a 报销单, and `超标金额超过标准 30% 的还需财务 VP
@@ -234,9 +242,7 @@ def _approves_other_thing(s: Statement, need: Need, *, lexicon: bool = False) ->
     Loose on purpose: the object counts as the question's when any two-character run (Chinese) or
     any word stem (English) of it is in the question, so only an object with nothing in common is
     ruled out; a clause that names no object (`由直属经理审批`) rules nothing out."""
-    asked = need.text
-    if lexicon:
-        asked += " " + " ".join(alt for _, alts in default_lexicon().expansions(need.text) for alt in alts)
+    asked = _with_synonyms(need.text) if lexicon else need.text
     objects = [
         head
         for rx in (_ZH_APPROVAL_OF, _EN_APPROVAL_OF)

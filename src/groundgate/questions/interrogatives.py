@@ -93,11 +93,15 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
 )
 
 
+#: Auxiliaries that make `when …` a question ("When does the alert page?") rather than a case
+#: clause ("When the alert paged on March 14, …").
+EN_AUXILIARY: Final = (
+    r"(?:does|did|do|is|are|was|were|will|would|can|could|should|has|have|had|must|may|might)\b"
+)
 #: An English case clause before the question ("if we miss that, …", "When the alert paged on
 #: March 14, …"): the kind is read from what follows it.
 _EN_CASE_LEAD: Final = re.compile(
-    r"^\s*(?:if|unless|when|whenever|once|while)\s+(?!(?:does|did|do|is|are|was|were|will|would|can|could|"
-    r"should|has|have|had|must|may|might)\b)[^,?]{3,80},\s*(?=\S)",
+    rf"^\s*(?:if|unless|when|whenever|once|while)\s+(?!{EN_AUXILIARY})[^,?]{{3,80}},\s*(?=\S)",
     re.IGNORECASE,
 )
 

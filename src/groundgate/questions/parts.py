@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from groundgate.questions.interrogatives import EN_AUXILIARY
 from groundgate.text.segmentation import is_cjk_text, jieba_cut
 
 __all__ = [
@@ -43,11 +44,7 @@ _EN_JOIN = re.compile(
 )
 #: "When the alert paged on March 14, what rate did it report": a `when` clause with no auxiliary
 #: after it sets the case for the question that follows (not "When does the alert page?").
-_WHEN_CASE = re.compile(
-    r"^\s*(?:when|whenever|once|while)\s+(?!(?:does|did|do|is|are|was|were|will|would|can|could|should|"
-    r"has|have|had|must|may|might)\b)",
-    re.IGNORECASE,
-)
+_WHEN_CASE = re.compile(rf"^\s*(?:when|whenever|once|while)\s+(?!{EN_AUXILIARY})", re.IGNORECASE)
 #: A comma joins clauses; a thousands separator (`1,500`) does not.
 _ZH_JOIN = re.compile(r"，\s*|,(?!\d{3}(?!\d))\s*|以及|并且|另外")
 _ZH_ASK = re.compile(

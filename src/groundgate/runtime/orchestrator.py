@@ -80,6 +80,23 @@ from groundgate.verify.verifier import Verification, Verifier
 EventSink = Callable[[RunEvent], None]
 
 
+def _retry_context(
+    state: _RunState, language: Language, round_no: int, unmet: Sequence[str], missing: Sequence[str]
+) -> RetryContext:
+    """What the follow-up round is told: the unmet needs and the evidence missing for them (the
+    question itself when nothing narrower is known)."""
+    return RetryContext(
+        round=round_no,
+        missing_evidence_facts=list(missing) or [state.resolved],
+        instruction=(
+            "仅补充以上断言相关证据，不要重复已完成检索"
+            if language == "zh-CN"
+            else "Only gather evidence for the statements above; do not repeat finished searches."
+        ),
+        unmet_need_ids=list(unmet),
+    )
+
+
 def _names_a_moment(state: _RunState) -> bool:
     """Whether a need of the question is about a day or a time (a window live evidence covers)."""
     return any(
@@ -285,7 +302,9 @@ class Orchestrator:
                     # March 14"): the one follow-up round may look where live evidence of it is (the
                     # logs and metrics of that window), aimed at every need. A plan with nothing new
                     # ends the run as before; a question about no moment ends here.
-                    state.retry_context = self._retry_for_all_needs(state, language, round_no)
+                    every = [n.id for n in state.needs.needs]
+                    labels = [n.label for n in state.needs.needs]
+                    state.retry_context = _retry_context(state, language, round_no, every, labels)
                     continue
                 if state.verification is None:
                     return self._finish_no_evidence(
@@ -322,17 +341,13 @@ class Orchestrator:
             if round_no == self.budgets.max_rounds:
                 stop_reason = StopReason.MAX_ROUNDS
                 break
-            state.retry_context = RetryContext(
-                round=round_no,
-                missing_evidence_facts=verification.gaps
-                or [n.label for n in state.needs.needs if n.id in verification.unmet_need_ids]
-                or [state.resolved],
-                instruction=(
-                    "仅补充以上断言相关证据，不要重复已完成检索"
-                    if language == "zh-CN"
-                    else "Only gather evidence for the statements above; do not repeat finished searches."
-                ),
-                unmet_need_ids=verification.unmet_need_ids,
+            state.retry_context = _retry_context(
+                state,
+                language,
+                round_no,
+                verification.unmet_need_ids,
+                verification.gaps
+                or [n.label for n in state.needs.needs if n.id in verification.unmet_need_ids],
             )
         return self._finish(state, language, rounds, stop_reason, emit)
 
@@ -355,20 +370,6 @@ class Orchestrator:
         if anchors and not any(mentions_any(item.text, anchors) for item in items):
             return []
         return items
-
-    @staticmethod
-    def _retry_for_all_needs(state: _RunState, language: Language, round_no: int) -> RetryContext:
-        """The follow-up after a round that found nothing qualified: every need is still unmet."""
-        return RetryContext(
-            round=round_no,
-            missing_evidence_facts=[n.label for n in state.needs.needs] or [state.resolved],
-            instruction=(
-                "仅补充以上断言相关证据，不要重复已完成检索"
-                if language == "zh-CN"
-                else "Only gather evidence for the statements above; do not repeat finished searches."
-            ),
-            unmet_need_ids=[n.id for n in state.needs.needs],
-        )
 
     def _elapsed(self, state: _RunState) -> float:
         return self.clock() - state.started

@@ -13,6 +13,7 @@ from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
     _NEAR_SPAN,
     _approx_seconds,
+    _clock_seconds,
     _date_conflict,
     _date_match,
     _near,
@@ -25,14 +26,6 @@ from groundgate.verify.fidelity.model import _DATE_KINDS, Mention, Severity
 from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe
 
 # --------------------------------------------------------------------------- dates
-
-
-def _clock_seconds(value: str) -> float | None:
-    """`16:30` or `16:30:05` as seconds after midnight."""
-    parts = value.split(":")
-    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
-        return None
-    return int(parts[0]) * 3600.0 + int(parts[1]) * 60.0 + (int(parts[2]) if len(parts) == 3 else 0)
 
 
 _SHIFT_AFTER_RX = re.compile(r"[ \t]+(?:before|after|earlier|later|prior)\b", re.IGNORECASE)

@@ -12,11 +12,12 @@ import unicodedata
 from functools import lru_cache
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
-from groundgate.verify.fidelity.extraction import extract as fidelity_extract
+from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
     _CLOSE_SPAN,
     _NEAR_SPAN,
     _approx_seconds,
+    _clock_seconds,
     _dimensioned,
     _near,
     _num_match,
@@ -179,12 +180,6 @@ _DISCOUNT = re.compile(r"半价|对折|half[- ]price|half off|([一二三四五�
 _DISCOUNTS = {str(n): n / 10 for n in range(1, 10)} | {
     c: (i + 1) / 10 for i, c in enumerate("一二三四五六七八九")
 }
-_CLOCK = re.compile(r"^(\d{1,2}):(\d{2})$")
-
-
-def _clock_minutes(value: object) -> int | None:
-    found = _CLOCK.match(str(value))
-    return int(found.group(1)) * 60 + int(found.group(2)) if found else None
 
 
 def _worked_out(m: Mention, x: _Ctx) -> bool:
@@ -194,14 +189,14 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
     `780 元`; an exact product, so a chance match is rare). Clock times are read from the claim and
     the aligned window only: across a whole timeline some pair of times differs by almost any
     duration."""
-    nearby = [*fidelity_extract(x.source), *x.aligned.mentions.items]
     if not isinstance(m.value, float) or not m.value:
         return False
+    nearby = [*extract(x.source), *x.aligned.mentions.items]
     if m.kind == "duration":
         clocks = sorted(
-            {t for e in nearby if e.kind == "time" and (t := _clock_minutes(e.value)) is not None}
+            {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
         )
-        return any(_close((b - a) * 60.0, m.value) for i, a in enumerate(clocks) for b in clocks[i + 1 :])
+        return any(_close(b - a, m.value) for i, a in enumerate(clocks) for b in clocks[i + 1 :])
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float)}
     factors = {1 + p / 100 for p in percents if 0 < p < 100} | {1 - p / 100 for p in percents if 0 < p < 100}
     for text in (x.source, x.aligned.text):

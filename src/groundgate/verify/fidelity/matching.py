@@ -245,6 +245,14 @@ def _approx_seconds(m: Mention) -> float | None:
     return None
 
 
+def _clock_seconds(value: str) -> float | None:
+    """`16:30` or `16:30:05` as seconds after midnight."""
+    parts = value.split(":")
+    if len(parts) not in (2, 3) or not all(p.isdigit() for p in parts):
+        return None
+    return int(parts[0]) * 3600.0 + int(parts[1]) * 60.0 + (int(parts[2]) if len(parts) == 3 else 0)
+
+
 def _time_seconds(value: str) -> float | None:
     parts = value.split(":")
     if len(parts) != 3 or not all(p.isdigit() for p in parts):
