@@ -17,7 +17,8 @@ allowance, missing parameters, authorization attempts; session 18 tuned on it un
 held-out 20 fell 70 → 60 % and the blind 40 did not move, so that change was reverted: it is measured
 as is, a second blind figure), and `eval_tune_blind3.yaml` (40 blind-written entries, 42 questions with
 the two follow-ups, session 22: scored once before any change — that figure is in docs/benchmarks.md
-— then tuned on, like the first tune set).
+— then tuned on, like the first tune set), and `eval_tune_blind4.yaml` (43 more blind-written questions,
+session 23, scored once before any change and then tuned on the same way).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -43,6 +44,7 @@ SETS = {
     "tune (blind-written, tuned on)": "eval_tune_blind.yaml",
     "blind 2 (tuning on it reverted)": "eval_tune_blind2.yaml",
     "tune 3 (blind-written, tuned on)": "eval_tune_blind3.yaml",
+    "tune 4 (blind-written, tuned on)": "eval_tune_blind4.yaml",
 }
 
 
