@@ -27,8 +27,9 @@ from groundgate.agent import (
 )
 from groundgate.agent.context import resolve_context
 from groundgate.agent.contracts import ContextRelation, FactRefRecord, Intent
-from groundgate.agent.evidence import condition_fit, named_tasks, subject_terms
+from groundgate.agent.evidence import condition_fit, month_asked_as_then, named_tasks
 from groundgate.agent.planning import propose_by_rules, task_window
+from groundgate.agent.subjects import subject_terms
 from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
 from groundgate.tools.registry import ToolRegistry
 
@@ -148,6 +149,47 @@ def test_spoken_filler_is_no_subject() -> None:
 )
 def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subject: set[str]) -> None:
     assert subject_terms(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        # what the asker does around the question (跑客户, 看中, 顾上) is circumstance, not subject
+        ("月底要去深圳跑客户，酒店每晚能报到多少？", {"深圳", "住宿"}),
+        ("下周去上海，看中的酒店一晚 700，多出来那 100 块公司给报吗？", {"上海", "住宿"}),
+        ("我是去年 6 月领的结婚证，婚假一直没顾上休，现在还来得及吗？", {"婚假"}),
+        # the approver or form asked for is the answer's kind
+        ("这趟出差前前后后花了一万二，报销要经过哪些领导审批？", {"差旅"}),
+        ("请婚假的时候要把结婚证原件交上去吗？", {"婚假", "结婚证", "交上去"}),
+        ("报差旅的时候，除了住宿发票和水单，还要交哪些单子？", {"住宿", "差旅", "发票", "水单"}),
+        # a place stated in another clause stays a condition
+        ("下个月要去新加坡出差，酒店一晚能报多少？", {"新加坡", "住宿", "差旅"}),
+        # a figure takes its words whole: "一天多少钱" leaves no word "少钱"
+        ("出差的伙食补贴标准是一天多少钱？", {"伙食", "差旅"}),
+        # in the clause that asks, a verb is what is asked
+        ("年假没休完的能折成钱吗？", {"年假", "折成"}),
+        # a clause that asks about nothing of its own leaves the other clauses' words
+        ("我家猫生病了，宠物医疗费能报销吗？", {"宠物", "医疗费"}),
+    ],
+)
+def test_the_clause_that_asks_sets_the_subject(question: str, subject: set[str]) -> None:
+    assert subject_terms(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("question", "day"),
+    [
+        ("我今年二月份出差了 5 天，那会儿的伙食补贴是按一天多少算的？", date(2026, 2, 28)),
+        ("去年 12 月那会儿的住宿标准是多少？", date(2025, 12, 31)),
+        # no "then": the question asks about today's rule
+        ("我 3 月 20 号出差回来的，现在报销还能报吗？", None),
+        ("二月份出差的伙食补贴是多少？", None),
+    ],
+)
+def test_a_question_placed_in_an_earlier_month_asks_for_that_months_rule(
+    question: str, day: date | None
+) -> None:
+    assert month_asked_as_then(question, TODAY) == day
 
 
 def test_one_character_nouns_are_the_subject_when_nothing_else_names_one() -> None:
@@ -284,7 +326,7 @@ def test_a_share_of_pay_is_an_amount_rule_but_not_a_number_of_days() -> None:
 
 
 def test_each_part_of_a_two_part_question_has_its_own_subject() -> None:
-    from groundgate.agent.evidence import need_subject
+    from groundgate.agent.subjects import need_subject
 
     question = "病假需要提前几天申请？要准备什么材料？"
     # `提前` is the aspect of the amount part; the materials part is about 病假 alone

@@ -38,8 +38,8 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
-from groundgate.agent.evidence import subject_terms
 from groundgate.agent.planning import task_window
+from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
 from groundgate.agent.vocabulary import REPLACEABLE_CLASSES, entities_in
 from groundgate.questions import resolve_followup

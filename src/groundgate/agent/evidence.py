@@ -44,22 +44,22 @@ from groundgate.agent.contracts import (
     ToolResult,
     VerifiedFact,
 )
-from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import (
-    ENTITY,
-    FILLER_PHRASES,
-    FILLER_WORDS,
-    NEED_CUES,
-    PLACES,
-    entities_in,
-    hypernyms_of,
+from groundgate.agent.subjects import (
+    ALTERNATIVES,
+    names_entities,
+    need_subject,
+    on_subject,
+    place_unranked,
+    subject_terms,
 )
+from groundgate.agent.tools import COMPANY_SCOPE, snapshot
+from groundgate.agent.vocabulary import entities_in
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
 from groundgate.text import mask_instructions, split_sentences, tokenize
-from groundgate.text.segmentation import jieba_tag
 from groundgate.verify.fidelity import extract
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 
 __all__ = [
     "BEYOND_RULE",
@@ -69,10 +69,8 @@ __all__ = [
     "fitting",
     "governance_reason",
     "named_tasks",
-    "names_entities",
-    "on_subject",
     "on_topic_sentences",
-    "subject_terms",
+    "month_asked_as_then",
     "supporting_sentences",
 ]
 
@@ -107,151 +105,29 @@ _ELIGIBILITY_CUE = re.compile(
 )
 
 
-#: Words that say what kind of answer is wanted, not what it is about: they do not make a passage
-#: relevant ("员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物).
-_GENERIC_WORDS: Final = frozenset(
-    tokenize(
-        "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
-        "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 外面 里面 外头 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
-    )
-)
-
-
 _YEAR = re.compile(r"((?:19|20)\d\d)\s*年")
 _LAST_YEAR = re.compile(r"去年|上一年|上年度")
 _YEAR_BEFORE = re.compile(r"前年")
 _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
-_APPROX_PERIOD = re.compile(
-    r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)多?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?:一点)?"
-)
-_ASKED_NOUN = re.compile(r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+")
-_ALTERNATIVES = re.compile(
-    r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}"
-)
-_ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
-#: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
-#: context, and a policy for the asker's case need not repeat their group's name.
-_OWN_GROUP = re.compile(r"(?:我们|咱们|我在|借调在|调到|我们的)[\u4e00-\u9fa5]{0,4}项目组?(?:成员|的人)?")
+#: "那会儿的伙食补贴按多少算": the rule of the time the question places itself at, not today's.
+_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子")
+_MONTH = re.compile(r"(?:(\d{4})\s*年|(今年|去年))?\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
 
-def subject_terms(question: str) -> frozenset[str]:
-    """The words of the question that name what it is about: its domain words (`agent.vocabulary`),
-    then the other words of the rest, less those that only say what kind of answer is wanted
-    (`_GENERIC_WORDS`); single characters (满, 年) and figures are conditions, not subjects."""
-    question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
-    question = _OWN_GROUP.sub(" ", question)
-    question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
-    # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
-    question = _ASKED_NOUN.sub(" ", question)
-    # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.
-    question = _ALTERNATIVES.sub(" ", question)
-    entities = entities_in(question)
-    rest = ENTITY.sub(" ", question)
-    for phrase in FILLER_PHRASES:
-        rest = rest.replace(phrase, " ")
-    for m in reversed(extract(rest).items):  # figures and periods ("半年", "500 元") are conditions
-        rest = rest[: m.start] + " " + rest[m.end :]
-    words = {
-        t
-        for t in tokenize(rest)
-        if t not in _GENERIC_WORDS and t not in FILLER_WORDS and len(t) > 1 and not t.isdigit()
-    }
-    # A one-character noun is a subject too when it is all the question names ("钱…几天能到账"):
-    # without it every passage would be on the subject of a question about nothing.
-    tagged = jieba_tag(rest)
-    nouns = {w for w, tag in tagged if len(w) == 1 and tag == "n" and w not in _GENERIC_WORDS}
-    tags: dict[str, list[str]] = {}
-    for w, tag in tagged:
-        tags.setdefault(w, []).append(tag)
-    named = {w for w in words if _names_a_thing(w, tags.get(w) or [t for _, t in jieba_tag(w)])}
-    return frozenset(entities) | frozenset(named or (nouns if not entities else ()))
-
-
-#: Parts of speech that never name what a question is about (jieba's tags): adjectives, adverbs,
-#: idioms, pronouns, prepositions, conjunctions, particles, measure words.
-_NOT_A_NAME_TAGS: Final = frozenset(
-    {"a", "ad", "d", "i", "r", "zg", "y", "p", "u", "uj", "ul", "uz", "ug", "uv", "ud", "vd", "q"}
-)
-#: The characters a count ends with (`几天`, `块整`, `头一回`); a rank ends with what it ranks (`二线`).
-_COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千万几半整个天次回块元年月日号")
-#: A word starting with one of these is an adverb or a modal glued to a verb by the segmenter
-#: (`刚领` "just got", `能放` "can take"), not a name, even when tagged as a noun.
-_FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正")
-
-
-def _names_a_thing(word: str, tags: Sequence[str]) -> bool:
-    """Whether a Chinese word of the question may name what it is about, given its part-of-speech
-    tags in the question (else its own): `正好`, `具体`, `头一回`, `块整` say how or how much, and
-    requiring them of a passage only rules the right one out (docs/agent.md, "Subject words"). Latin
-    words are kept as they are."""
-    if not re.search("[\u4e00-\u9fff]", word):
-        return True
-    if word[0] in _FUNCTION_START:
-        return False
-    if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
-        return False
-    # A count (`块整`) says how much; a rank (`二线`) names a category, and `港澳台`, tagged a numeral
-    # too, a place. An exclusion (`以外`, a conjunction to the tagger) stays: it narrows the case.
-    return not (tags and all(tag == "m" for tag in tags) and word[-1] in _COUNT_END)
-
-
-_PART_END: Final = re.compile(r"[？?！!。；;]")
-
-
-def need_subject(question: str, need: NeedCode) -> frozenset[str]:
-    """The subject a passage must name to cover `need`: in a question asking several things, that of
-    the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
-    要准备什么材料？": `提前` is the amount part's aspect, not the materials part's). A question of one
-    part, or a need no single part asks for, keeps the whole question's subject."""
-    parts = [p for p in _PART_END.split(question) if p.strip()]
-    cue = NEED_CUES.get(need)
-    asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
-    if len(asking) != 1:
-        return subject_terms(question)
-    return subject_terms(asking[0]) | frozenset(entities_in(question))
-
-
-def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
-    """Whether the sentence, read under its document's title, names every domain word of the
-    question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy.
-    A general word names its instances ("一线城市" names 深圳, `vocabulary.HYPERNYMS`)."""
-    context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
-    named = set(entities_in(context))
-    return all(
-        word in named
-        or word in context
-        or any(h in context for h in hypernyms_of({word}))
-        or _place_unranked(word, context)
-        for word in entities_in(question)
-    )
-
-
-def _place_unranked(word: str, text: str) -> bool:
-    """A place the question names is a condition the text need not repeat when the text names no
-    place at all: a meal allowance "按每天 120 元" holds in 成都 too; a lodging rule that ranks cities
-    (`一线城市…600 元`) must name the asked one or its class."""
-    return word in PLACES and not any(place in text for place in PLACES) and "城市" not in text
-
-
-def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
-    """Whether the passage (heading included) names the question's subject: every subject word of a
-    short subject (up to three: "国外出差住宿" is not "出差住宿"), two in three of a longer one."""
-    if not subject:
-        return True
-    text = f"{doc.heading or ''}\n{doc.text}".lower()
-    text += " " + " ".join(entities_in(text))  # 年休假 names 年假
-    words = set(tokenize(text))
-    # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
-    named = sum(
-        1
-        for term in subject
-        if term in words
-        or term in text
-        or any(h in text for h in hypernyms_of({term}))
-        or _place_unranked(term, text)
-    )
-    return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2
+def month_asked_as_then(question: str, today: date) -> date | None:
+    """The last day of the earlier month a question asks about as then ("我今年二月份出差了 5 天，
+    那会儿的伙食补贴…" → 2026-02-28), when it says so (`_THEN_CUE`) and not "现在"."""
+    if not _THEN_CUE.search(question) or re.search(r"现在|目前|如今|现行|还能", question):
+        return None
+    for m in _MONTH.finditer(question):
+        number = parse_chinese_numeral(m.group(3)) if not m.group(3).isdigit() else int(m.group(3))
+        if number is None or not 1 <= number <= 12:
+            continue
+        year = int(m.group(1)) if m.group(1) else today.year - 1 if m.group(2) == "去年" else today.year
+        if (year, int(number)) < (today.year, today.month):
+            following = date(year + int(number) // 12, int(number) % 12 + 1, 1)
+            return following - timedelta(days=1)
+    return None
 
 
 _CONDITION_KINDS: Final = frozenset({"amount", "duration", "count", "percent"})
@@ -525,6 +401,9 @@ class EvidenceEvaluator:
         """The day a question about an earlier year asks about ("2025 年那会儿…", "去年…按当时的标准"):
         the end of that year; None for a question about now."""
         today = self.now.date()
+        month = month_asked_as_then(self.question, today)
+        if month is not None:
+            return month
         if _NOW_CUE.search(self.question):
             return None
         years = [int(y) for y in _YEAR.findall(self.question)]
@@ -613,8 +492,8 @@ class EvidenceEvaluator:
         """Citation ids of two sources that state different values for the question's subject."""
         if need not in (NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY):
             return []
-        offered = _ALTERNATIVES.search(self.question)
-        rest = _ALTERNATIVES.sub(" ", self.question)
+        offered = ALTERNATIVES.search(self.question)
+        rest = ALTERNATIVES.sub(" ", self.question)
         if offered and not re.search(r"\d", offered.group(0)) and not re.search(r"多少|几", rest):
             # "按工作日算还是按自然日算" asks which way a rule counts, not its figure: sources that
             # differ in the amount but count the same way do not disagree about what was asked
@@ -635,7 +514,7 @@ class EvidenceEvaluator:
                 # Two sources disagree only about the same thing: the sentence names the whole subject.
                 named = {*entities_in(sentence), *tokenize(sentence)}
                 if not all(
-                    term in named or term in sentence.lower() or _place_unranked(term, sentence)
+                    term in named or term in sentence.lower() or place_unranked(term, sentence)
                     for term in subject
                 ):
                     continue

@@ -47,7 +47,7 @@ from groundgate.agent.contracts import (
     SemanticQueryPlan,
     ToolCall,
 )
-from groundgate.agent.evidence import subject_terms
+from groundgate.agent.subjects import subject_terms
 from groundgate.agent.vocabulary import NEED_CUES, canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model

@@ -147,6 +147,10 @@ class Lexicon:
 
     # ------------------------------------------------------------------ matching
 
+    def knows(self, term: str) -> bool:
+        """Whether `term` is one of the lexicon's Chinese terms as a whole (a domain word)."""
+        return _fold(term) in self._zh
+
     def matches(self, text: str) -> list[TermMatch]:
         """Lexicon terms in `text`, in order, longest first and never overlapping."""
         return list(self._cached(text))

@@ -1,0 +1,253 @@
+"""The subject of a business question: the words a passage must name to be about what was asked.
+
+A policy passage covers a need only if it is about the question's subject (docs/agent.md, "Subject
+words"): "员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物. The subject
+is the question's domain words (`agent.vocabulary`) and the other words that may name a thing, read
+clause by clause: the clause that asks sets it, and what the asker does around the question (`跑客户`,
+`看中的酒店`), when (`月底`), the kind of answer wanted (`标准`, `哪些领导`) and the alternatives
+offered are not subject words. Pure: jieba's tags and the bundled lexicon, no I/O of its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from groundgate.agent.contracts import DocumentEvidence, NeedCode
+from groundgate.agent.vocabulary import (
+    ENTITY,
+    FILLER_PHRASES,
+    FILLER_WORDS,
+    NEED_CUES,
+    PLACES,
+    entities_in,
+    hypernyms_of,
+)
+from groundgate.text import tokenize
+from groundgate.text.lexicon import default_lexicon
+from groundgate.text.segmentation import jieba_tag
+from groundgate.verify.fidelity import extract
+
+__all__ = ["ALTERNATIVES", "names_entities", "need_subject", "on_subject", "place_unranked", "subject_terms"]
+
+#: Words that say what kind of answer is wanted, not what it is about: they do not make a passage
+#: relevant ("员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物).
+_GENERIC_WORDS: Final = frozenset(
+    tokenize(
+        "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
+        "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+    )
+)
+
+
+_APPROX_PERIOD = re.compile(
+    r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)(?:多(?!少))?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?!少)(?:一点)?"
+)
+_ASKED_NOUN = re.compile(
+    r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+"
+    # "要经过哪些领导审批": the approver asked for is the answer, not the subject.
+    r"|(?:哪些|哪个|哪位|哪级|哪一级|什么|啥)(?:级别的|样的)?(?:领导|上级|人|部门|负责人)"
+    r"|(?:什么|哪些|哪几|哪种|啥)(?:样的)?(?:单子|表格?|票)"
+)
+#: A clause that asks (its interrogative or question particle): in "月底要去深圳跑客户，酒店每晚能报到
+#: 多少？" the subject is the asking clause's (`住宿`), not what the asker does around it (`客户`).
+_ASKING_CLAUSE: Final = re.compile(
+    r"吗|么|呢|什么|啥|多少|几|哪|谁|怎|如何|是否|能否|可否|有没有|是不是|能不能|要不要"
+)
+_CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
+ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
+_ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
+#: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
+#: context, and a policy for the asker's case need not repeat their group's name.
+_OWN_GROUP = re.compile(r"(?:我们|咱们|我在|借调在|调到|我们的)[\u4e00-\u9fa5]{0,4}项目组?(?:成员|的人)?")
+
+
+def subject_terms(question: str) -> frozenset[str]:
+    """The words of the question that name what it is about: its domain words (`agent.vocabulary`),
+    then the other words of the rest, less those that only say what kind of answer is wanted
+    (`_GENERIC_WORDS`); single characters (满, 年) and figures are conditions, not subjects.
+
+    Of a question of several clauses, the clause that asks sets the subject when it names something
+    itself: "月底要去深圳跑客户，酒店每晚能报到多少？" is about 住宿 in 深圳, not 客户; the other clauses
+    add only their domain words and proper names (a place: "去新加坡出差，酒店…"). What the asker does
+    there (`跑`, `看中`, `交上去`) is circumstance, and so is when (`月底`). A clause that asks about
+    nothing of its own ("我们部门搞团建，费用怎么报？") leaves the other clauses' words in."""
+    question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
+    question = _OWN_GROUP.sub(" ", question)
+    question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
+    # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
+    question = _ASKED_NOUN.sub(" ", question)
+    # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.
+    question = ALTERNATIVES.sub(" ", question)
+    entities = frozenset(entities_in(question))
+    clauses = [c for c in _CLAUSE_BREAK.split(question) if c.strip()]
+    if len(clauses) <= 1:
+        named = _named_in(question, asking=True)
+        return entities | (named or (_one_character_nouns(question) if not entities else frozenset()))
+    asks = [i for i, c in enumerate(clauses) if _ASKING_CLAUSE.search(c)]
+    at = asks[-1] if asks else len(clauses) - 1
+    own = _named_in(clauses[at], asking=True)
+    around = frozenset().union(*(_named_in(c, asking=False) for i, c in enumerate(clauses) if i != at))
+    if own or entities_in(clauses[at]):
+        around = frozenset(w for w in around if not _is_common_word(w))
+    named = own | around
+    if not named and not entities:
+        # A one-character noun is a subject too when it is all the question names ("钱…几天能到账"):
+        # without it every passage would be on the subject of a question about nothing.
+        named = _one_character_nouns(question)
+    return entities | named
+
+
+def _tagged_words(text: str) -> dict[str, list[str]]:
+    """The words of `text` outside its domain words, filler phrases and figures, with their
+    part-of-speech tags. Figures and periods ("半年", "500 元") are conditions: the words they overlap
+    are left out whole, not cut ("一天多少钱" must not leave a word "少钱")."""
+    rest = ENTITY.sub(" ", text)
+    for phrase in FILLER_PHRASES:
+        rest = rest.replace(phrase, " ")
+    figures = [(m.start, m.end) for m in extract(rest).items]
+    tags: dict[str, list[str]] = {}
+    at = 0
+    for w, tag in jieba_tag(rest):
+        start = rest.find(w, at)
+        start = at if start < 0 else start
+        at = start + len(w)
+        if any(start < end and begin < at for begin, end in figures):
+            continue
+        # (tokenize drops stopwords such as 需要 and stems Latin words)
+        for token in tokenize(w) if w.isascii() or not tokenize(w) else [w.lower()]:
+            tags.setdefault(token, []).append(tag)
+    return tags
+
+
+def _named_in(text: str, *, asking: bool) -> frozenset[str]:
+    """The words of one clause that may name what the question is about (`_names_a_thing`); verbs
+    only in the clause that asks ("能不能拆成半天休": 拆成 is what is asked)."""
+    tags = _tagged_words(text)
+    return frozenset(
+        t
+        for t, word_tags in tags.items()
+        if t not in _GENERIC_WORDS
+        and t not in FILLER_WORDS
+        and len(t) > 1
+        and not t.isdigit()
+        and t.strip()
+        and _names_a_thing(t, word_tags, verbs=asking)
+    )
+
+
+def _one_character_nouns(text: str) -> frozenset[str]:
+    return frozenset(
+        w
+        for w, tags in _tagged_words(text).items()
+        if len(w) == 1 and "n" in tags and w not in _GENERIC_WORDS and w not in FILLER_WORDS
+    )
+
+
+#: Common nouns and verbs: outside the clause that asks, what the asker handles or does (`客户`,
+#: `项目组`). Proper names (`新加坡`), ranks (`二线`) and exclusions (`以外`) stay conditions.
+_COMMON_TAGS: Final = frozenset({"n", "vn", "v", "vg", "vi", "l", "ng", "an"})
+
+
+def _is_common_word(word: str) -> bool:
+    if re.fullmatch(r"[A-Za-z0-9_\-.]+", word):
+        return False
+    tags = [tag for _, tag in jieba_tag(word)]
+    return bool(tags) and all(tag in _COMMON_TAGS for tag in tags)
+
+
+#: Parts of speech that never name what a question is about (jieba's tags): adjectives, adverbs,
+#: idioms, pronouns, prepositions, conjunctions, particles, measure words.
+_NOT_A_NAME_TAGS: Final = frozenset(
+    {"a", "ad", "d", "i", "r", "zg", "y", "p", "u", "uj", "ul", "uz", "ug", "uv", "ud", "vd", "q"}
+)
+#: Time words: when the asker does something (`月底`) is a condition, not a subject — unless the
+#: lexicon knows the word as a domain term.
+_TIME_TAGS: Final = frozenset({"t", "tg", "f"})
+#: Verbs: outside the clause that asks, what the asker does (`看中`, `交上去`, `跑`) is circumstance —
+#: unless the lexicon knows the word as a domain term (`加班`, `离职`: "加班了，有补贴吗").
+_VERB_TAGS: Final = frozenset({"v", "vg", "vi", "vq"})
+#: The characters a count ends with (`几天`, `块整`, `头一回`); a rank ends with what it ranks (`二线`).
+_COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千万几半整个天次回块元年月日号步项条")
+#: A word starting with one of these is an adverb or a modal glued to a verb by the segmenter
+#: (`刚领` "just got", `能放` "can take"), not a name, even when tagged as a noun.
+_FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正")
+
+
+def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> bool:
+    """Whether a Chinese word of the question may name what it is about, given its part-of-speech
+    tags in the question (else its own): `正好`, `具体`, `头一回`, `块整` say how or how much, and
+    requiring them of a passage only rules the right one out (docs/agent.md, "Subject words"). Latin
+    words are kept as they are."""
+    if not re.search("[\u4e00-\u9fff]", word):
+        return True
+    if word[0] in _FUNCTION_START:
+        return False
+    if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
+        return False
+    circumstance = _TIME_TAGS if verbs else _TIME_TAGS | _VERB_TAGS
+    if tags and all(tag in circumstance for tag in tags) and not default_lexicon().knows(word):
+        return False
+    # A count (`块整`) says how much; a rank (`二线`) names a category, and `港澳台`, tagged a numeral
+    # too, a place. An exclusion (`以外`, a conjunction to the tagger) stays: it narrows the case.
+    return not (tags and all(tag == "m" for tag in tags) and word[-1] in _COUNT_END)
+
+
+_PART_END: Final = re.compile(r"[？?！!。；;]")
+
+
+def need_subject(question: str, need: NeedCode) -> frozenset[str]:
+    """The subject a passage must name to cover `need`: in a question asking several things, that of
+    the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
+    要准备什么材料？": `提前` is the amount part's aspect, not the materials part's). A question of one
+    part, or a need no single part asks for, keeps the whole question's subject."""
+    parts = [p for p in _PART_END.split(question) if p.strip()]
+    cue = NEED_CUES.get(need)
+    asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
+    if len(asking) != 1:
+        return subject_terms(question)
+    return subject_terms(asking[0]) | frozenset(entities_in(question))
+
+
+def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
+    """Whether the sentence, read under its document's title, names every domain word of the
+    question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy.
+    A general word names its instances ("一线城市" names 深圳, `vocabulary.HYPERNYMS`)."""
+    context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
+    named = set(entities_in(context))
+    return all(
+        word in named
+        or word in context
+        or any(h in context for h in hypernyms_of({word}))
+        or place_unranked(word, context)
+        for word in entities_in(question)
+    )
+
+
+def place_unranked(word: str, text: str) -> bool:
+    """A place the question names is a condition the text need not repeat when the text names no
+    place at all: a meal allowance "按每天 120 元" holds in 成都 too; a lodging rule that ranks cities
+    (`一线城市…600 元`) must name the asked one or its class."""
+    return word in PLACES and not any(place in text for place in PLACES) and "城市" not in text
+
+
+def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
+    """Whether the passage (heading included) names the question's subject: every subject word of a
+    short subject (up to three: "国外出差住宿" is not "出差住宿"), two in three of a longer one."""
+    if not subject:
+        return True
+    text = f"{doc.heading or ''}\n{doc.text}".lower()
+    text += " " + " ".join(entities_in(text))  # 年休假 names 年假
+    words = set(tokenize(text))
+    # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
+    named = sum(
+        1
+        for term in subject
+        if term in words
+        or term in text
+        or any(h in text for h in hypernyms_of({term}))
+        or place_unranked(term, text)
+    )
+    return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2
