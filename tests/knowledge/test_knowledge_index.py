@@ -449,3 +449,16 @@ def test_edge_shard_without_dense_vector_is_refused_for_an_embedder(tmp_path: Pa
     EdgeKnowledgeIndex(tmp_path / "shard").close()
     with pytest.raises(KnowledgeIndexError, match="no 'dense' vector"):
         EdgeKnowledgeIndex(tmp_path / "shard", dense=FakeEmbedder())
+
+
+def test_a_hyphenated_service_name_ranks_the_passage_that_names_it(tmp_path: Path) -> None:
+    # `order-db` is split by the tokenizer into `order` and `db`, words of every passage about orders
+    # or databases; the name as one term finds the one passage about that database's pool.
+    with EdgeKnowledgeIndex(tmp_path / "shard") as index:
+        ingest_path(DEMO_DOCS, index)
+        hits = index.search(
+            "order-service 连 order-db 的连接池上限是多少",
+            filters=SearchFilter(tenant="acme", as_of=date(2026, 3, 14)),
+            limit=5,
+        )
+        assert any("order-db.pool.max_size" in h.chunk.text for h in hits), [h.chunk.doc_id for h in hits]

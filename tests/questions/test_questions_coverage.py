@@ -54,6 +54,18 @@ TEAM_B = "team-b.md > Team B handbook > Rituals"
         ("Kafka offsets are not moving. What should I do?", "If Kafka offsets are not moving, look for rebalancing loops.", "runbook", True, ""),
         # a phrase is said when its words stand together
         ("What is the phone number of the second line on-call?", "The proxy logs pool stats lines every 15 seconds.", "metrics", False, "need:terms_missing"),
+        # a status question is answered by a state, not by another field of the same record
+        ("ORD-1 现在是什么状态？", "order.status [order:ORD-1:status]: PENDING", "orders", True, ""),
+        ("ORD-1 现在是什么状态？", "order.channel [order:ORD-1:channel]: CMB", "orders", False, "need:kind_missing:status"),
+        # a limit is a configured bound, not an observed peak
+        ("order-db 的连接池上限是多少？", "订单服务的连接池配置为 order-db.pool.max_size 50。", "order", True, ""),
+        ("order-db 的连接池上限是多少？", "db_pool_active_connections{pool=order-db} 2026-03-14: max 34 at 14:11, min 15", "metrics", False, "need:kind_missing:quantity"),
+        # what a document covers answers nothing it covers
+        ("When are bank certificates renewed?", "This runbook describes how merchant keys are rotated and how bank certificates are renewed.", "keys", False, "need:kind_missing:time"),
+        ("When are bank certificates renewed?", "Bank channel certificates are renewed 30 days before they expire.", "keys", True, ""),
+        # "when … before …": the time of the main clause's event, the reference event said its own way
+        ("When do merchants get reminded before the old key is revoked?", "Security sends merchants reminders 14 days and 3 days before the revocation.", "keys", True, ""),
+        ("When do merchants get reminded before the old key is revoked?", "After the window the old key is revoked and requests fail.", "keys", False, "need:"),
     ],
 )  # fmt: skip
 def test_a_statement_meets_a_need_only_for_the_asked_entity_attribute_and_case(
@@ -513,3 +525,28 @@ def test_an_approver_answers_who_approves_only_when_the_approval_is_of_the_asked
     (need,) = derive_needs(question).needs
     assert need.kind is AnswerKind.PERSON
     assert gives_kind(features(statement), need, lexicon=True) is approver_given
+
+
+def test_another_suffix_of_one_word_says_it_but_a_longer_word_does_not() -> None:
+    (need,) = derive_needs("What sick pay do interns get?").needs
+    # `internal` is not `intern` with another suffix
+    assert not match_need(need, "HR-Policy and Finance own the internal policies.", context="profile").met
+
+
+def test_a_linking_word_before_a_question_is_no_part_of_its_own() -> None:
+    needs = derive_needs("How many sick days a year are on full pay? Also, what sick pay do interns get?").needs
+    assert [n.text for n in needs] == ["How many sick days a year are on full pay", "what sick pay do interns get"]
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "ORD-20260314-00220 现在是什么状态？走的哪个通道？",
+        "ORD-20260314-00220 现在是什么状态？是不是也是银行返回未知状态那种？",
+    ],
+)
+def test_a_later_part_that_refers_back_without_a_pronoun_is_about_the_named_order(question: str) -> None:
+    first, later = derive_needs(question).needs
+    assert later.anchors == first.anchors == ["ORD-20260314-00220"]
+    # a general sentence of the error-code manual says nothing about that order
+    assert not match_need(later, "PAY-5003 银行通道返回未知状态，订单保持 PENDING。", context="codes").met

@@ -27,6 +27,7 @@ embedding on the client keeps the two backends identical.)
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -113,10 +114,19 @@ def bm25_config() -> qdrant_edge.Bm25Config:
     )
 
 
+_HYPHENATED: Final = re.compile(
+    r"(?<![A-Za-z0-9_\-])[A-Za-z][A-Za-z0-9]+(?:-[A-Za-z0-9]+)+(?![A-Za-z0-9_\-])"
+)
+
+
 def with_identifier_terms(text: str) -> str:
     """`text` plus each identifier it holds squashed into one term (`ERR_TIMEOUT` → `errtimeout`), and
     each labelled name as one term (`Team B` → `teamb`, see `terms.label_terms`)."""
     extra = {squash(key) for key in extract_identifiers(text)} | set(label_terms(text))
+    # Hyphenated names (`order-db`, `payment-gateway`), also inside a dotted key (`order-db.pool.max_size`):
+    # the tokenizer splits them into common words (`order`, `db`), so a question naming `order-db`
+    # would rank every passage about orders or databases as high as the one about that database.
+    extra |= {squash(m.group()) for m in _HYPHENATED.finditer(text)}
     extra.discard("")
     return f"{text}\n{' '.join(sorted(extra))}" if extra else text
 

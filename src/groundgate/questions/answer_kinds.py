@@ -111,6 +111,10 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     `lexicon`: the bundled lexicon's synonyms of the question's words count as its words (a client
     dinner is business entertainment)."""
     kind = need.kind
+    if _DESCRIBES_DOCUMENT.search(s.text):
+        # "This runbook describes how … bank certificates are renewed": what the document covers,
+        # not what it says (not when they are renewed, nor who does it). Nothing is answered by it.
+        return False
     if kind not in _NOT_IDENTIFIER_KINDS and _ASKS_IDENTIFIER.search(need.text):
         # "对应的退款单号是哪个" / "which ticket number": an identifier other than the ones the
         # question names (`order.status … ORD-…: REFUNDED` names the order, not its refund).
@@ -135,6 +139,10 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             # "How long does es-search keep its slow log?" asks how long something is kept: a
             # duration of another thing (`queries slower than 2 seconds are written to the slow log`)
             # is not the answer.
+            return False
+        if _ASKS_LIMIT.search(need.text) and not _SAYS_LIMIT.search(f"{s.context}\n{s.text}"):
+            # "连接池上限是多少" / "what is the pool's limit": a configured bound, not an observed
+            # peak (`db_pool_active_connections … max 34 at 14:11`).
             return False
         taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
         for m in s.mentions:
@@ -167,12 +175,35 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
         return bool(_PERSON_WORDS.search(s.text))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
+    if kind is AnswerKind.STATUS:
+        # "ORD-… 现在是什么状态": a state, not another field of the same record (`order.channel … CMB`).
+        return bool(_SAYS_STATUS.search(s.text))
     if _ASKS_RETURNED.search(need.text):
         # "退款接口会返回什么" / "which error code does it return": a code or status, not a rule.
         return any(m.kind == "identifier" for m in s.mentions) or bool(_CODE.search(s.text))
     return True
 
 
+_DESCRIBES_DOCUMENT: Final = re.compile(
+    r"^\s*(?:this|the)\s+(?:runbook|document|guide|page|manual|section|article|handbook|faq|reference|chapter)"
+    r"\s+(?:describes|covers|explains|outlines|lists|summari[sz]es|is about|introduces)\b"
+    r"|^\s*(?:本|该)(?:文档?|手册|指南|页面?|章节?|FAQ|说明书)(?:主要)?(?:介绍|描述|概述|涵盖|列出|说明了?)",
+    re.IGNORECASE,
+)
+_ASKS_LIMIT: Final = re.compile(r"上限|限额|封顶|\blimit\b|\bcap\b|\bmax(?:imum)? size\b", re.IGNORECASE)
+_SAYS_LIMIT: Final = re.compile(
+    r"上限|限额|封顶|不超过|不得超过|不能超过|至多|最多|最大|\blimit|\bcap\b|\bcapacity\b|\bmaximum\b|\bmax[_ ]?"
+    r"(?:size|connections|conn|pool|replicas|value)\b|\bmax_\w+|\bup to\b|\bat most\b|\bno more than\b|"
+    r"\bexceed|超过|超出|配额|限流|\bquotas?\b|\bthrottl|\bqps\b|\brps\b|per second",
+    re.IGNORECASE,
+)
+_SAYS_STATUS: Final = re.compile(
+    r"\bstat(?:us|e)\b|状态|\b(?:PENDING|SUCCE\w*|FAIL\w*|REFUND\w*|CLOSED|OPEN|RESOLVED|FIRING|ACTIVE|"
+    r"INACTIVE|RUNNING|STOPPED|DONE|CANCEL\w*|EXPIRED|PAID|UNPAID|PROCESSING|CREATED|MITIGATED|DEGRADED|"
+    r"HEALTHY|UNHEALTHY|DOWN|ONGOING)\b|成功|失败|处理中|已?退款|已关闭|已完成|待处理|进行中|已取消|已?恢复|"
+    r"已解决|降级|正常|异常|未完成|已过期|生效|失效",
+    re.IGNORECASE,
+)
 _ASKS_RETENTION: Final = re.compile(
     r"\b(?:keep|kept|retain(?:ed)?|store[sd]?)\b|保留|保存|留存|存多久", re.IGNORECASE
 )

@@ -110,6 +110,9 @@ def _has_word(s: Statement, word: str) -> bool:
         return len(form) >= 3 and sum(p in s.cjk for p in pieces) * 3 >= 2 * len(pieces)
     if form in s.flat:
         return True
+    if len(pieces) == 1 and pieces[0] not in s.stems:
+        # `reminded` is said by `reminders`, `rotated` by `rotation`: one word, another suffix.
+        return any(_derived(pieces[0], other) for other in s.stems)
     if not pieces or not all(p in s.stems for p in pieces):
         return False
     if len(pieces) == 1:
@@ -117,6 +120,17 @@ def _has_word(s: Statement, word: str) -> bool:
     # A phrase ("second line") is said when its words stand together, in order: "15 seconds as
     # pool stats lines" holds both stems, and says nothing about a second line.
     return _phrase_rx(pieces).search(s.flat) is not None
+
+
+#: English suffixes that make another word of the same stem (`remind` → `reminder`, `rotat` → `rotation`).
+_DERIVING: Final = ("er", "ion", "ation")
+
+
+def _derived(a: str, b: str) -> bool:
+    """Whether the stems `a` and `b` are one word with another suffix: the shorter (five letters at
+    least) and the longer less one of `_DERIVING` (`rotat` and `rotation`, `remind` and `reminder`)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return len(short) >= 5 and long.startswith(short) and long[len(short) :] in _DERIVING and short.isalpha()
 
 
 @lru_cache(maxsize=4096)
@@ -482,12 +496,17 @@ def match_need(
 
     # A word of the question may stand for a phrase of it (`hotel` in "hotel limit" is `住宿标准`).
     words = _within(equivalents, need.text)
-    checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0]
+    checkable, reference = _comparable_terms(need, s, words)
     present = {t for t in checkable if _present(s, t, words, surround=True)}
     said = {t for t in present if _said(s, t, words)}
     # What tells this need from the question's other parts must be said, not only be a heading
     # (a section "产假与婚假" is not an answer about 婚假 for a sentence about 产假).
-    unsaid = [t for t in need.distinct if t in present and t not in said]
+    shared = {t.lower() for t in need.terms} - {t.lower() for t in need.distinct}
+    unsaid = [
+        t
+        for t in need.distinct
+        if t in present and t not in said and not _modifies_shared(need.text, t, shared)
+    ]
     present -= set(unsaid)
     terms_missing = [t for t in checkable if t not in present]
     found = sum(term_weight(t) for t in present)
@@ -497,7 +516,7 @@ def match_need(
     score += 0.5 * sum(1 for t in need.soft_terms if _present(s, t, words, surround=True))
     # The subject is its nouns: most of them must be there (its verbs and adjectives, when it has no
     # noun), and every word that tells this need from the question's other parts.
-    nouns = [t for t in need.terms if term_weight(t) == 2]
+    nouns = [t for t in need.terms if term_weight(t) == 2 and t not in reference]
     weighed = [t for t in checkable if term_weight(t) == 2] or checkable
     carried = sum(term_weight(t) for t in weighed if t in present)
     share = carried / max(1, sum(term_weight(t) for t in weighed))
@@ -516,19 +535,14 @@ def match_need(
         weighed
         and not any(t in said for t in weighed)
         and not any(_said(s, a, equivalents) for a in need.anchors)
+        # the asked event of a "when … before …" question said is enough (its actor may be the heading's)
+        and not (reference and any(t in said for t in checkable))
     ):
         # Every word found is a heading's and no asked name is said: the statement itself says
         # something else under that heading ("Normal values are below 100" under "… and alert").
         codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
     codes += _predicate_codes(need, checkable, present)
-    case_unsaid: list[str] = []
-    if need.case_terms:  # most needs set no case: build the statement alone only when one does
-        own = statement(s.text) if s.context or s.surround is not None else s
-        case_unsaid = [t for t in need.case_terms if _checkable(s, t, words) and not _present(own, t, words)]
-    if case_unsaid:
-        # The statement answers the general rule, not the case asked about ("每天 100 元" for the
-        # day of departure, which the rule's next clause prices at 50 元).
-        codes.append("need:case_unsaid:" + ",".join(case_unsaid))
+    codes += _case_codes(need, s, words)
     codes += _subject_codes(need, s, words)
     qualifiers = _qualifier_conflicts(need, s)
     codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
@@ -590,14 +604,94 @@ _EN_SUBORDINATE: Final = re.compile(
 )
 
 
+def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -> tuple[list[str], set[str]]:
+    """The need's terms that can be looked for in `s`, and the reference event's words left out.
+
+    "When do merchants get reminded *before the old one is revoked*": the later clause names the
+    event the asked time is measured from; the answer may say it its own way ("14 days before the
+    revocation") or not at all."""
+    checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0]
+    reference = _reference_event_words(need)
+    if reference and any(t not in reference for t in checkable):
+        return [t for t in checkable if t not in reference], reference
+    return checkable, reference
+
+
+def _case_codes(need: Need, s: Statement, words: TermEquivalents | None) -> list[str]:
+    """The case the question sets, when the statement itself does not say it: it answers the general
+    rule, not the case asked about ("每天 100 元" for the day of departure, which the rule's next
+    clause prices at 50 元)."""
+    if not need.case_terms:  # most needs set no case: build the statement alone only when one does
+        return []
+    own = statement(s.text) if s.context or s.surround is not None else s
+    reference = _reference_event_words(need)  # "before the old key is revoked" sets no case
+    unsaid = [
+        t
+        for t in need.case_terms
+        if t not in reference and _checkable(s, t, words) and not _present(own, t, words)
+    ]
+    return ["need:case_unsaid:" + ",".join(unsaid)] if unsaid else []
+
+
+def _modifies_shared(text: str, word: str, shared: set[str]) -> bool:
+    """Whether `word` stands right before a word the question's other parts share ("merchant *signing*
+    keys … how long do old and new keys both work"): it narrows the thing both parts are about, so
+    a heading that says it (`Signing Key Rotation Runbook`) is enough."""
+    at = text.lower().find(word.lower())
+    if at < 0:
+        return False
+    rest = text[at + len(word) :].lstrip().lower()
+    return any(other and not other[0].isdigit() and rest.startswith(other) for other in shared)
+
+
+def _reference_event_words(need: Need) -> set[str]:
+    """The terms of an English "when" question's own before/after clause (`_predicate_codes`)."""
+    if need.kind is not AnswerKind.TIME or is_cjk_text(need.text):
+        return set()
+    asked = _EN_WHEN_OPENER.sub("", need.text)
+    m = _EN_SUBORDINATE.search(asked)
+    if (
+        m is None
+        or m.group(0).lower() not in ("before", "after", "until", "since")
+        or not asked[: m.start()].strip()
+    ):
+        return set()
+    main = set(re.findall(r"[a-z0-9][a-z0-9\-]*", asked[: m.start()].lower()))
+    later = set(re.findall(r"[a-z0-9][a-z0-9\-]*", asked[m.end() :].lower()))
+    return {t for t in need.terms if t.lower() in later and t.lower() not in main}
+
+
+_EN_WHEN_OPENER: Final = re.compile(r"^\s*(?:(?:and|so|but|then)\s+)?when\b", re.IGNORECASE)
+
+
 def _predicate_codes(need: Need, checkable: Sequence[str], present: set[str]) -> list[str]:
     """A yes/no question asks whether its main clause holds: every word of that clause must be
     there ("Are any minutes left out" is not answered by a sentence on how the SLO counts minutes,
-    which says nothing of leaving any out). English only: a Chinese question's clause is not cut
-    this way (docs/design.md §8, "Coverage")."""
-    if need.kind is not AnswerKind.YES_NO or is_cjk_text(need.text):
+    which says nothing of leaving any out); a "when" question with a clause of its own (before,
+    after, if …) asks the time of its main clause's event. English only: a Chinese question's
+    clause is not cut this way (docs/design.md §8, "Coverage")."""
+    if is_cjk_text(need.text):
         return []
-    main = _EN_SUBORDINATE.split(need.text, maxsplit=1)[0].lower()
+    asked = _EN_WHEN_OPENER.sub("", need.text) if need.kind is AnswerKind.TIME else need.text
+    parts = _EN_SUBORDINATE.split(asked, maxsplit=1)
+    if need.kind is AnswerKind.TIME and len(parts) == 2 and parts[0].strip():
+        # "When do merchants get reminded *before the old one is revoked*" names two events and asks
+        # the time of the first: a sentence on when the key is revoked answers the other one.
+        main = parts[0].lower()
+        words = set(re.findall(r"[a-z0-9][a-z0-9\-]*", main)) - {
+            "when",
+            "what",
+            "time",
+            "and",
+            "do",
+            "does",
+            "did",
+        }
+        unsaid = [t for t in checkable if t.lower() in words and t not in present]
+        return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
+    if need.kind is not AnswerKind.YES_NO:
+        return []
+    main = parts[0].lower()
     words = set(re.findall(r"[a-z0-9][a-z0-9\-]*", main))
     unsaid = [t for t in checkable if t.lower() in words and t not in present]
     return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []

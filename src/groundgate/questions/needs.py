@@ -83,7 +83,12 @@ _ZH_FUNCTION: Final = wordset(
     "的 了 是 有 在 和 与 及 或 由 被 把 对 给 为 向 从 按 以 之 而 则 且 并 吗 呢 吧 啊"
 )
 _PRONOUNS_EN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
-_PRONOUNS_ZH = re.compile(r"它|其|该|这个|那个|此")
+_PRONOUNS_ZH = re.compile(
+    r"它|其|该|这个|那个|此"
+    # A part that refers back without a pronoun: "ORD-… 现在是什么状态？*走的*哪个通道？*是不是也是*…那种？"
+    # — a one-character verb with 的 and no subject of its own, or "also".
+    r"|^(?:那|那么)?[走用付扣退发买刷]的|也(?:是|有|会)|同样是"
+)
 
 # --------------------------------------------------------------------------- names
 
@@ -631,7 +636,10 @@ def derive_needs(
                 search_text=(resolved if len(parts) == 1 and not inherited else search)[:500],
             )
         )
-        previous = part if (part.anchors or part.terms) else (previous or part)
+        # A part that took an earlier part's name passes it on ("走的哪个通道？是不是也是…" are both
+        # about the order the first part named).
+        named = replace(part, anchors=anchors) if anchors != part.anchors else part
+        previous = named if (named.anchors or named.terms) else (previous or part)
     if len(needs) > 1:
         for need in needs:
             # Words a later part took over from this one ("its error budget") are still this one's.

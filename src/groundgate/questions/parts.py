@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
+from typing import Final
 
 from groundgate.questions.interrogatives import EN_AUXILIARY
 from groundgate.text.segmentation import is_cjk_text, jieba_cut
@@ -159,13 +160,21 @@ def _rejoin_bare(pieces: Iterable[str]) -> list[str]:
     return out
 
 
+_LINKING_OPENER: Final = re.compile(
+    r"^(?:also|and also|besides|plus|additionally|moreover|furthermore|oh and|and|另外|此外|还有|对了|顺便问一下|顺便问下)"
+    r"\s*[,，、]\s*(?=\S)",
+    re.IGNORECASE,
+)
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: one per sentence, per joined second question that asks on its own,
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
     parts: list[str] = []
     sentences: list[str] = []
     for sentence in _PART_END.split(question):
-        sentence = sentence.strip(" ，,、")
+        # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
+        sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")
         if sentence:
             sentences.extend(
                 (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [sentence]
