@@ -24,6 +24,7 @@ from groundgate.evaluation.scoring.checker_scores import EvalFigures, EvalReport
 ROOT = Path(__file__).resolve().parent.parent
 DEV = ROOT / "tests" / "data" / "check_dev.jsonl"
 DEV_V3 = ROOT / "tests" / "data" / "check_dev_v3.jsonl"
+DEV_V4 = ROOT / "tests" / "data" / "check_dev_v4.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -63,6 +64,7 @@ def main() -> None:
     reports["dev"], _ = run_eval(DEV, split=split, group_by=None)
     dev = reports["dev"]
     v3, _ = run_eval(DEV_V3, split="tune", group_by="lang")
+    v4 = {part: run_eval(DEV_V4, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -79,6 +81,12 @@ def main() -> None:
         _row(f"dev v3 lang = {lang}", g.flagged, g.reject_only)
         for lang, g in v3.breakdowns.get("lang", {}).items()
     ]
+    for part, label in (("tune", "tuned on"), ("test", "held out, Chinese only")):
+        rows += [_row(f"dev v4 {part} ({label})", v4[part].flagged, v4[part].reject_only)]
+        rows += [
+            _row(f"dev v4 {part} lang = {lang}", g.flagged, g.reject_only)
+            for lang, g in v4[part].breakdowns.get("lang", {}).items()
+        ]
     kinds = [
         _row(f"kind = {kind}", g.flagged, g.reject_only) for kind, g in dev.breakdowns.get("kind", {}).items()
     ]
@@ -111,6 +119,12 @@ def main() -> None:
         "`git worktree add /tmp/base 93ebc9d && PYTHONPATH=/tmp/base/src python -m groundgate.cli "
         "check-eval --input tests/data/check_dev_v3.jsonl --split all` — then tuned on; its row is a tune "
         "figure, not a held-out one.",
+        "`dev v4` (tests/data/check_dev_v4.jsonl, 200 pairs, 130 Chinese, written blind in session 23; `tune` "
+        "= 70 zh + 70 en, `test` = 60 zh) measured unseen with the checker of `51ec5df`: all 200 balanced "
+        "accuracy 0.635 (en 0.643, zh 0.631), REJECT precision 0.857 (28); tune 0.621, test 0.667 "
+        "(`git worktree add /tmp/base 51ec5df && PYTHONPATH=/tmp/base/src python -m groundgate.cli "
+        "check-eval --input tests/data/check_dev_v4.jsonl --split all`). Tuned on `tune` only; its `test` "
+        "row is held out.",
         "",
         head,
         rule,
