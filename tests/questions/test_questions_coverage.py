@@ -534,8 +534,13 @@ def test_another_suffix_of_one_word_says_it_but_a_longer_word_does_not() -> None
 
 
 def test_a_linking_word_before_a_question_is_no_part_of_its_own() -> None:
-    needs = derive_needs("How many sick days a year are on full pay? Also, what sick pay do interns get?").needs
-    assert [n.text for n in needs] == ["How many sick days a year are on full pay", "what sick pay do interns get"]
+    needs = derive_needs(
+        "How many sick days a year are on full pay? Also, what sick pay do interns get?"
+    ).needs
+    assert [n.text for n in needs] == [
+        "How many sick days a year are on full pay",
+        "what sick pay do interns get",
+    ]
 
 
 @pytest.mark.parametrize(

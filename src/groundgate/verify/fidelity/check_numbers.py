@@ -175,6 +175,36 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
     )
 
 
+#: Words that say a figure is worked out from others: a remainder, a total, a difference.
+_ARITHMETIC_CUE = re.compile(
+    r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|\bremaining\b|\bleft\b|\bin total\b|"
+    r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b",
+    re.IGNORECASE,
+)
+
+
+def _from_own_figures(m: Mention, claim: str) -> bool:
+    """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
+    states (each checked against the evidence on its own), said as one (`还剩`, `in total`) right
+    before it. The operands are the claim's, so small figures do not match by chance."""
+    if (
+        not isinstance(m.value, float)
+        or m.comparator
+        or not _ARITHMETIC_CUE.search(claim[max(0, m.start - 8) : m.start])
+    ):
+        return False
+    values = [
+        e.value
+        for e in extract(claim).items
+        if isinstance(e.value, float) and e.start != m.start and _same_kind(m, e) and e.unit == m.unit
+    ]
+    return any(
+        _close(a + b, m.value) or _close(abs(a - b), m.value)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+
+
 #: Price words that halve or scale a price: `半价`, `对折`, `half price`, `八折` (80 %).
 _DISCOUNT = re.compile(r"半价|对折|half[- ]price|half off|([一二三四五六七八九1-9])\s*折", re.IGNORECASE)
 _DISCOUNTS = {str(n): n / 10 for n in range(1, 10)} | {
@@ -278,7 +308,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
             rounded.text,
         )
         return
-    if _sum_or_difference(m, x.aligned) or _worked_out(m, x):
+    if _sum_or_difference(m, x.aligned) or _worked_out(m, x) or _from_own_figures(m, x.source):
         return
     if not x.plan:
         if _given_number(m, x.given):

@@ -15,7 +15,7 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
-from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface
+from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface, prefix_negated
 from groundgate.verify.fidelity.report import _Ctx, _Report
 
 
@@ -45,6 +45,23 @@ def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
     )
 
 
+def _prefix_flip(src: _Polarity, oth: _Polarity) -> tuple[str, str] | None:
+    """A word the claim states plainly (`parking restrictions`) that the other side, in the clause
+    most about the same thing, states only in its negative-prefixed form (`parking is
+    unrestricted`, `non-refundable`): a flip no cue word shows. Both words, or None."""
+    for sentence in src.sentences:
+        for word in sentence.about:
+            if not word.isascii() or len(word) < 5:
+                continue
+            negative = next(
+                (t for s in oth.sentences for t in s.tokens if prefix_negated(word, t)),
+                None,
+            )
+            if negative is not None and not sentence.negated(word) and src.disagrees(word, oth):
+                return word, negative
+    return None
+
+
 def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     """Does one side negate what the other states plainly?
 
@@ -56,6 +73,16 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     r = x.r
     src = _polarity(x.source)
     oth = other.polarity()
+    prefixed = _prefix_flip(src, oth)
+    if prefixed is not None:
+        r.add(
+            "negation_flip",
+            "contradiction",
+            f"The {r.side} states '{prefixed[0]}' plainly but the {r.other} says '{prefixed[1]}'.",
+            prefixed[0],
+            prefixed[1],
+        )
+        return
     if not src.cues and not oth.cues:
         return
     # Words whose polarity a cue found settled (another governed word agrees on both sides): the

@@ -293,6 +293,17 @@ _NEG_ZH_EXCEPTIONS = [
     "出没",
     "没收",
     "沉没",
+    # A-not-A questions ask whether, they deny nothing: "排查有没有内存泄漏" = "排查是否存在内存泄漏"
+    "有没有",
+    "是不是",
+    "能不能",
+    "会不会",
+    "要不要",
+    "可不可以",
+    "对不对",
+    "用不用",
+    "需不需要",
+    "该不该",
 ]
 _NEG_EN_EXCEPTIONS = [
     "not only",
@@ -307,6 +318,15 @@ _NEG_EN_EXCEPTIONS = [
     "not later than",
     "no earlier than",
     "not earlier than",
+    # a vote or an answer: "the two members who voted no" voted against, they did not not-vote
+    "voted no",
+    "vote no",
+    "votes no",
+    "voting no",
+    "said no",
+    "say no",
+    "says no",
+    "answered no",
 ]
 _NEG_ZH_RX = re.compile("|".join(sorted(_NEG_ZH, key=len, reverse=True)))
 _CLAUSE_END_RX = re.compile(r"[，；;：。！？!?\n]|,(?!\d{3})|:(?!\d)")

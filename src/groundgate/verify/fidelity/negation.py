@@ -11,6 +11,7 @@ import re
 from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Final
 
 from groundgate.text.segmentation import CACHE_MAX_CHARS, split_sentences, stem, tokenize
 from groundgate.verify.fidelity.cues import _CLAUSE_END_RX, _NEG_ZH
@@ -105,9 +106,32 @@ _NEGATIVE_PREFIX = "(?:in|un|im|il|ir|non-?|dis)"
 
 
 def _only_prefixed(word: str, folded: str) -> bool:
-    """`word` occurs in `folded` only with a negative prefix (`inexperienced` for `experienc`)."""
-    prefixed = re.search(rf"(?<![a-z]){_NEGATIVE_PREFIX}{re.escape(word)}", folded)
-    return prefixed is not None and re.search(rf"(?<![a-z-]){re.escape(word)}", folded) is None
+    """`word` occurs in `folded` only with a negative prefix (`inexperienced` for `experienc`,
+    `unrestricted` for `restriction`: compared on the root without its derivational ending)."""
+    root = re.escape(_root(word))
+    prefixed = re.search(rf"(?<![a-z]){_NEGATIVE_PREFIX}{root}", folded)
+    return prefixed is not None and re.search(rf"(?<![a-z-]){root}", folded) is None
+
+
+#: Endings that make another word of one root (`restriction`, `restricted`, `restrictive`).
+_ROOT_ENDINGS: Final = ("ions", "ion", "ive", "ed", "ing", "s")
+
+
+def _root(word: str) -> str:
+    for ending in _ROOT_ENDINGS:
+        if word.endswith(ending) and len(word) - len(ending) >= 5:
+            return word[: -len(ending)]
+    return word
+
+
+def prefix_negated(word: str, token: str) -> bool:
+    """`token` is `word` with a negative prefix (`unrestricted` for `restriction`, `non-binding`)."""
+    if len(word) < 5:
+        return False
+    for prefix in ("non-", "non", "un"):
+        if token.startswith(prefix) and len(token) - len(prefix) >= 5:
+            return _root(token[len(prefix) :]) == _root(word)
+    return False
 
 
 def _same_word(word: str, other: str) -> bool:
@@ -136,7 +160,11 @@ class _PolaritySentence:
     def states(self, word: str) -> bool:
         if word in self.tokens or (len(word) > 1 and word in self.folded):
             return True
-        return word.isascii() and len(word) >= 4 and any(_same_word(word, t) for t in self.tokens)
+        if not word.isascii() or len(word) < 4:
+            return False
+        # `unrestricted` states `restriction`, negated by its prefix (`negated`): "no parking
+        # restrictions on Sundays" agrees with "parking is unrestricted on Sundays".
+        return any(_same_word(word, t) or prefix_negated(word, t) for t in self.tokens)
 
     def negated(self, word: str) -> bool:
         """Whether `word` is negated here: an odd number of adjacent cues govern it (double negation
