@@ -64,3 +64,37 @@ def test_a_word_the_context_states_only_with_a_negative_prefix_is_a_flip() -> No
     result = check(context=PERMITS, answer=answer)
     assert result.verdict is Verdict.REJECT
     assert any("fidelity:negation_flip" in c.reason_codes for c in result.claims)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # `登记后半年内` is six months after registering, not the second half of a year
+        ("员工须在登记后 1 年内一次性休完婚假。", "婚假需要在登记后半年内一次性休完。"),
+        # the piece about the increment is read against the increment, not the minimum of the same sentence
+        ("起购金额 1 万元，以 1000 元的整数倍递增。", "起购金额 1 万元，之后按 1 万元的整数倍递增。"),
+        # the same words lead to another bare number; a `10` elsewhere in the context is another figure
+        (
+            "当 lag 连续 10 分钟超过 50 万条时触发告警。处理顺序：1）检查实例是否存活；2）若实例正常，将副本数从 6 扩到 12。",
+            "如果实例都正常，把副本数从 6 扩到 10。",
+        ),
+    ],
+)
+def test_a_changed_figure_inside_a_longer_sentence_is_not_passed(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        ("员工须在登记后 1 年内一次性休完婚假。", "婚假需要在登记后一年内一次性休完。"),
+        ("起购金额 1 万元，以 1000 元的整数倍递增。", "起购金额 1 万元，之后按 1000 元的整数倍递增。"),
+        # `Day 1` is stated, only in another sentence than the aligned `By Day 5`
+        (
+            "Day 1: collect your laptop. Day 2: meet your buddy. By Day 5: sign the code of conduct.",
+            "Before day 5 you collect your laptop on day 1 and meet your buddy on day 2.",
+        ),
+    ],
+)
+def test_the_same_figures_said_right_pass(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.PASS

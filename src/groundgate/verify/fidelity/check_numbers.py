@@ -268,6 +268,42 @@ def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
     return False
 
 
+_SLOT_WORD = re.compile(r"([A-Za-z]+|[\u4e00-\u9fff]{2})\s*$")
+
+
+def _slot(text: str, start: int) -> str:
+    """The word right before a figure: the last two Chinese characters or the last English word."""
+    found = _SLOT_WORD.search(text[max(0, start - 24) : start])
+    return found.group(1).lower() if found else ""
+
+
+def _same_slot_rival(
+    m: Mention, claim: str, aligned: EvidenceIndex, everything: EvidenceIndex
+) -> Mention | None:
+    """A bare number of the aligned window after the same word as the claim's (`扩到 12` for `扩到 10`),
+    when the window has no bare number of the claim's value and the context never writes the claim's
+    value after that word (`Day 1` stated in another sentence than the aligned `By Day 5`)."""
+    if m.kind != "number" or not isinstance(m.value, float):
+        return None
+    slot = _slot(claim, m.start)
+    if len(slot) < 2:
+        return None
+    bare = [e for e in aligned.mentions.items if e.kind == "number" and isinstance(e.value, float)]
+    if any(_close(e.value, m.value) for e in bare if isinstance(e.value, float)):
+        return None
+    whole = everything.mentions.text
+    if any(
+        e.kind == "number"
+        and isinstance(e.value, float)
+        and _close(e.value, m.value)
+        and _slot(whole, e.start) == slot
+        for e in everything.mentions.items
+    ):
+        return None
+    text = aligned.mentions.text
+    return next((e for e in bare if _slot(text, e.start) == slot), None)
+
+
 def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
     return given is not None and any(_num_match(m, g) for g in _candidates(m, given))
 
@@ -275,6 +311,16 @@ def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
 def _check_number(m: Mention, x: _Ctx) -> None:
     r = x.r
     matches = [e for e in _candidates(m, x.aligned, x.everything) if _num_match(m, e)]
+    rival = (
+        None
+        if any(e in x.aligned.members for e in matches)
+        else _same_slot_rival(m, x.source, x.aligned, x.everything)
+    )
+    if rival is not None:
+        # `把副本数从 6 扩到 10` over `将副本数从 6 扩到 12`: the same words lead to another bare number
+        # in the aligned window; a `10` elsewhere in the context (`连续 10 分钟`) is another figure.
+        r.changed("number_mismatch", m, rival, f"{m.text} vs {rival.text} after the same words")
+        return
     if matches:
         _check_comparator(m, [e for e in matches if e in x.aligned.members] or matches, x)
         if (

@@ -318,8 +318,16 @@ def _other_items_value(
     list item that states another value of the figure's sort, not by the item that has the figure."""
     # The label runs from the clause start, or the figure before this one, to the figure.
     cut = [found.end() for found in _LABEL_START_RX.finditer(claim, 0, m.start)]
-    cut += [e.end for e in extract(claim).items if e.end <= m.start and e.kind in _NUMERIC_KINDS]
+    figures = [e for e in extract(claim).items if e.kind in _NUMERIC_KINDS]
+    cut += [e.end for e in figures if e.end <= m.start]
     label = set(tokenize(claim[max(cut, default=0) : m.start]))
+    # And the words after it to the clause's end, when it is the clause's last figure: `之后按 1 万元的
+    # 整数倍递增` is about the increment (`整数倍递增`), whatever few words stand before the figure
+    # (before another figure, as in "14 days and WAL for 35 days", they label that one).
+    end = _LABEL_START_RX.search(claim, m.end)
+    stop = end.start() if end else len(claim)
+    if not any(m.end <= e.start < stop for e in figures):
+        label |= set(tokenize(claim[m.end : stop]))
     if not label:
         return False
     figure_items = [words for words, mentions in items if any(_num_match(m, e) for e in mentions)]

@@ -121,7 +121,15 @@ def _char_before(ex: _Extractor, position: int) -> str:
 def _half(ex: _Extractor, m: re.Match[str]) -> None:
     """`半小时` 0.5 h, `两个半小时` 2.5 h, `一年半` 1.5 years."""
     number = m.group("n") or m.group("n2")
-    if not number and m.group("u") == "年" and _char_before(ex, m.start()) in _HALF_YEAR_PERIODS:
+    if (
+        not number
+        and m.group("u") == "年"
+        and _char_before(ex, m.start()) in _HALF_YEAR_PERIODS
+        # `登记后半年内` is within six months after registering: 后 ends "after …", 内 a time limit
+        and not (
+            _char_before(ex, m.start()) in "前后" and re.match(r"\s*(?:以内|之内|内|里)", ex.nt[m.end() :])
+        )
+    ):
         return  # `夏半年` / `上半年` name a part of the year, not a six-month duration
     unit_text = _HALF_UNITS.get((m.group("u") or m.group("u2")).removeprefix("个"), "小时")
     base = 0.0
