@@ -8,7 +8,7 @@ pyproject.toml). Text utilities it shares with the rest live in `groundgate.text
   (a model as the classifier), `assessment` (the classifier protocol and its results), `claims`
   (claims, units and key facts), `windows` / `synonyms` / `support_model` / `alignment` / `records` /
   `question` (support scoring and question coverage), `worked_figures` (figures a paraphrase works
-  out), `causes` (the reason a claim gives), `antonyms` (a word turned into its opposite), `roles` (people named with a role),
+  out), `causes` (the reason a claim gives), `antonyms` (a word turned into its opposite), `roles` (people named with a role), `actors` (an approver or owner swapped for another),
   `contradictions` (which findings reject), `budget`
   (time budgets);
 - deterministic fidelity checks: the `fidelity` package (numbers, dates, negation, identifiers…);

@@ -31,6 +31,7 @@ from groundgate.contracts import EvidenceSpan, FactCategory
 from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import Span, is_cjk_text, normalize, split_sentences, tokenize
 from groundgate.verify import fidelity, records
+from groundgate.verify.actors import actor_swaps
 from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
 from groundgate.verify.antonyms import opposite_pairs
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
@@ -338,6 +339,11 @@ class OfflineChecker:
                 # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("opposite", flipped, claim, best)]
             excluded = exclusive_swaps(claim, best.window.text)
+            actors = actor_swaps(claim, best.window.text)
+            if actors:
+                # Another approver, owner or escalation target than the window's clause about the
+                # same action names (`主机组审批` where it says `存储组审批`).
+                return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("actor", actors, claim, best)]
             if excluded:
                 # Another schedule, numbered kind or rank than the window states (`按月` / `按季度`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("exclusive", excluded, claim, best)]
