@@ -98,3 +98,11 @@ def test_a_changed_figure_inside_a_longer_sentence_is_not_passed(context: str, a
 )
 def test_the_same_figures_said_right_pass(context: str, answer: str) -> None:
     assert check(context=context, answer=answer).verdict is Verdict.PASS
+
+
+def test_a_negated_light_verb_negates_the_thing_after_it() -> None:
+    context = "目前样品仅在实验室的纽扣电池中完成测试，尚未进行软包电池验证。"
+    flipped = check(context=context, answer="目前样品已在纽扣电池中完成测试，软包电池验证也已初步通过。")
+    assert flipped.verdict is Verdict.REJECT
+    kept = check(context=context, answer="样品只在纽扣电池里测过，还没有做软包电池验证。")
+    assert kept.verdict is not Verdict.REJECT

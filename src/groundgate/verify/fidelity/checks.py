@@ -45,6 +45,10 @@ def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
     )
 
 
+#: Verbs that carry no content of their own: the negated thing is the word after them.
+_LIGHT_VERBS = frozenset({"进行", "做", "作", "开展", "予以", "给予", "加以", "实施"})
+
+
 def _prefix_flip(src: _Polarity, oth: _Polarity) -> tuple[str, str] | None:
     """A word the claim states plainly (`parking restrictions`) that the other side, in the clause
     most about the same thing, states only in its negative-prefixed form (`parking is
@@ -92,21 +96,24 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     for side, here, there in ((r.side, src, oth), (r.other, oth, src)):
         asked: set[tuple[str, ...]] = set()
         for cue in here.cues:
-            if cue.focus in asked or (cue.focus and cue.focus[0] in settled):
+            # A light verb the cue governs first (`尚未*进行*软包电池验证`) says little: what is negated is
+            # the thing after it, which a retelling states with another verb (`软包电池验证已通过`).
+            focus = cue.focus[1:] if len(cue.focus) > 2 and cue.focus[0] in _LIGHT_VERBS else cue.focus
+            if focus in asked or (focus and focus[0] in settled):
                 continue  # the outcome depends on the words governed only: it was no flip before
-            asked.add(cue.focus)
-            if not cue.focus or not there.states(cue.focus[0]):
+            asked.add(focus)
+            if not focus or not there.states(focus[0]):
                 continue  # the negated word itself must be stated on the other side
-            if sum(1 for w in cue.focus if there.states(w)) < min(2, len(cue.focus)):
+            if sum(1 for w in focus if there.states(w)) < min(2, len(focus)):
                 continue
-            word = cue.focus[0]
+            word = focus[0]
             if _predicate_unstated(cue.mention.end, here, there):
                 continue
             # Each clause of the checked text against the clauses of the other text most about the
             # same thing (one item of a list does not speak for the others).
             if not src.disagrees(word, oth):
                 continue
-            if _another_word_agrees(cue.focus[1:], here, there):
+            if _another_word_agrees(focus[1:], here, there):
                 settled.add(word)
                 continue
             if _both_prohibit(cue, word, there):
