@@ -28,7 +28,7 @@ from groundgate.agent import (
 from groundgate.agent.context import resolve_context
 from groundgate.agent.contracts import ContextRelation, FactRefRecord, Intent
 from groundgate.agent.evidence import condition_fit, month_asked_as_then, named_tasks
-from groundgate.agent.planning import propose_by_rules, task_window
+from groundgate.agent.planning import parts_without_need, propose_by_rules, task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
 from groundgate.tools.registry import ToolRegistry
@@ -160,7 +160,9 @@ def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subje
         ("我是去年 6 月领的结婚证，婚假一直没顾上休，现在还来得及吗？", {"婚假"}),
         # the approver or form asked for is the answer's kind
         ("这趟出差前前后后花了一万二，报销要经过哪些领导审批？", {"差旅"}),
-        ("请婚假的时候要把结婚证原件交上去吗？", {"婚假", "结婚证", "交上去"}),
+        ("请婚假的时候要把结婚证原件交上去吗？", {"婚假", "结婚证"}),
+        # an A-not-A question form is no subject ("用不用"), nor is handing in (`交上去`)
+        ("这次出差报销正好 5000 块，用不用找财务总监签字？", {"差旅", "财务总监"}),
         ("报差旅的时候，除了住宿发票和水单，还要交哪些单子？", {"住宿", "差旅", "发票", "水单"}),
         # a place stated in another clause stays a condition
         ("下个月要去新加坡出差，酒店一晚能报多少？", {"新加坡", "住宿", "差旅"}),
@@ -336,3 +338,31 @@ def test_each_part_of_a_two_part_question_has_its_own_subject() -> None:
     assert need_subject("病假需要提前几天申请？", NeedCode.AMOUNT_RULE) == subject_terms(
         "病假需要提前几天申请？"
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "unplanned"),
+    [
+        ("出差回来多少天之内得把报销交上去？报销款会打到哪张卡上？", ["报销款会打到哪张卡上"]),
+        ("差旅报销四千块钱找谁批？要是被驳回了能申诉吗？", []),
+        ("病假需要提前几天申请？要准备什么材料？", []),
+        ("报销款会打到哪张卡上？", []),
+    ],
+)
+def test_a_part_no_evidence_need_names_is_listed_as_unanswered(question: str, unplanned: list[str]) -> None:
+    assert parts_without_need(question) == unplanned
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        # what happens beyond the rule is the amount rule, not who may claim
+        ("下周去上海，看中的酒店一晚 700，多出来那 100 块公司给报吗？", [NeedCode.AMOUNT_RULE]),
+        # which form of a document is handed in is a material
+        ("请婚假的时候要把结婚证原件交上去吗？", [NeedCode.MATERIALS]),
+    ],
+)
+def test_colloquial_asks_name_their_needs(
+    question: str, needs: list[NeedCode], registry: ToolRegistry
+) -> None:
+    assert [n.code for n in _plan(question, registry).needs] == needs

@@ -56,6 +56,7 @@ from groundgate.verify.fidelity import compare_constraints, extract
 
 __all__ = [
     "DOMAINS",
+    "parts_without_need",
     "PlannerDraft",
     "ModelPlanner",
     "SemanticPlanner",
@@ -125,7 +126,7 @@ _AMOUNT_SUBJECT = re.compile(
 )
 _REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
-_OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担")
+_OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担|多出来|多出的|多出部分|超过的部分")
 _STILL_IN_TIME = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期")
 
 
@@ -241,6 +242,27 @@ def _needs_of(question: str) -> list[NeedCode]:
     if NeedCode.APPROVAL in needs and NeedCode.ELIGIBILITY in needs and re.search(r"批[^？?]*吗", question):
         needs.remove(NeedCode.ELIGIBILITY)  # "光部门经理批就够了吗": who approves, not who may
     return needs
+
+
+#: A part that asks something (an interrogative or a question particle).
+_ASKS: Final = re.compile(r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|是否|能否|可否|有没有|是不是|能不能|要不要")
+_PARTS: Final = re.compile(r"[？?！!。；;]")
+
+
+def parts_without_need(question: str) -> list[str]:
+    """The parts of a question of several parts that ask something no evidence need names
+    ("出差回来多少天之内得把报销交上去？*报销款会打到哪张卡上？*"): no rule could answer them, so the
+    answer may cover the rest only (a `PARTIAL`, with the part as missing information)."""
+    parts = [p.strip() for p in _PARTS.split(question) if p.strip()]
+    if len(parts) < 2:
+        return []
+    return [
+        p
+        for p in parts
+        if _ASKS.search(p)
+        and not any(cue.search(p) for cue in NEED_CUES.values())
+        and not _is_task_question(p)
+    ]
 
 
 def _is_task_question(question: str) -> bool:

@@ -16,6 +16,7 @@ from typing import Final
 
 from groundgate.agent.contracts import DocumentEvidence, NeedCode
 from groundgate.agent.vocabulary import (
+    COLLOQUIAL,
     ENTITY,
     FILLER_PHRASES,
     FILLER_WORDS,
@@ -37,7 +38,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
     )
 )
 
@@ -45,6 +46,7 @@ _GENERIC_WORDS: Final = frozenset(
 _APPROX_PERIOD = re.compile(
     r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)(?:多(?!少))?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?!少)(?:一点)?"
 )
+_A_NOT_A: Final = re.compile(r"([\u4e00-\u9fff])不\1|有没有")
 _ASKED_NOUN = re.compile(
     r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+"
     # "要经过哪些领导审批": the approver asked for is the answer, not the subject.
@@ -77,6 +79,7 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
+    question = _A_NOT_A.sub(" ", question)  # "用不用找财务总监签字": a question form, no subject
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
     question = _ASKED_NOUN.sub(" ", question)
     # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.
@@ -198,12 +201,17 @@ def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> boo
 _PART_END: Final = re.compile(r"[？?！!。；;]")
 
 
+_CANONICAL_WORDS: Final = frozenset(w for _, words in COLLOQUIAL for w in words.split())
+
+
 def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     """The subject a passage must name to cover `need`: in a question asking several things, that of
     the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
     要准备什么材料？": `提前` is the amount part's aspect, not the materials part's). A question of one
     part, or a need no single part asks for, keeps the whole question's subject."""
-    parts = [p for p in _PART_END.split(question) if p.strip()]
+    # The search query may end in the documents' words for a colloquial phrasing (`… 审批`, see
+    # `vocabulary.canonical_terms`): they are no part of the question that asks.
+    parts = [p for p in _PART_END.split(question) if p.strip() and not set(p.split()) <= _CANONICAL_WORDS]
     cue = NEED_CUES.get(need)
     asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
     if len(asking) != 1:

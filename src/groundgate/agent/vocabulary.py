@@ -169,8 +169,8 @@ def hypernyms_of(words: list[str] | set[str]) -> set[str]:
 #: reads the question's needs off them, the evidence evaluator the part of a question that asks each.
 NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     NeedCode.AMOUNT_RULE: re.compile(
-        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销)|全额报销|几天|多少天|多久|"
-        r"多少|超标|超出|超了|谁出|承担|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
+        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销|吗)|全额报销|几天|多少天|多久|"
+        r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
         r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|怎么(?:算|计算|规定|发)|如何计算|"
         # "按工作日算还是按自然日算": how the rule counts is part of the rule
         r"按[^？?，,]{1,6}算"
@@ -181,7 +181,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     ),
     NeedCode.MATERIALS: re.compile(
         r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
-        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交|"
+        # "要把结婚证原件交上去吗": which form of a document is handed in
+        r"原件|复印件|扫描件|(?:要|得|需要)(?:把|将)[^？?，,]{1,10}(?:交|带|上交|提交)(?:上去|过去)?吗"
     ),
     NeedCode.APPROVAL: re.compile(
         r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批"
