@@ -245,7 +245,7 @@ def _needs_of(question: str) -> list[NeedCode]:
 
 
 #: A part that asks something (an interrogative or a question particle).
-_ASKS: Final = re.compile(r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|是否|能否|可否|有没有|是不是|能不能|要不要")
+_ASKS: Final = re.compile(r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1")
 _PARTS: Final = re.compile(r"[？?！!。；;]")
 
 
