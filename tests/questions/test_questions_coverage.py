@@ -60,6 +60,9 @@ TEAM_B = "team-b.md > Team B handbook > Rituals"
         # a limit is a configured bound, not an observed peak
         ("order-db 的连接池上限是多少？", "订单服务的连接池配置为 order-db.pool.max_size 50。", "order", True, ""),
         ("order-db 的连接池上限是多少？", "db_pool_active_connections{pool=order-db} 2026-03-14: max 34 at 14:11, min 15", "metrics", False, "need:kind_missing:quantity"),
+        # a count of matching log lines answers "how many", not what level an incident had
+        ("INC-1 刚开单的时候定的是几级？", "log.count [logcount:1]: total 4, by_level {INFO 4}, keywords 'INC-1'", "logs", False, "need:kind_missing"),
+        ("3 月 14 日 ERR_TIMEOUT 出现了多少次？", "log.count [logcount:1]: total 412, keyword_hits {ERR_TIMEOUT 412}, filters from 2026-03-14T00:00:00Z, to 2026-03-15T00:00:00Z", "logs", True, ""),
         # what a document covers answers nothing it covers
         ("When are bank certificates renewed?", "This runbook describes how merchant keys are rotated and how bank certificates are renewed.", "keys", False, "need:kind_missing:time"),
         ("When are bank certificates renewed?", "Bank channel certificates are renewed 30 days before they expire.", "keys", True, ""),

@@ -127,3 +127,30 @@ def test_a_passage_outranked_by_a_contradicting_official_one_is_not_stated() -> 
     stated = " ".join(text for text, _ in claims)
     assert "3 working days" in stated
     assert "10 working days" not in stated
+
+
+def test_round_one_reads_the_logs_of_the_day_a_record_identifier_names() -> None:
+    calls = _plan("When INC-20260314-01 was closed, what impact window got recorded?")
+    logs = [c for c in calls if c.tool == "query_logs"]
+    assert logs == [
+        ToolCall(
+            tool="query_logs",
+            arguments={
+                "keywords": ["INC-20260314-01"],
+                "start": "2026-03-14T00:00:00+00:00",
+                "end": "2026-03-15T00:00:00+00:00",
+            },
+            purpose="record INC-20260314-01",
+        )
+    ]
+    # an order has its own tool, and a number that is no calendar day names no day
+    assert not [c for c in _plan("ORD-20260314-00042 为什么失败？") if c.tool == "query_logs"]
+    assert not [c for c in _plan("What is CHG-20261399-001?") if c.tool == "query_logs"]
+
+
+def test_a_clause_of_a_sentence_stated_whole_is_stated_once() -> None:
+    passage = "PAY-4012 金额超过单笔限额 50,000 CNY。订单关闭后不能再支付。"
+    claims = _execute("单笔限额是多少？超了报哪个错误码？", [_item(passage, 1)])
+    texts = [t.rstrip("。") for t, _ in claims]
+    assert len(texts) == len(set(texts))
+    assert not any(a != b and a in b for a in texts for b in texts)

@@ -294,9 +294,7 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
         sentences = [s for s in sentences if not _only_percents(s)]
     if need is NeedCode.AMOUNT_RULE and _asked_value_kinds(question) == {"duration"}:
         # "拖到今天才报销还能报吗" asks the time limit: a daily allowance does not answer it.
-        sentences = [
-            s for s in sentences if any(m.kind == "duration" for m in extract(s))
-        ]
+        sentences = [s for s in sentences if any(m.kind == "duration" for m in extract(s))]
     return sentences
 
 

@@ -111,6 +111,12 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     `lexicon`: the bundled lexicon's synonyms of the question's words count as its words (a client
     dinner is business entertainment)."""
     kind = need.kind
+    if s.text.startswith("log.count") and not (
+        kind is AnswerKind.QUANTITY and _ASKS_OCCURRENCES.search(need.text)
+    ):
+        # A count of matching log lines (`log.count … total 4`) answers "how many errors / times",
+        # nothing else: not "刚开单的时候定的是几级" (a level), not what the lines say.
+        return False
     if _DESCRIBES_DOCUMENT.search(s.text):
         # "This runbook describes how … bank certificates are renewed": what the document covers,
         # not what it says (not when they are renewed, nor who does it). Nothing is answered by it.
@@ -184,6 +190,11 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     return True
 
 
+_ASKS_OCCURRENCES: Final = re.compile(
+    r"多少(?:次|条|个|笔|回)|几(?:次|条|笔|回)|次数|条数|\bhow many\s+(?:times|errors|lines|entries|events|"
+    r"failures|timeouts|requests|occurrences|alerts|warnings|messages)\b|\bhow often\b|\bcount\b",
+    re.IGNORECASE,
+)
 _DESCRIBES_DOCUMENT: Final = re.compile(
     r"^\s*(?:this|the)\s+(?:runbook|document|guide|page|manual|section|article|handbook|faq|reference|chapter)"
     r"\s+(?:describes|covers|explains|outlines|lists|summari[sz]es|is about|introduces)\b"

@@ -316,6 +316,9 @@ class _Scored:
     bonus: float
 
 
+_END = "。.；;，, "
+
+
 def choose_units(
     needs: QuestionNeeds,
     evidence: Sequence[EvidenceItem],
@@ -367,7 +370,15 @@ def choose_units(
         on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
         on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
         chosen = [s for s in on_topic if allowed(s)][:2]
-    return [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
+    units = [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
+    # A clause cut from a sentence that is stated whole says nothing more: state it once.
+    kept: list[Unit] = []
+    for u in units:
+        core = u.text.rstrip(_END)
+        longer = any(core in o.text and len(o.text.rstrip(_END)) > len(core) for o in units)
+        if not longer and all(k.text.rstrip(_END) != core for k in kept):
+            kept.append(u)
+    return kept
 
 
 def _other_case(match: NeedMatch) -> bool:

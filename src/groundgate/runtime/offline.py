@@ -22,7 +22,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, date, datetime, timedelta
 from typing import Any
 
 from groundgate.contracts import (
@@ -70,6 +70,20 @@ def _tool_names(tools: Sequence[dict[str, Any]]) -> set[str]:
     return {str(t.get("name")) for t in tools}
 
 
+#: A record identifier that names its day (`INC-20260314-01`, `RF-20260314-0005`); orders have their tool.
+_DATED_ID = re.compile(r"\b(?!ORD-)([A-Z]{2,6})-(20\d{2})(\d{2})(\d{2})-\d{1,6}\b")
+
+
+def _dated_ids(text: str) -> list[tuple[str, date]]:
+    found: dict[str, date] = {}
+    for m in _DATED_ID.finditer(text):
+        try:
+            found.setdefault(m.group(0), date(int(m.group(2)), int(m.group(3)), int(m.group(4))))
+        except ValueError:
+            continue  # not a calendar day: an identifier that only looks like one
+    return list(found.items())
+
+
 def _identifiers(text: str) -> list[str]:
     return [m.text for m in fidelity.extract(text) if m.kind == "identifier"]
 
@@ -108,6 +122,17 @@ class RulePlanner:
                         ToolCall(tool="query_logs", arguments={"trace_id": trace_id}, purpose="trace")
                     )
                     targets.append(f"trace {trace_id}")
+                for record_id, day in _dated_ids(question)[:2]:
+                    # `INC-20260314-01`, `CHG-20260314-007`: a record of that day; its lines (opened,
+                    # closed, approved — not errors) are in that day's logs.
+                    start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
+                    args = {
+                        "keywords": [record_id],
+                        "start": start.isoformat(),
+                        "end": (start + timedelta(days=1)).isoformat(),
+                    }
+                    calls.append(ToolCall(tool="query_logs", arguments=args, purpose=f"record {record_id}"))
+                    targets.append(f"record {record_id}")
             intent = "lookup"
         else:
             calls, targets = self._retry_calls(request, tools)
@@ -137,7 +162,9 @@ class RulePlanner:
         targets = [n.label for n in unmet] or list(request.retry_context.missing_evidence_facts)
         keywords = list(dict.fromkeys(_identifiers(text)))[:3]
         if "query_logs" in tools and (window or keywords):
-            args: dict[str, Any] = {"level": "ERROR"}
+            # Errors of the window; a named record's lines whatever their level (a change approved,
+            # an incident closed are INFO lines).
+            args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
             if keywords:
                 args["keywords"] = keywords
             if window:
