@@ -558,3 +558,19 @@ def test_a_later_part_that_refers_back_without_a_pronoun_is_about_the_named_orde
     assert later.anchors == first.anchors == ["ORD-20260314-00220"]
     # a general sentence of the error-code manual says nothing about that order
     assert not match_need(later, "PAY-5003 银行通道返回未知状态，订单保持 PENDING。", context="codes").met
+
+
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        (
+            "Not the gateway — payment-db-proxy itself. How high did its p99 latency get on March 14?",
+            "gateway",
+        ),
+        ("不是网关，是 payment-db-proxy 的 p99 最高到多少？", "网关"),
+    ],
+)
+def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, excluded: str) -> None:
+    needs = derive_needs(question).needs
+    assert all(excluded not in [*n.terms, *n.anchors] for n in needs)
+    assert any("payment-db-proxy" in n.anchors for n in needs)

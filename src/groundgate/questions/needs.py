@@ -71,7 +71,7 @@ _ZH_STOP: Final = wordset(
     "如果 若 一下 一般 呀 啊 哦 嘛"
 )
 _EN_STOP: Final = wordset(
-    "a an the of for in on at to by with from about and or but not no it its it's this that these those "
+    "a an the of for in on at to by with from about and or but not no it its it's itself themselves this that these those "
     "there here i we you they he she me us my our your their his her them what when where who whom whose "
     "why which how is are was were be been being am do does did can could should would will shall may "
     "might must has have had get gets got getting please tell show still also then than if so as any some "
@@ -585,6 +585,9 @@ def derive_needs(
     takes that question's subject, as a later part takes an earlier one's (understanding only, docs/design.md §8).
     """
     resolved = (resolved_question or question).strip()
+    # "Not the gateway — payment-db-proxy itself. How high …": what the question sets aside is no
+    # part of its subject (a passage about the gateway is exactly the wrong answer).
+    resolved = _SET_ASIDE.sub("", resolved, count=1).strip() or resolved
     zh = is_cjk_text(resolved)
     parts = [_analyse(text) for text in split_parts(resolved)]
     needs: list[Need] = []
@@ -676,6 +679,10 @@ def derive_needs(
     )
 
 
+_SET_ASIDE: Final = re.compile(
+    r"^\s*(?:not\s+(?:the\s+)?[^—–\-,.;:!?]{1,40}?\s*[—–-]+\s*|不是[^，,。？?]{1,20}[，,]\s*(?:是|而是|我问的是)?)",
+    re.IGNORECASE,
+)
 _EN_USUAL: Final = re.compile(r"\b(normal|typical|usual)(?:ly)?\b", re.IGNORECASE)
 
 
