@@ -106,3 +106,25 @@ def test_a_negated_light_verb_negates_the_thing_after_it() -> None:
     assert flipped.verdict is Verdict.REJECT
     kept = check(context=context, answer="样品只在纽扣电池里测过，还没有做软包电池验证。")
     assert kept.verdict is not Verdict.REJECT
+
+
+@pytest.mark.parametrize(
+    ("spoken", "clock"),
+    [
+        ("上午九点到十二点、下午一点半到五点对外办公", "09:00 到 12:00 、 13:30 到 17:00"),
+        ("营业到晚上十点", "22:00"),
+        ("下午四点二十分下单", "16:20"),
+    ],
+)
+def test_clock_times_said_in_words_are_read_as_clock_times(spoken: str, clock: str) -> None:
+    from groundgate.verify.synonyms import canonical
+
+    assert clock in canonical(spoken)
+
+
+def test_opening_hours_said_in_words_are_supported() -> None:
+    context = "办事大厅办公时间：周一至周五 9:00-12:00、13:30-17:00，16:30 后停止取号。"
+    answer = "周一到周五，上午九点到十二点、下午一点半到五点对外办公，不过下午四点半以后就不再取号了。"
+    assert check(context=context, answer=answer).verdict is Verdict.PASS
+    wrong = "周一到周五，上午九点到十二点、下午两点到五点对外办公，不过下午四点半以后就不再取号了。"
+    assert check(context=context, answer=wrong).verdict is not Verdict.PASS

@@ -150,6 +150,13 @@ _ZH_CLOCK = re.compile(
     r"(凌晨|早上|上午|中午|下午|傍晚|晚上)\s*(\d{1,2})(?:\s*[:：]\s*(\d{2})|\s*点\s*(半|\d{1,2}\s*分?)?)"
 )
 _ZH_AFTERNOON = frozenset({"下午", "傍晚", "晚上"})
+_ZH_CLOCK_NUMERAL = re.compile(
+    r"(?<![零一二两三四五六七八九十百千万第\d])([一二两三四五六七八九]?十[一二]?|[一二两三四五六七八九])(\s*点)"
+)
+_ZH_CLOCK_MINUTES = re.compile(r"点\s*([一二三四五]?十[一二三四五六七八九]?|[一二三四五六七八九])\s*分")
+_ZH_DAYPART_SPAN = re.compile(
+    r"(凌晨|早上|上午|中午|下午|傍晚|晚上)(\s*\d{1,2}\s*点(?:半|\s*\d{1,2}\s*分?)?)(\s*(?:到|至|~|-|—)\s*)(?=\d{1,2}\s*点)"
+)
 #: `7:30` is `07:30`, the form the conversions above write.
 _SHORT_CLOCK = re.compile(r"(?<![\w:.])(\d:[0-5]\d)(?![\d])")
 #: `2 weeks` is `14 days`: policies write either.
@@ -375,6 +382,12 @@ def _canonical(text: str, cross_language: bool, table: SynonymTable) -> str:
         folded = _expanded(folded)
     if "week" in folded:
         folded = _WEEKS.sub(lambda m: f"{int(m.group(1)) * 7} days", folded)
+    if "点" in folded:
+        # `上午九点到十二点`, `下午四点二十分`: clock numerals as digits, and the second time of a span
+        # in the first one's part of the day (`下午一点半到五点` ends at 17:00).
+        folded = _ZH_CLOCK_NUMERAL.sub(lambda m: _zh_number(m) + m.group(2), folded)
+        folded = _ZH_CLOCK_MINUTES.sub(lambda m: f"点{_zh_number(m)}分", folded)
+        folded = _ZH_DAYPART_SPAN.sub(r"\1\2\3\1", folded)
     if "点" in folded or ":" in folded:
         folded = _ZH_CLOCK.sub(_zh_clock, folded)
         folded = _ZH_HOUR_SPAN.sub(_zh_hour_span, folded)
