@@ -114,6 +114,10 @@ def test_a_negated_light_verb_negates_the_thing_after_it() -> None:
         ("上午九点到十二点、下午一点半到五点对外办公", "09:00 到 12:00 、 13:30 到 17:00"),
         ("营业到晚上十点", "22:00"),
         ("下午四点二十分下单", "16:20"),
+        ("16 时 30 分开始", "16:30"),
+        ("使用率达到百分之八十五", "85%"),
+        ("一周以前的归档", "7天"),
+        ("60 日内提交", "60天内"),
     ],
 )
 def test_clock_times_said_in_words_are_read_as_clock_times(spoken: str, clock: str) -> None:

@@ -130,6 +130,30 @@ def default_table() -> SynonymTable:
         return SynonymTable({}, {}, 0)
 
 
+_ZH_PERCENT = re.compile(r"百分之\s*([零一二两三四五六七八九十百]+|\d+(?:\.\d+)?)")
+#: `1周` after the number pass (`一周` → `1周`), not `周一` (a weekday) or `每周` (a rate's unit).
+_ZH_WEEKS = re.compile(r"(?<![\d.])(\d{1,2})\s*(?:周|个星期|个礼拜)(?![一二三四五六日天末])")
+_ZH_DAYS = re.compile(r"(?<![\d.])(\d{1,3})\s*日(?=\s*(?:内|之内|以内|前|以前|之前|后|以后|之后))")
+_ZH_HOUR = re.compile(r"(?<![\d.:])([01]?\d|2[0-3])\s*时(?!\s*(?:间|候|长|效|段))(?:\s*(\d{1,2})\s*分)?")
+
+
+def _digits(text: str) -> str:
+    """A number written in digits or Chinese numerals, in digits."""
+    if text[0].isdigit():
+        return text
+    total = 0
+    if "百" in text:
+        hundreds, _, text = text.partition("百")
+        total += (_ZH_DIGITS.get(hundreds, 1) if hundreds else 1) * 100
+        text = text.lstrip("零")
+    if "十" in text:
+        tens, _, ones = text.partition("十")
+        total += (_ZH_DIGITS[tens] if tens else 1) * 10 + (_ZH_DIGITS[ones] if ones else 0)
+    elif text:
+        total += _ZH_DIGITS[text]
+    return str(total)
+
+
 def _zh_number(match: re.Match[str]) -> str:
     text = match.group(1)
     if "十" not in text:
@@ -350,6 +374,14 @@ def _canonical(text: str, cross_language: bool, table: SynonymTable) -> str:
     if "百" in folded or "千" in folded or "万" in folded or "亿" in folded:
         folded = _ZH_BIG_NUMBER.sub(_zh_big_number, folded)
     folded = _ZH_TENTHS.sub(lambda m: f"{_ZH_DIGITS[m.group(1)] * 10}%", folded)
+    if "百分之" in folded:
+        # `百分之八十五` is 85 %, `百分之 5` 5 %.
+        folded = _ZH_PERCENT.sub(lambda m: f"{_digits(m.group(1))}%", folded)
+    if "周" in folded or "日" in folded or "时" in folded or "星期" in folded or "礼拜" in folded:
+        # `一周以前` is 7 days, `60 日内` 60 days; `16 时` (and `16 时 30 分`) a clock time.
+        folded = _ZH_WEEKS.sub(lambda m: f"{int(m.group(1)) * 7}天", folded)
+        folded = _ZH_DAYS.sub(r"\1天", folded)
+        folded = _ZH_HOUR.sub(lambda m: f" {int(m.group(1)):02d}:{int(m.group(2) or 0):02d} ", folded)
     if "半" in folded:
         # `三天半` is 3.5 days, `一个半小时` 1.5 hours, `两年半` 2.5 years.
         folded = _ZH_AND_A_HALF.sub(r"\1.5\3", folded)
