@@ -132,3 +132,25 @@ def test_opening_hours_said_in_words_are_supported() -> None:
     assert check(context=context, answer=answer).verdict is Verdict.PASS
     wrong = "周一到周五，上午九点到十二点、下午两点到五点对外办公，不过下午四点半以后就不再取号了。"
     assert check(context=context, answer=wrong).verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # a negated word says what its opposite says: 不允许 is 禁止
+        (
+            "11 月 1 日至 15 日为封网期，除紧急修复外禁止一切变更。",
+            "11 月 1 日到 15 日是封网期，除了紧急修复，那段时间所有变更都不允许。",
+        ),
+    ],
+)
+def test_a_negated_word_is_read_as_said(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.PASS
+
+
+def test_an_indirect_question_states_no_cause() -> None:
+    context = "招待费报销须注明招待对象和事由，人均不超过 300 元。"
+    result = check(context=context, answer="报招待费要写清楚招待的是谁、因为什么事，人均不能超过 300 元。")
+    assert not any(code.startswith("cause_not_in_evidence") for c in result.claims for code in c.reason_codes)
+    invented = check(context=context, answer="人均不能超过 300 元，因为公司今年预算紧张。")
+    assert any(code.startswith("cause_not_in_evidence") for c in invented.claims for code in c.reason_codes)

@@ -11,9 +11,10 @@ present, and the claim not saying the opposite itself. The pair is reported, the
 
 from __future__ import annotations
 
+import re
 from collections.abc import Collection, Sequence
 
-__all__ = ["opposite_pairs"]
+__all__ = ["negated_in", "opposite_pairs"]
 
 _PAIRS: tuple[tuple[str, str], ...] = (
     # Chinese (whole tokens as the tokenizer cuts them)
@@ -35,6 +36,13 @@ _OPPOSITES: dict[str, frozenset[str]] = {}
 for _a, _b in _PAIRS:
     _OPPOSITES[_a] = _OPPOSITES.get(_a, frozenset()) | {_b}
     _OPPOSITES[_b] = _OPPOSITES.get(_b, frozenset()) | {_a}
+
+
+def negated_in(claim: str, word: str) -> bool:
+    """`所有变更都不允许`: the claim negates `word`, so it says what the word's opposite says."""
+    return bool(
+        re.search(rf"(?:不|没有?|未|无|别|not|n't|never|no)\s*{re.escape(word)}", claim, re.IGNORECASE)
+    )
 
 
 def opposite_pairs(claim: Sequence[str], window: Collection[str]) -> list[tuple[str, str]]:

@@ -20,6 +20,8 @@ _ZH_CAUSE = re.compile(
     r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是|导致了?|从而|以致|造成了?)"
     r"\s*(?P<cause>[^，,；;。！？!?：:]+)"
 )
+#: "写清楚招待的是谁、因为*什么事*": an indirect question names no cause.
+_ASKED_CAUSE = re.compile(r"(?:什么|啥|何|哪)|(?:what|which|whatever)\b", re.IGNORECASE)
 _EN_CAUSE = re.compile(
     r"\b(?:because(?: of)?|due to|caused by|driven by|thanks to|as a result of|owing to|"
     r"the root cause (?:is|was)|the reason (?:is|was)(?: that)?|leading to|resulting in|which (?:led to|caused))"
@@ -34,7 +36,7 @@ def cause_phrases(text: str) -> list[Span]:
     for pattern in (_ZH_CAUSE, _EN_CAUSE):
         for m in pattern.finditer(text):
             cause = m.group("cause").strip()
-            if cause:
+            if cause and not _ASKED_CAUSE.match(cause):
                 start = m.start("cause") + (len(m.group("cause")) - len(m.group("cause").lstrip()))
                 found.append(Span(cause, start, start + len(cause)))
     return found

@@ -33,7 +33,7 @@ from groundgate.text.segmentation import Span, is_cjk_text, normalize, split_sen
 from groundgate.verify import fidelity, records
 from groundgate.verify.actors import actor_swaps
 from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
-from groundgate.verify.antonyms import opposite_pairs
+from groundgate.verify.antonyms import negated_in, opposite_pairs
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
@@ -334,7 +334,9 @@ class OfflineChecker:
             claim_words = set(measure.tokens)
             sentences = [set(tokenize(index.canonical(p.text))) for p in split_sentences(best.window.text)]
             closest = max(sentences, key=lambda words: len(words & claim_words), default=set())
-            flipped = opposite_pairs(measure.tokens, closest)
+            flipped = [
+                pair for pair in opposite_pairs(measure.tokens, closest) if not negated_in(claim, pair[0])
+            ]
             if flipped:
                 # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("opposite", flipped, claim, best)]
