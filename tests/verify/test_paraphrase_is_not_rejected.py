@@ -154,3 +154,10 @@ def test_an_indirect_question_states_no_cause() -> None:
     assert not any(code.startswith("cause_not_in_evidence") for c in result.claims for code in c.reason_codes)
     invented = check(context=context, answer="人均不能超过 300 元，因为公司今年预算紧张。")
     assert invented.verdict is not Verdict.PASS
+
+
+def test_a_figure_qualified_for_another_case_is_not_shown_for_the_claims_case() -> None:
+    context = "Adult passport renewal: The fee is £88.50 online or £100 by paper form."
+    assert check(context=context, answer="The online fee is £100.").verdict is not Verdict.PASS
+    assert check(context=context, answer="The online fee is £88.50.").verdict is Verdict.PASS
+    assert check(context=context, answer="By paper form the fee is £100.").verdict is Verdict.PASS

@@ -272,7 +272,7 @@ def figures_read_elsewhere(
             # …，预热每日 1000 条`): the item that names the claim's subject states another value.
             if items is None:
                 items = _list_items(aligned.mentions.text)
-            if _other_items_value(m, claim, items):
+            if _other_items_value(m, claim, items) or _qualified_otherwise(m, claim, aligned):
                 found.append(m.text)
             continue
         if any(_same_kind(m, e) and e.kind == m.kind for e in aligned.mentions.items):
@@ -285,6 +285,34 @@ _LABEL_START_RX = re.compile(r"[，,；;。:：\n]")
 
 
 _HEADER_RX = re.compile(r"^([^，,；;。\n]{1,60}?)[:：](?=[^，,；;。\n]*[，,；;])")
+
+
+#: Where the words that qualify a figure stop: the next clause, or `or` / `and` before another value.
+_QUALIFIER_END = re.compile(r"[,;.!?，；。]|\b(?:or|and|but|while|whereas)\b|或|和|而")
+
+
+def _qualifier(text: str, start: int, stop: int) -> set[str]:
+    """The words right after a figure (`£88.50 *online*`, `£100 *by paper form*`), three at most."""
+    end = _QUALIFIER_END.search(text, start, stop)
+    return set(tokenize(text[start : end.start() if end else stop])[:3])
+
+
+def _qualified_otherwise(m: Mention, claim: str, aligned: EvidenceIndex) -> bool:
+    """`The online fee is £100` over `£88.50 online or £100 by paper form`: the word that names the
+    claim's case (`online`) qualifies another figure of the window, and the claim's figure is
+    qualified by words the claim does not use (`paper form`)."""
+    text = aligned.mentions.text
+    same = [e for e in aligned.mentions.items if e.kind == m.kind and _same_kind(m, e)]
+    if len(same) < 2:
+        return False
+    start = max((found.end() for found in _LABEL_START_RX.finditer(claim, 0, m.start)), default=0)
+    label = set(tokenize(claim[start : m.start]))
+    words = set(tokenize(claim))
+    bounds = [e.start for e in same] + [len(text)]
+    quals = [(e, _qualifier(text, e.end, min(b for b in bounds if b > e.start))) for e in same]
+    own = [q for e, q in quals if _num_match(m, e)]
+    other = [q for e, q in quals if not _num_match(m, e)]
+    return bool(own) and all(q and not q & words for q in own) and any(q & label for q in other)
 
 
 def _list_items(text: str) -> list[tuple[frozenset[str], tuple[Mention, ...]]]:
