@@ -288,7 +288,8 @@ _HEADER_RX = re.compile(r"^([^，,；;。\n]{1,60}?)[:：](?=[^，,；;。\n]*[�
 
 
 #: Where the words that qualify a figure stop: the next clause, or `or` / `and` before another value.
-_QUALIFIER_END = re.compile(r"[,;.!?，；。]|\b(?:or|and|but|while|whereas)\b|或|和|而")
+_CJK_RX = re.compile("[\u3400-\u9fff]")
+_QUALIFIER_END = re.compile(r"[,;.!?]|\b(?:or|and|but|while|whereas)\b")
 
 
 def _qualifier(text: str, start: int, stop: int) -> set[str]:
@@ -302,6 +303,10 @@ def _qualified_otherwise(m: Mention, claim: str, aligned: EvidenceIndex) -> bool
     claim's case (`online`) qualifies another figure of the window, and the claim's figure is
     qualified by words the claim does not use (`paper form`)."""
     text = aligned.mentions.text
+    if _CJK_RX.search(claim) or _CJK_RX.search(text):
+        # English only: a Chinese qualifier stands before its figure as often as after it (`线上 88.5
+        # 元，纸质 100 元`), which the list items above already read.
+        return False
     same = [e for e in aligned.mentions.items if e.kind == m.kind and _same_kind(m, e)]
     if len(same) < 2:
         return False
