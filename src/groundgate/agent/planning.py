@@ -48,7 +48,7 @@ from groundgate.agent.contracts import (
     ToolCall,
 )
 from groundgate.agent.subjects import subject_terms
-from groundgate.agent.vocabulary import NEED_CUES, canonical_terms, entities_in
+from groundgate.agent.vocabulary import ASKS, NEED_CUES, canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
@@ -244,8 +244,6 @@ def _needs_of(question: str) -> list[NeedCode]:
     return needs
 
 
-#: A part that asks something (an interrogative or a question particle).
-_ASKS: Final = re.compile(r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1")
 _PARTS: Final = re.compile(r"[？?！!。；;]")
 
 
@@ -259,7 +257,7 @@ def parts_without_need(question: str) -> list[str]:
     return [
         p
         for p in parts
-        if _ASKS.search(p)
+        if ASKS.search(p)
         and not any(cue.search(p) for cue in NEED_CUES.values())
         and not _is_task_question(p)
     ]

@@ -324,10 +324,10 @@ class AgentRuntime:
             for s in assessment.slots
         ]
         covered = [s for s in slots if s.status is SlotStatus.COVERED]
-        # A part of the question no need names is unanswered too: the rest is at most PARTIAL.
         missing = [s.need.label for s in slots if s.status is SlotStatus.MISSING]
         if all(n.code is not NeedCode.TASK_STATE for n in plan.needs):
-            # (a task's parts — "批了没有？截止哪天？" — are all about the task the facts describe)
+            # A part of the question no need names is unanswered too: the rest is at most PARTIAL. (A
+            # task's parts — "批了没有？截止哪天？" — are all about the task the facts describe.)
             missing += parts_without_need(plan.original_question)
         if not covered:
             downgraded = assessment.model_copy(update={"slots": slots})

@@ -16,6 +16,7 @@ from typing import Final
 
 from groundgate.agent.contracts import DocumentEvidence, NeedCode
 from groundgate.agent.vocabulary import (
+    ASKS,
     COLLOQUIAL,
     ENTITY,
     FILLER_PHRASES,
@@ -53,11 +54,6 @@ _ASKED_NOUN = re.compile(
     r"|(?:哪些|哪个|哪位|哪级|哪一级|什么|啥)(?:级别的|样的)?(?:领导|上级|人|部门|负责人)"
     r"|(?:什么|哪些|哪几|哪种|啥)(?:样的)?(?:单子|表格?|票)"
 )
-#: A clause that asks (its interrogative or question particle): in "月底要去深圳跑客户，酒店每晚能报到
-#: 多少？" the subject is the asking clause's (`住宿`), not what the asker does around it (`客户`).
-_ASKING_CLAUSE: Final = re.compile(
-    r"吗|么|呢|什么|啥|多少|几|哪|谁|怎|如何|是否|能否|可否|有没有|是不是|能不能|要不要"
-)
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
 ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
 _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
@@ -89,7 +85,9 @@ def subject_terms(question: str) -> frozenset[str]:
     if len(clauses) <= 1:
         named = _named_in(question, asking=True)
         return entities | (named or (_one_character_nouns(question) if not entities else frozenset()))
-    asks = [i for i, c in enumerate(clauses) if _ASKING_CLAUSE.search(c)]
+    # The clause that asks (`vocabulary.ASKS`): in "月底要去深圳跑客户，酒店每晚能报到多少？" the subject is
+    # its `住宿`, not what the asker does around it (`客户`).
+    asks = [i for i, c in enumerate(clauses) if ASKS.search(c)]
     at = asks[-1] if asks else len(clauses) - 1
     own = _named_in(clauses[at], asking=True)
     around = frozenset().union(*(_named_in(c, asking=False) for i, c in enumerate(clauses) if i != at))

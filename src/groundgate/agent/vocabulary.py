@@ -12,6 +12,7 @@ from typing import Final
 from groundgate.agent.contracts import NeedCode
 
 __all__ = [
+    "ASKS",
     "COLLOQUIAL",
     "ENTITY",
     "FILLER_PHRASES",
@@ -164,6 +165,13 @@ def hypernyms_of(words: list[str] | set[str]) -> set[str]:
     """The general words naming `words` too (深圳 → 一线城市)."""
     return {HYPERNYMS[w] for w in words if w in HYPERNYMS}
 
+
+#: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
+#: (`会不会`, `用不用`). The planner lists a part that asks with no need of its own; the subject of a
+#: question of several clauses is that of the clause that asks.
+ASKS: Final = re.compile(
+    r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|如何|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1"
+)
 
 #: The words that ask for each kind of evidence ("多少" an amount rule, "材料" materials): the planner
 #: reads the question's needs off them, the evidence evaluator the part of a question that asks each.

@@ -644,20 +644,29 @@ def _modifies_shared(text: str, word: str, shared: set[str]) -> bool:
     return any(other and not other[0].isdigit() and rest.startswith(other) for other in shared)
 
 
-def _reference_event_words(need: Need) -> set[str]:
-    """The terms of an English "when" question's own before/after clause (`_predicate_codes`)."""
+def _when_clauses(need: Need) -> tuple[str, str, str] | None:
+    """An English "when" question cut at its own clause: (main clause, the subordinator, the rest),
+    the opening "when" left out ("When do merchants get reminded | before | the old key is revoked");
+    None for any other need or a question with no such clause."""
     if need.kind is not AnswerKind.TIME or is_cjk_text(need.text):
-        return set()
+        return None
     asked = _EN_WHEN_OPENER.sub("", need.text)
     m = _EN_SUBORDINATE.search(asked)
-    if (
-        m is None
-        or m.group(0).lower() not in ("before", "after", "until", "since")
-        or not asked[: m.start()].strip()
-    ):
+    if m is None or not asked[: m.start()].strip():
+        return None
+    return asked[: m.start()], m.group(0).lower(), asked[m.end() :]
+
+
+def _words_of(text: str) -> set[str]:
+    return set(re.findall(r"[a-z0-9][a-z0-9\-]*", text.lower()))
+
+
+def _reference_event_words(need: Need) -> set[str]:
+    """The terms of an English "when" question's own before/after clause (`_predicate_codes`)."""
+    cut = _when_clauses(need)
+    if cut is None or cut[1] not in ("before", "after", "until", "since"):
         return set()
-    main = set(re.findall(r"[a-z0-9][a-z0-9\-]*", asked[: m.start()].lower()))
-    later = set(re.findall(r"[a-z0-9][a-z0-9\-]*", asked[m.end() :].lower()))
+    main, later = _words_of(cut[0]), _words_of(cut[2])
     return {t for t in need.terms if t.lower() in later and t.lower() not in main}
 
 
@@ -672,27 +681,16 @@ def _predicate_codes(need: Need, checkable: Sequence[str], present: set[str]) ->
     clause is not cut this way (docs/design.md §8, "Coverage")."""
     if is_cjk_text(need.text):
         return []
-    asked = _EN_WHEN_OPENER.sub("", need.text) if need.kind is AnswerKind.TIME else need.text
-    parts = _EN_SUBORDINATE.split(asked, maxsplit=1)
-    if need.kind is AnswerKind.TIME and len(parts) == 2 and parts[0].strip():
+    cut = _when_clauses(need)
+    if cut is not None:
         # "When do merchants get reminded *before the old one is revoked*" names two events and asks
         # the time of the first: a sentence on when the key is revoked answers the other one.
-        main = parts[0].lower()
-        words = set(re.findall(r"[a-z0-9][a-z0-9\-]*", main)) - {
-            "when",
-            "what",
-            "time",
-            "and",
-            "do",
-            "does",
-            "did",
-        }
+        words = _words_of(cut[0]) - {"when", "what", "time", "and", "do", "does", "did"}
         unsaid = [t for t in checkable if t.lower() in words and t not in present]
         return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
     if need.kind is not AnswerKind.YES_NO:
         return []
-    main = parts[0].lower()
-    words = set(re.findall(r"[a-z0-9][a-z0-9\-]*", main))
+    words = _words_of(_EN_SUBORDINATE.split(need.text, maxsplit=1)[0])
     unsaid = [t for t in checkable if t.lower() in words and t not in present]
     return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
 

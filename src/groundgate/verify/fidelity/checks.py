@@ -287,8 +287,8 @@ _LABEL_START_RX = re.compile(r"[，,；;。:：\n]")
 _HEADER_RX = re.compile(r"^([^，,；;。\n]{1,60}?)[:：](?=[^，,；;。\n]*[，,；;])")
 
 
-#: Where the words that qualify a figure stop: the next clause, or `or` / `and` before another value.
 _CJK_RX = re.compile("[\u3400-\u9fff]")
+#: Where the words that qualify a figure stop: the next clause, or `or` / `and` before another value.
 _QUALIFIER_END = re.compile(r"[,;.!?]|\b(?:or|and|but|while|whereas)\b")
 
 
