@@ -18,7 +18,8 @@ held-out 20 fell 70 → 60 % and the blind 40 did not move, so that change was r
 as is, a second blind figure), and `eval_tune_blind3.yaml` (40 blind-written entries, 42 questions with
 the two follow-ups, session 22: scored once before any change — that figure is in docs/benchmarks.md
 — then tuned on, like the first tune set), and `eval_tune_blind4.yaml` (43 more blind-written questions,
-session 23, scored once before any change and then tuned on the same way).
+session 23, scored once before any change and then tuned on the same way), and `eval_tune_blind5.yaml` (40 more,
+session 24, the same way).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -45,6 +46,7 @@ SETS = {
     "blind 2 (tuning on it reverted)": "eval_tune_blind2.yaml",
     "tune 3 (blind-written, tuned on)": "eval_tune_blind3.yaml",
     "tune 4 (blind-written, tuned on)": "eval_tune_blind4.yaml",
+    "tune 5 (blind-written, tuned on)": "eval_tune_blind5.yaml",
 }
 
 
