@@ -366,3 +366,117 @@ def test_colloquial_asks_name_their_needs(
     question: str, needs: list[NeedCode], registry: ToolRegistry
 ) -> None:
     assert [n.code for n in _plan(question, registry).needs] == needs
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        # a figure put up for checking is confirmed or corrected by the amount rule
+        ("听同事说婚假就 3 天，真的假的？", [NeedCode.AMOUNT_RULE]),
+        ("我入职整整十年了，年假是不是该涨到 10 天了？", [NeedCode.AMOUNT_RULE]),
+        ("论坛上有人说一线城市住酒店一晚能报到一千，靠谱吗？", [NeedCode.AMOUNT_RULE]),
+        # what comes first is a step; where to watch the approval is a step, not who approves
+        ("在费控系统报差旅，录费用之前得先选哪个单子？", [NeedCode.PROCESS_STEPS]),
+        ("报销单在费控系统里提交完了，去哪儿看审批到哪一步了？", [NeedCode.PROCESS_STEPS]),
+    ],
+)
+def test_doubted_figures_and_step_order_name_their_needs(
+    question: str, needs: list[NeedCode], registry: ToolRegistry
+) -> None:
+    plan = _plan(question, registry)
+    assert plan.complete
+    assert [n.code for n in plan.needs] == needs
+
+
+def test_materials_to_hand_in_with_nothing_named_are_asked_back_not_read_as_tasks(
+    registry: ToolRegistry,
+) -> None:
+    # "要交的材料" is a policy's materials list (each policy has its own), not the caller's to-do list
+    plan = _plan("要交的材料有哪些来着？", registry)
+    assert not plan.complete
+    assert plan.needs == []
+
+
+def test_a_rate_per_year_is_no_condition_on_years_served() -> None:
+    question = "我在公司都干了二十二年了，年假一年到底几天？"
+    assert condition_fit("满 20 年的每年享有年休假 15 天", question) is True
+    assert condition_fit("入职满 1 年不满 10 年的员工每年享有年休假 5 天", question) is False
+
+
+@pytest.mark.parametrize(
+    ("question", "cited", "absent"),
+    [
+        # 非一二线 leaves the first and second tiers out
+        ("之前非一二线的城市住宿一晚只能报 300，现在涨了没？", "350 元", "450 元"),
+        # the premise's 一线城市 is not the case asked
+        ("操作手册上写一线城市 600 以内能直接提交，那去二线城市住宿按多少报？", "450 元", "350 元"),
+        # "住一晚" is lodging: the meal allowance is no rival figure
+        ("我们组长说西部项目组的人去北京出差住一晚能报 800，我们东部的是不是也一样？", "600 元", "120 元"),
+    ],
+)
+def test_the_tier_asked_is_the_one_answered(question: str, cited: str, absent: str) -> None:
+    from groundgate.agent.answer import compose_offline
+
+    lodging = _doc(
+        "hr-travel-policy-2026#0",
+        "一线城市（北京、上海、广州、深圳）出差住宿费每晚不超过 600 元；二线城市出差住宿费每晚不超过 450 元；"
+        "其他城市出差住宿费每晚不超过 350 元。",
+        heading="差旅费用报销制度（2026 版） > 住宿标准",
+    )
+    meals = _doc(
+        "hr-meal-allowance-notice#0",
+        "自 2026 年 3 月 1 日起，出差伙食补贴按每天 120 元标准发放，按出差自然日计算。",
+        heading="关于调整出差伙食补贴的通知 > 伙食补贴",
+        authority="HR-Policy",
+    )
+    result = ToolResult(
+        invocation_id="i", tool="T", status=ToolStatus.OK, run_id="r1", documents=[lodging, meals]
+    )
+    evaluator = EvidenceEvaluator(ctx=CTX, now=NOW, run_id="r1", question=question)
+    assessment = evaluator.evaluate([EvidenceNeed(code=NeedCode.AMOUNT_RULE, label="x")], [result])
+    assert assessment.slots[0].status is SlotStatus.COVERED
+    text = " ".join(s.text for s in compose_offline(assessment, question).statements)
+    assert cited in text
+    assert absent not in text
+
+
+def test_a_question_offering_two_ways_of_counting_is_answered_only_by_one_of_them() -> None:
+    from groundgate.agent.evidence import on_topic_sentences
+
+    doc = _doc("hr-marriage-leave#0", "登记结婚的员工享有婚假 10 天，须在领取结婚证后一年内休完。")
+    assert not on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "婚假是按工作日算还是按自然日算？")
+    meals = _doc("m", "出差伙食补贴按每天 100 元标准发放，按出差自然日计算。")
+    assert on_topic_sentences(meals, NeedCode.AMOUNT_RULE, "出差伙食补贴是按工作日算还是按自然日算？")
+
+
+def test_a_number_of_days_asked_before_the_leave_word_is_not_a_share_of_pay() -> None:
+    from groundgate.agent.evidence import on_topic_sentences
+
+    doc = _doc("hr-sick-leave#0", "病假期间工资按基本工资的 80% 发放。")
+    assert not on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "病假找谁批？一年最多能请多少天病假？")
+
+
+def test_a_correction_naming_a_month_replaces_the_month_of_the_question_that_had_one() -> None:
+    state = ConversationState(questions=["3 月份到期的待办都有啥？", "第二个现在是什么状态？"])
+    resolved = resolve_context("哦不对，我要问的是 4 月份的", state, CTX, NOW)
+    assert resolved.relation is ContextRelation.CORRECTION
+    assert resolved.resolved_question == "4 月份到期的待办都有啥？"
+
+
+@pytest.mark.parametrize(
+    ("question", "subject"),
+    [
+        ("我入职整整十年了，年假是不是该涨到 10 天了？", {"年假"}),  # 该涨: a modal and its verb
+        ("这次差旅一共报 5000 块整，部门经理批了就完事了吧？", {"差旅", "部门经理"}),
+        # what the team lead said is the claim checked; its words are not the asker's subject
+        (
+            "我们组长说西部项目组的人去北京出差住一晚能报 800，我们东部的是不是也一样？",
+            {"北京", "差旅", "住宿"},
+        ),
+        ("西部项目组出差住宿标准是多少？", {"差旅", "住宿", "项目组"}),  # its own words stay
+        # ... and so do theirs when the question asks about their case, not the asker's
+        ("听说西部项目组一线城市的住宿标准比我们高，具体是多少？", {"一线城市", "住宿", "项目组"}),
+    ],
+)
+def test_modals_filler_and_reported_claims_are_no_subject_words(question: str, subject: set[str]) -> None:
+    assert subject_terms(question) == subject

@@ -574,3 +574,71 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
     needs = derive_needs(question).needs
     assert all(excluded not in [*n.terms, *n.anchors] for n in needs)
     assert any("payment-db-proxy" in n.anchors for n in needs)
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "met", "why"),
+    [
+        # "why did it fail" is not answered by the failure restated, only by what caused it
+        (
+            "Why did ORD-20260314-00097 fail?",
+            "order.status [order:ORD-20260314-00097:status]: FAILED",
+            False,
+            "need:kind_missing:reason",
+        ),
+        (
+            "Why did ORD-20260314-00097 fail?",
+            "pay request done order_id=ORD-20260314-00097 status=FAILED error_code=ERR_TIMEOUT",
+            True,
+            "",
+        ),
+        (
+            "ORD-20260314-00097 为什么失败？",
+            "ORD-20260314-00097 状态 失败",
+            False,
+            "need:kind_missing:reason",
+        ),
+        ("ORD-20260314-00097 为什么失败？", "ORD-20260314-00097 因连接池耗尽失败", True, ""),
+        # a day written month/day is the asked day: a runbook states no day
+        (
+            "3/14 那天主库上的对账慢查询是谁杀掉的？",
+            "查杀慢查询：在主库执行 SHOW PROCESSLIST，对执行超过 5 秒的查询使用 KILL 终止",
+            False,
+            "need:condition_unaddressed",
+        ),
+        # "12:30 那会儿" is not the 13:00 reading
+        (
+            "3 月 14 号中午 12:30 那会儿支付成功率是多少？",
+            "payment_success_rate 2026-03-14 13:00–13:00 UTC: max 99.77 at 13:00",
+            False,
+            "need:condition",
+        ),
+        (
+            "3 月 14 号中午 12:30 那会儿支付成功率是多少？",
+            "payment_success_rate 2026-03-14 12:25–12:40 UTC: max 99.77 at 12:25",
+            True,
+            "",
+        ),
+    ],
+)
+def test_a_cause_a_day_and_a_moment_must_be_the_asked_ones(
+    question: str, statement: str, met: bool, why: str
+) -> None:
+    need = derive_needs(question).needs[0]
+    match = match_need(need, statement, equivalents=bundled_equivalents())
+    assert match.met is met, match.codes
+    assert not why or any(code.startswith(why) for code in match.codes), match.codes
+
+
+def test_how_many_asks_a_count_and_that_one_refers_back() -> None:
+    needs = derive_needs("3/14 那天主库上的对账慢查询是谁杀掉的？杀了几条，最长那条跑了多久？").needs
+    assert [n.value_kinds for n in needs[1:]] == [["count", "number"], ["duration", "range", "period"]]
+    assert all(c.value == "--03-14" for n in needs for c in n.conditions)
+    # "最长那条" is one of the queries the first part named
+    assert "查询" in needs[2].soft_terms
+    (count,) = derive_needs("主库上的慢查询一共杀了几条？").needs
+    five_seconds = match_need(
+        count, "对执行超过 5 秒的慢查询使用 KILL 终止", equivalents=bundled_equivalents()
+    )
+    assert "need:kind_missing:quantity" in five_seconds.codes  # a duration is no count
+    assert match_need(count, "主库上的慢查询共杀掉 6 条", equivalents=bundled_equivalents()).met

@@ -125,11 +125,14 @@ MAX_SENTENCES_PER_SLOT: Final = 3
 _EXCLUDED: Final = re.compile(r"以外|之外")
 _RANKED_BEFORE: Final = re.compile(r"([一二三四五六七八九]{2,})([线级档类])$")
 _OTHER_CASE: Final = re.compile(r"其他|其余|其它")
+#: "非一二线的城市": the ranks after 非 are left out, as those before 以外 are.
+_NOT_RANKED: Final = re.compile(r"非\s*([一二三四五六七八九]+)([线级档类])")
 
 
 def _excluded_cases(question: str) -> list[str]:
-    """The cases a question leaves out: `一二线以外的城市` → `一线`, `二线`; `北京以外` → `北京`."""
-    found: list[str] = []
+    """The cases a question leaves out: `一二线以外的城市` (or `非一二线的城市`) → `一线`, `二线`;
+    `北京以外` → `北京`."""
+    found: list[str] = [rank + m.group(2) for m in _NOT_RANKED.finditer(question) for rank in m.group(1)]
     for m in _EXCLUDED.finditer(question):
         before = question[: m.start()]
         ranks = _RANKED_BEFORE.search(before)

@@ -66,7 +66,8 @@ _ORDINAL = re.compile(r"第\s*([一二两三四五六七八九十\d]{1,2})\s*(?:
 _CORRECTION = re.compile(r"不是\s*([^，,。；;]+?)\s*[，,、]\s*(?:而)?是\s*([^，,。？?！!；;]+)")
 #: "说错了，我想问的是下周": a correction that names only the right part.
 _SOFT_CORRECTION = re.compile(
-    r"(?:说错了|搞错了|打错了|口误|更正一下|纠正一下)[，,。\s]*(?:我)?(?:想问的|要问的|问的|说的|想说的|指的)?是\s*([^，,。？?！!；;]+)"
+    r"(?:说错了|搞错了|打错了|问错了|弄错了|不对|口误|更正一下|纠正一下)[，,。\s]*(?:我)?"
+    r"(?:想问的|要问的|问的|说的|想说的|指的)?是\s*([^，,。？?！!；;]+)"
 )
 #: Words that point back at the previous question ("那我要是…这些…", "审批呢", "也是在那儿提吗").
 _ANAPHOR = re.compile(r"^\s*(?:那么?|还有|另外)|呢|这些|那些|也|那儿|那里|同样|一样")
@@ -118,8 +119,15 @@ def _same_class_replacement(focus: str, previous: str) -> str | None:
     return previous.replace(found[0], found[1], 1) if found is not None else None
 
 
+_MONTH_WORD = re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
+
+
 def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
-    """(old, new): the word of `previous` that `focus` replaces with one of the same class."""
+    """(old, new): the word of `previous` that `focus` replaces with one of the same class (a month
+    replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的")."""
+    new_month, old_month = _MONTH_WORD.search(focus), _MONTH_WORD.search(previous)
+    if new_month and old_month and new_month.group(0) != old_month.group(0):
+        return old_month.group(0), new_month.group(0)
     for group in REPLACEABLE_CLASSES:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:
@@ -203,12 +211,19 @@ def resolve_context(
 
     correction = _CORRECTION.search(text)
     soft = _SOFT_CORRECTION.search(text)
-    soft_pair = _same_class_pair(soft.group(1), previous) if soft and previous else None
+    # The question corrected is the latest that names a word of the class ("3 月份到期的待办都有啥？",
+    # "第二个现在是什么状态？", "哦不对，我要问的是 4 月份的": the first).
+    soft_pair, corrected = None, previous
+    for earlier in reversed(state.questions if soft else []):
+        soft_pair = _same_class_pair(soft.group(1), earlier) if soft else None
+        if soft_pair is not None:
+            corrected = earlier
+            break
     ordinal = ordinal_of(text)
     if soft_pair is not None and not correction:
         relation = ContextRelation.CORRECTION
         old, new = soft_pair
-        resolved = previous.replace(old, new, 1)
+        resolved = corrected.replace(old, new, 1)
         invalidated = _refs_read_for(old, state.refs)
     elif correction and previous:
         relation = ContextRelation.CORRECTION

@@ -46,6 +46,7 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.subjects import (
     ALTERNATIVES,
+    alternatives_offered,
     names_entities,
     need_subject,
     on_subject,
@@ -150,8 +151,10 @@ def _intervals(text: str) -> dict[tuple[str, str | None], tuple[float, float, bo
 
 
 _NTH_YEAR = re.compile(r"第\s*(\d+)\s*年")
-#: "一年能休几天", "每年有几天": a rate, not a condition on the years served.
-_PER_YEAR = re.compile(r"(?:一|每)\s*年(?=\s*(?:能|可以|有|可|给|一共|总共|共|休|享))")
+#: "一年能休几天", "每年有几天", "一年到底几天", "一年的年假": a rate, not a condition on the years served.
+_PER_YEAR = re.compile(
+    r"(?:一|每)\s*年(?=\s*(?:到底|究竟|大概|大约|一般)?\s*(?:能|可以|有|可|给|一共|总共|共|休|享|几|多少|的))"
+)
 
 
 _YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个?月")
@@ -289,6 +292,10 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
             # Preferred, not required: word segmentation is too unsure a ground to refuse on.
             sentences = named or sentences
         sentences = fitting(sentences, question)
+    offered = alternatives_offered(question) if need is NeedCode.AMOUNT_RULE else []
+    if offered:
+        # "婚假是按工作日算还是按自然日算？": "婚假 10 天" does not say which.
+        sentences = [s for s in sentences if any(word in s for word in offered)]
     if need is NeedCode.AMOUNT_RULE and _ASKS_DAYS.search(question):
         # "病假一年最多能请多少天" asks a number of days: a share of pay (`工资按 80% 发放`) is not one.
         sentences = [s for s in sentences if not _only_percents(s)]
@@ -314,7 +321,9 @@ def _asked_value_kinds(question: str) -> frozenset[str]:
 
 
 #: The question ends on a number of days ("最多能请多少天？"); "那几天工资怎么发" names days, asks pay.
-_ASKS_DAYS: Final = re.compile(r"(?:几|多少)(?:个工作)?天\s*(?:[？?。]|$|呢|吗|假)|多久|多长时间")
+_ASKS_DAYS: Final = re.compile(
+    r"(?:几|多少)(?:个工作)?天\s*(?:[\u4e00-\u9fff]{0,2}假)?\s*(?:[？?。]|$|呢|吗)|(?:几|多少)(?:个工作)?天假|多久|多长时间"
+)
 
 
 def _only_percents(sentence: str) -> bool:

@@ -106,7 +106,7 @@ _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
 #: task's state ("王芳那个病假审批是不是已经拖过期了", "三月的差旅报销我提交了没有").
 _TASK_CUE = re.compile(
     r"待办|任务|待审批|待处理|要处理的|等着我|手(?:上|头)(?:有|还有)|(?:啥|什么|哪些)(?:活儿?|事儿?)(?:要|在|没)?|"
-    r"要交的|有啥要|(?:什么|啥)(?:东西|事儿?|活儿?)要(?:交|做|办|处理|审批|批|完成)|我[^，,？?]{0,4}有(?:什么|啥|哪些)要(?:审批|批|处理|提交|交|做|完成|办|签|跟进)的|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
+    r"要交的(?!材料|资料|单据|证明|发票|票据|凭证)|有啥要|(?:什么|啥)(?:东西|事儿?|活儿?)要(?:交|做|办|处理|审批|批|完成)|我[^，,？?]{0,4}有(?:什么|啥|哪些)要(?:审批|批|处理|提交|交|做|完成|办|签|跟进)的|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
     r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
@@ -224,8 +224,23 @@ def task_window(question: str, today: date) -> dict[str, Any]:
     return args
 
 
+#: "听同事说婚假就 3 天，真的假的？", "年假是不是该涨到 10 天了？": a figure put up for checking, which the
+#: amount rule confirms or corrects (not whether the asker may claim it).
+_DOUBTS_FIGURE = re.compile(r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有)|没错吧")
+_FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|元|块|晚|千|百|万)")
+
+
+_APPROVAL_PROGRESS = re.compile(r"(?:看|查)[^？?，,]{0,4}审批(?:进度|到哪|状态|结果|走到)")
+
+
 def _needs_of(question: str) -> list[NeedCode]:
     needs = [code for code, cue in NEED_CUES.items() if cue.search(question)]
+    if (
+        _DOUBTS_FIGURE.search(question)
+        and _FIGURE.search(question)
+        and not (set(needs) - {NeedCode.AMOUNT_RULE, NeedCode.ELIGIBILITY})
+    ):
+        needs = [NeedCode.AMOUNT_RULE]
     if NeedCode.ELIGIBILITY in needs and (
         (_REIMBURSABLE.search(question) and _names_amount(question)) or _OVER_STANDARD.search(question)
     ):
@@ -239,6 +254,8 @@ def _needs_of(question: str) -> list[NeedCode]:
         needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
         if NeedCode.AMOUNT_RULE not in needs:
             needs.insert(0, NeedCode.AMOUNT_RULE)
+    if NeedCode.APPROVAL in needs and NeedCode.PROCESS_STEPS in needs and _APPROVAL_PROGRESS.search(question):
+        needs.remove(NeedCode.APPROVAL)  # "去哪儿看审批到哪一步了": where to look, not who approves
     if NeedCode.APPROVAL in needs and NeedCode.ELIGIBILITY in needs and re.search(r"批[^？?]*吗", question):
         needs.remove(NeedCode.ELIGIBILITY)  # "光部门经理批就够了吗": who approves, not who may
     return needs

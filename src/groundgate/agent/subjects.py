@@ -23,6 +23,7 @@ from groundgate.agent.vocabulary import (
     FILLER_WORDS,
     NEED_CUES,
     PLACES,
+    WORD_CLASSES,
     entities_in,
     hypernyms_of,
 )
@@ -31,7 +32,16 @@ from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import jieba_tag
 from groundgate.verify.fidelity import extract
 
-__all__ = ["ALTERNATIVES", "names_entities", "need_subject", "on_subject", "place_unranked", "subject_terms"]
+__all__ = [
+    "ALTERNATIVES",
+    "alternatives_offered",
+    "asked_entities",
+    "names_entities",
+    "need_subject",
+    "on_subject",
+    "place_unranked",
+    "subject_terms",
+]
 
 #: Words that say what kind of answer is wanted, not what it is about: they do not make a passage
 #: relevant ("员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物).
@@ -47,15 +57,33 @@ _GENERIC_WORDS: Final = frozenset(
 _APPROX_PERIOD = re.compile(
     r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)(?:多(?!少))?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?!少)(?:一点)?"
 )
+_ASKER_CASE: Final = re.compile(r"我们|咱们|我的|我这")
+_REPORTED: Final = re.compile(r"^[^，,]{0,8}?(?:说|讲|听说|据说|传言|提到)")
 _A_NOT_A: Final = re.compile(r"([\u4e00-\u9fff])不\1|有没有")
 _ASKED_NOUN = re.compile(
     r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+"
     # "要经过哪些领导审批": the approver asked for is the answer, not the subject.
     r"|(?:哪些|哪个|哪位|哪级|哪一级|什么|啥)(?:级别的|样的)?(?:领导|上级|人|部门|负责人)"
-    r"|(?:什么|哪些|哪几|哪种|啥)(?:样的)?(?:单子|表格?|票)"
+    r"|(?:什么|哪些|哪几|哪种|哪个|哪张|啥)(?:样的)?(?:单子|表格?|票)"
 )
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
 ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
+
+
+def alternatives_offered(question: str) -> list[str]:
+    """The answers a question offers ("按工作日算还是按自然日算" → 工作日, 自然日): a passage answers it
+    only by naming one of them."""
+    m = ALTERNATIVES.search(question)
+    if m is None:
+        return []
+    out = []
+    for side in m.group(0).split("还是"):
+        word = re.sub(r"^\s*按|(?:计算|算|计)\s*$", "", side.strip()).strip()
+        if len(word) >= 2:
+            out.append(word)
+    return out if len(out) == 2 else []
+
+
 _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[，,]")
 #: Who the asker is with ("我们西部项目组去…", "这阵子借调在西部项目组，…"): the project comes from the
 #: context, and a policy for the asker's case need not repeat their group's name.
@@ -90,7 +118,17 @@ def subject_terms(question: str) -> frozenset[str]:
     asks = [i for i, c in enumerate(clauses) if ASKS.search(c)]
     at = asks[-1] if asks else len(clauses) - 1
     own = _named_in(clauses[at], asking=True)
-    around = frozenset().union(*(_named_in(c, asking=False) for i, c in enumerate(clauses) if i != at))
+    # What someone else said, when the asker then turns to their own case ("我们组长说西部项目组的人…能报
+    # 800，我们东部的是不是也一样？"), is the claim put up for checking: its domain words stay, its other
+    # words are theirs, not the asker's subject. ("听说西部项目组…比我们高，具体是多少？" asks about theirs.)
+    own_case = bool(_ASKER_CASE.search(clauses[at]))
+    around = frozenset().union(
+        *(
+            _named_in(c, asking=False)
+            for i, c in enumerate(clauses)
+            if i != at and not (own_case and _REPORTED.search(c))
+        )
+    )
     if own or entities_in(clauses[at]):
         around = frozenset(w for w in around if not _is_common_word(w))
     named = own | around
@@ -174,7 +212,7 @@ _VERB_TAGS: Final = frozenset({"v", "vg", "vi", "vq"})
 _COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千万几半整个天次回块元年月日号步项条")
 #: A word starting with one of these is an adverb or a modal glued to a verb by the segmenter
 #: (`刚领` "just got", `能放` "can take"), not a name, even when tagged as a noun.
-_FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正")
+_FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正该先")
 
 
 def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> bool:
@@ -217,6 +255,20 @@ def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     return subject_terms(asking[0]) | frozenset(entities_in(question))
 
 
+def asked_entities(question: str) -> list[str]:
+    """The question's domain words, less those a clause that does not ask names as an alternative to
+    one the asking clause names: in "手册上写一线城市 600 以内…，那去二线城市住宿按多少报？" the first
+    clause's 一线城市 is the premise, 二线城市 the case asked."""
+    words = entities_in(question)
+    clauses = [c for c in re.split(r"[，,。；;！!]", question) if c.strip()]
+    asking = [c for c in clauses if ASKS.search(c)]
+    if len(clauses) < 2 or len(asking) != 1:
+        return words
+    own = set(entities_in(asking[0]))
+    replaced = {w for group in WORD_CLASSES if own & set(group) for w in group} - own
+    return [w for w in words if w not in replaced]
+
+
 def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
     """Whether the sentence, read under its document's title, names every domain word of the
     question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy.
@@ -228,7 +280,7 @@ def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
         or word in context
         or any(h in context for h in hypernyms_of({word}))
         or place_unranked(word, context)
-        for word in entities_in(question)
+        for word in asked_entities(question)
     )
 
 

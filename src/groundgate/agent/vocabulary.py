@@ -126,7 +126,7 @@ FILLER_PHRASES: Final = tuple(
         费用 在系统里 系统里 哪个系统 在系统 系统 一口气 除了 还得 得谁 签字 谁来批 批完 要是 一次把 这些 那些 全休了
         一整周 整周 我病了 病了 有同事说 同事说 听说 照样 靠谱吗 靠谱 对吧 没错吧 没错 是不是 涨了 一天 每天 这阵子
         借调 那会儿 当时的 当时 按当时 住了 超出来的 超出来 那个 这个 那份 那张 都写了些什么 写了些什么 写了什么 都
-        还能 能休 能报 要交 要附 哪张票 哪个 坐飞机 最晚 几号 哪天 截止 多少
+        还能 能休 能报 要交 要附 哪张票 哪个 坐飞机 最晚 几号 哪天 截止 多少 就完事了 就完事 完事了 那去
         """
         ),
         key=len,
@@ -151,14 +151,27 @@ FILLER_WORDS: Final = frozenset(
     )
 )
 
+#: "住一晚", "住了两晚": a night's stay is lodging, said without the noun.
+_NIGHTS_STAYED: Final = r"住了?\s*(?:[一两二三四五六七八九十几]+|\d+)\s*[晚宿]"
 ENTITY = re.compile(
-    "|".join(sorted({w for group in WORD_CLASSES for w in group} | set(_ALIASES), key=len, reverse=True))
+    "|".join(
+        [
+            _NIGHTS_STAYED,
+            *sorted({w for group in WORD_CLASSES for w in group} | set(_ALIASES), key=len, reverse=True),
+        ]
+    )
 )
 
 
+def _folded(word: str) -> str:
+    if re.fullmatch(_NIGHTS_STAYED, word):
+        return "住宿"
+    return _ALIASES.get(word, word)
+
+
 def entities_in(text: str) -> list[str]:
-    """The domain words of `text`, aliases folded (`年休假` → `年假`), in order, once each."""
-    return list(dict.fromkeys(_ALIASES.get(m.group(0), m.group(0)) for m in ENTITY.finditer(text)))
+    """The domain words of `text`, aliases folded (`年休假` → `年假`, `住一晚` → `住宿`), in order, once each."""
+    return list(dict.fromkeys(_folded(m.group(0)) for m in ENTITY.finditer(text)))
 
 
 def hypernyms_of(words: list[str] | set[str]) -> set[str]:
@@ -185,7 +198,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     ),
     NeedCode.PROCESS_STEPS: re.compile(
         r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
-        r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)|第几步|哪一步|哪个步骤"
+        r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)|第几步|哪一步|哪个步骤|"
+        # "录费用之前得先选哪个单子": what comes first is a step
+        r"(?:之前|以前)(?:得|要|需要)?先|先(?:选|填|建|录|提交)[^？?，,]{0,6}(?:哪|什么|啥)"
     ),
     NeedCode.MATERIALS: re.compile(
         r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"

@@ -8,6 +8,7 @@ Split out of `groundgate.questions.coverage` (step 4 of its matching). Pure: no 
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -43,6 +44,16 @@ _CAUSE_WORDS = re.compile(
     r"exhaust\w*|refus\w*|reject\w*|unavailable|saturat\w*|exceed\w*|down|outage)\b",
     re.IGNORECASE,
 )
+
+
+def _restates_predicate(word: str, terms: Sequence[str]) -> bool:
+    """Whether a cause word is one of the question's own terms (`FAILED` for "why did it fail")."""
+    w = word.lower()
+    if not w.isascii():
+        return w in terms
+    return any(t.isascii() and len(t) >= 3 and w[:4] == t.lower()[:4] for t in terms)
+
+
 _ACTION_WORDS = re.compile(
     r"应|需|须|必须|先|再|然后|检查|重启|扩容|回滚|联系|提交|申请|按|计算|发放|执行|确认|切换|升级|调整|设置|"
     r"打开|关闭|通知|上报|处理|排查|查看|拆分|限流|降级|观察|等待|重试|停止|清理|删除|避免|不要|降低|提高|"
@@ -171,7 +182,13 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             or bool(_WHEN_WORDS.search(s.text))
         )
     if kind is AnswerKind.REASON:
-        return bool(_CAUSE_WORDS.search(s.text) or _CAUSE_WORDS.search(s.flat))
+        # "Why did ORD-… fail?" is not answered by `status: FAILED`: the question's own predicate
+        # (fail, 失败) restated is no cause.
+        return any(
+            not _restates_predicate(m.group(0), need.terms)
+            for text in (s.text, s.flat)
+            for m in _CAUSE_WORDS.finditer(text)
+        )
     if kind is AnswerKind.PERSON:
         # "Who approves": a person, a role or a team is named (`the SRE lead`, `部门负责人`, `Chen Yu`);
         # for an approval, by a sentence that speaks of approving, not one under an approvals heading

@@ -453,6 +453,10 @@ def _same_day(asked: str, stated: str) -> bool:
     return asked.startswith("--") or stated.startswith("--") or asked[:4] == stated[:4]
 
 
+#: How far a stated clock time may be from the asked one and still be "that moment".
+_NEAR_MINUTES: Final = 20
+
+
 def _minutes(value: str) -> int | None:
     match = re.match(r"(\d{1,2}):(\d{2})", value)
     return int(match.group(1)) * 60 + int(match.group(2)) if match else None
@@ -470,7 +474,8 @@ def _condition(s: Statement, c: NeedCondition) -> str:
     stated = [t for m in s.mentions if m.kind == "time" and (t := _minutes(str(m.value))) is not None]
     if asked is None or not stated:
         return _UNADDRESSED
-    near = any(abs(t - asked) <= 30 for t in stated) or min(stated) <= asked <= max(stated)
+    # "12:30 那会儿" is near 12:45, not 13:00: a record half an hour away is of another moment.
+    near = any(abs(t - asked) <= _NEAR_MINUTES for t in stated) or min(stated) <= asked <= max(stated)
     return _SATISFIED if near else _CONFLICT
 
 

@@ -137,4 +137,7 @@ def value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
         return ["amount", "range", "number"]
     if re.search(r"百分之|比例|占比|percentage|what\s+share", lowered):
         return ["percent", "number", "range"]
+    if re.search(r"(?:几|多少)(?:条|次|笔|台|个|回|单)|\bhow\s+many\b", lowered):
+        # "杀了几条": a count, not the duration or amount another figure of the passage states.
+        return ["count", "number"]
     return []

@@ -84,7 +84,7 @@ _ZH_FUNCTION: Final = wordset(
 )
 _PRONOUNS_EN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
 _PRONOUNS_ZH = re.compile(
-    r"它|其|该|这个|那个|此"
+    r"它|其|该|这个|那个|此|那(?:条|笔|次|台|些|几条)"
     # A part that refers back without a pronoun: "ORD-… 现在是什么状态？*走的*哪个通道？*是不是也是*…那种？"
     # — a one-character verb with 的 and no subject of its own, or "also".
     r"|^(?:那|那么)?[走用付扣退发买刷]的|也(?:是|有|会)|同样是"
@@ -224,7 +224,23 @@ def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCon
             found.append(NeedCondition(text=m.text, kind=ConditionKind.DATE, value=str(m.value)))
         elif m.kind == "time":
             found.append(NeedCondition(text=m.text, kind=ConditionKind.TIME, value=str(m.value)[:5]))
+    if not any(c.kind is ConditionKind.DATE for c in found):
+        for d in _SLASH_DAY.finditer(part):
+            month, day = int(d.group(1)), int(d.group(2))
+            found.append(
+                NeedCondition(
+                    text=d.group(0).strip(), kind=ConditionKind.DATE, value=f"--{month:02d}-{day:02d}"
+                )
+            )
     return found
+
+
+#: "3/14 那天", "on 3/14": a day written month/day, which the figure extractor leaves alone (it
+#: could be a ratio); read as one only when a day word follows or "on" comes before.
+_SLASH_DAY: Final = re.compile(
+    r"(?:(?<=\bon )|(?<=\bOn ))?(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
+    r"(?=\s*(?:那天|当天|那日|号|日|那会|上午|下午|凌晨|晚上|中午))"
+)
 
 
 _CUE_BEFORE = re.compile(

@@ -27,6 +27,7 @@ from typing import Any
 
 from groundgate.contracts import (
     AgentStep,
+    AnswerKind,
     Claim,
     ClaimType,
     EvidenceRef,
@@ -165,6 +166,10 @@ class RulePlanner:
             # Errors of the window; a named record's lines whatever their level (a change approved,
             # an incident closed are INFO lines).
             args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
+            if args and keywords and any(n.kind is AnswerKind.REASON for n in unmet):
+                # "Why did ORD-… fail?": the warning that explains the error (`acquire connection
+                # timeout … order_id=ORD-…`) is part of the cause.
+                args["level"] = ["ERROR", "WARN"]
             if keywords:
                 args["keywords"] = keywords
             if window:
