@@ -1140,3 +1140,54 @@ def test_half_days_and_empty_lists_in_a_record_are_read_as_prose_states_them(
     # `三天半` is the record's 3.5, `没有告警` its empty list: no figure unshown, nothing unsupported
     assert claim.category in {FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT}, claim.reason_codes
     assert not any(code.startswith("fidelity:") for code in claim.reason_codes), claim.reason_codes
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "flipped"),
+    [
+        (
+            "PayLink 开放平台 API 限流说明：每个应用默认 QPS 上限为 200。沙箱环境不限流，但沙箱数据每天凌晨 3:00 清空。",
+            "沙箱环境和正式环境一样会限流，另外沙箱里的数据每天凌晨三点会清空一次。",
+            "沙箱环境和正式环境一样会限流",
+        ),
+        (
+            "Failed deliveries are retried for up to 3 days. Events may be delivered more than once and are "
+            "not guaranteed to arrive in order, so handlers should be idempotent.",
+            "Orbit guarantees that events arrive in order, but the same event can show up more than once, "
+            "so write your handler so it's idempotent.",
+            "Orbit guarantees that events arrive in order",
+        ),
+    ],
+)
+def test_a_clause_that_drops_its_sources_negation_is_not_passed(
+    context: str, answer: str, flipped: str
+) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+    units = [
+        u for c in result.claims for u in c.units if any(r.startswith("unit_flip:") for r in u.reason_codes)
+    ]
+    assert [u.text for u in units] == [flipped]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer"),
+    [
+        # the negation moved into "otherwise"
+        (
+            "预订后 15 分钟内未签到，系统将自动释放会议室。大会议室预订需经行政部审批。",
+            "会议室预订后要在 15 分钟内签到，否则系统会自动把会议室释放掉。",
+        ),
+        # a clause that adds a negation restates a cap
+        (
+            "Overtime must be pre-approved by the line manager in the rota system. Overtime is capped at 12 hours per week.",
+            "Overtime has to be approved beforehand by your line manager in the rota system, and you can't do more "
+            "than 12 hours a week.",
+        ),
+    ],
+)
+def test_a_clause_that_moves_or_adds_a_negation_is_no_flip(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert not [
+        u for c in result.claims for u in c.units if any(r.startswith("unit_flip:") for r in u.reason_codes)
+    ]

@@ -110,6 +110,16 @@ _READINGS = [
     ("3元5角", "amount", 3.5),
     ("总产量 1.39 万亿斤", "amount", 1.39e12),
     ("投资 3 千亿元", "amount", 3e11),
+    # a Chinese decimal (digits only after 点: `九点四十七分` stays a clock time)
+    ("线路长二十四点六公里", "measure", 24600.0),
+    ("约四点八二亿次请求", "count", 4.82e8),
+    ("晚上九点四十七分下单", "time", "21:47"),
+    # the official way of writing an hour, after a day or before 起
+    ("9 月 14 日 16 时发布预警", "time", "16:00"),
+    ("地铁 15 日 20 时停运", "time", "20:00"),
+    ("每天 8 时起营业", "time", "08:00"),
+    # a record's zero-padded month-day
+    ("主要事件: 07-09 DNS 解析异常", "date", "--07-09"),
 ]
 
 
@@ -127,6 +137,9 @@ _NOT_QUANTITIES = [
     ("这件事一成不变。", "percent"),
     ("把纸三折叠起来。", "percent"),
     ("3块5个苹果", "amount"),
+    ("每天工作 8 时间", "time"),
+    ("第 3 时段", "time"),
+    ("范围 7-9 人", "date"),
 ]
 
 
@@ -211,6 +224,18 @@ _FIGURE_PARAPHRASES = [
         "The company raised $2.3 million in its seed round.",
         None,
     ),
+    # a rate times the count the claim gives; the official hour; a Chinese decimal
+    ("出差伙食补助按每天 100 元定额发放，无需提供发票。", "伙食补助每天一百元，三天一共三百元。", None),
+    (
+        "滨江市气象台于 9 月 14 日 16 时将台风预警由黄色升级为橙色。",
+        "气象台在 9 月 14 日下午四点把预警升到了橙色。",
+        None,
+    ),
+    (
+        "6 号线一期线路全长 24.6 公里，共设车站 19 座。",
+        "6 号线一期线路长二十四点六公里，共设十九座车站。",
+        None,
+    ),
 ]
 
 
@@ -234,6 +259,12 @@ _FIGURE_PARAPHRASES_CHANGED = [
         "The company raised $2,300,000 in its seed round.",
         "The company raised $3.2 million in its seed round.",
     ),
+    ("出差伙食补助按每天 100 元定额发放，无需提供发票。", "伙食补助每天一百元，三天一共四百元。"),
+    (
+        "滨江市气象台于 9 月 14 日 16 时将台风预警由黄色升级为橙色。",
+        "气象台在 9 月 14 日下午五点把预警升到了橙色。",
+    ),
+    ("6 号线一期线路全长 24.6 公里，共设车站 19 座。", "6 号线一期线路长二十六点四公里，共设十九座车站。"),
 ]
 
 

@@ -7,7 +7,7 @@ it rests on (`ModelBackedClassifier`), so the verifier can run that pass per cla
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Protocol, cast, runtime_checkable
 
 from groundgate.contracts import EvidenceSpan, FactCategory, ParseStatus
@@ -42,6 +42,21 @@ class ClaimAssessment:
     """How well the context supports the claim, in [0, 1]; None when the classifier has no score."""
     units: tuple[UnitAssessment, ...] = ()
     """The claim's clauses when it has more than one (the offline checker's finding)."""
+
+    def shifted(self, shift: int) -> ClaimAssessment:
+        """The same assessment for the same sentence `shift` characters further in the answer."""
+        if not self.units or not shift:
+            return self
+        units = tuple(
+            UnitAssessment(
+                Span(u.span.text, u.span.start + shift, u.span.end + shift),
+                u.category,
+                u.support_score,
+                u.reason_codes,
+            )
+            for u in self.units
+        )
+        return replace(self, units=units)
 
 
 @dataclass(slots=True)

@@ -12,11 +12,11 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from groundgate.text.segmentation import is_cjk_text, normalize
+from groundgate.text.segmentation import Span, is_cjk_text, normalize
 from groundgate.verify import fidelity
 from groundgate.verify.windows import ContextIndex
 
-__all__ = ["triage"]
+__all__ = ["dropped_negation", "triage"]
 
 _DIGITS = re.compile(r"[0-9０-９]")
 #: Fidelity findings that compare the claim with the aligned window; meaningless when alignment is poor.
@@ -164,3 +164,31 @@ def _phrase_in_context(mention: str | None, index: ContextIndex) -> bool:
         return False
     needle = normalize(index.canonical(mention))
     return len(needle) >= 4 and index.in_normalized(needle)
+
+
+#: "要在 15 分钟内签到，否则…释放" restates "15 分钟内未签到…释放": the negation moved to "otherwise".
+_OTHERWISE = re.compile(r"^\W*(?:否则|不然|要不然|otherwise|or else)", re.IGNORECASE)
+_ANY_NEGATION = re.compile(r"不|没|未|无|非|别|禁止|\b(?:not|no|never|none|nor|without)\b|n't", re.IGNORECASE)
+
+
+def dropped_negation(
+    unit: Span,
+    claim: Span,
+    aligned: str | fidelity.EvidenceIndex,
+    evidence: fidelity.EvidenceIndex,
+    index: ContextIndex,
+) -> list[str]:
+    """The negation a clause of `claim` drops against its own aligned window ("沙箱环境和正式环境一样会限流"
+    over "沙箱环境不限流", "Orbit guarantees that events arrive in order" over "not guaranteed"), as
+    reason codes. Only a clause that states no negation at all, and is not followed by "otherwise":
+    one that adds a negation ("can't do more than 12 hours" over "capped at 12") or moves it
+    ("…签到，否则释放") is too often a paraphrase."""
+    if _ANY_NEGATION.search(unit.text) or _OTHERWISE.match(claim.text[unit.end - claim.start :]):
+        return []
+    issues = [
+        i
+        for i in fidelity.check_claim(unit.text, aligned, evidence)
+        if i.code == "negation_flip" and not i.claim_mention and i.evidence_mention
+    ]
+    found, _ = triage(unit.text, issues, True, index.cross_language, index)
+    return [f"unit_flip:{i.code}" for i in found]

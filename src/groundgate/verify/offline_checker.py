@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from groundgate.contracts import EvidenceSpan, FactCategory
 from groundgate.errors import OutOfTimeError
@@ -39,7 +39,7 @@ from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
-from groundgate.verify.contradictions import triage
+from groundgate.verify.contradictions import dropped_negation, triage
 from groundgate.verify.roles import role_name_findings
 from groundgate.verify.swaps import exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
@@ -79,6 +79,9 @@ class CheckerThresholds:
     alignment_for_polarity: float = 0.7
     """Negation/comparator flips count only against a window at least this well aligned."""
     alignment_for_polarity_long: float = 0.85
+    alignment_for_unit_polarity: float = 0.6
+    """A clause of a compound claim: its own short window, aligned at least this well, places a negation
+    it drops (a clause of its own is read at lower alignment than a whole sentence)."""
     """The same bar for a window longer than `short_window_chars` (a news or narrative sentence with
     several clauses). Tuned on the `tune` splits: a flip read off a loosely aligned long sentence is
     more often a paraphrase ("no one has claimed" / "no group has claimed") than a lie; 0.85 raised
@@ -161,7 +164,7 @@ class OfflineChecker:
                 assessment = self._assess(claim, index, evidence, question, question_tokens)
                 seen[claim.text] = (assessment, claim.start)
             else:  # the same sentence elsewhere in the answer: its clauses move with it
-                assessment = _shifted(found[0], claim.start - found[1])
+                assessment = found[0].shifted(claim.start - found[1])
             assessments.append(assessment)
         return Classification(assessments)
 
@@ -250,7 +253,7 @@ class OfflineChecker:
             reasons.append("novel_terms:" + ",".join(readable(word, claim) for word in novel[:5]))
         if novel_entities:
             reasons.append("unsupported_entity:" + ",".join(novel_entities[:3]))
-        units = self._units(span, index, fields, contradictions, vetted)
+        units = self._units(span, index, fields, contradictions, vetted, evidence)
         field_conflicts = [code for u in units for code in u.reason_codes if code.startswith("record:")]
         reasons.extend(dict.fromkeys(field_conflicts))
 
@@ -410,6 +413,7 @@ class OfflineChecker:
         fields: tuple[records.Field, ...],
         contradictions: list[fidelity.FidelityIssue],
         vetted: frozenset[str] = frozenset(),
+        evidence: fidelity.EvidenceIndex | None = None,
     ) -> tuple[UnitAssessment, ...]:
         """Each clause of a compound claim, assessed on its own (none for a one-clause claim
         without record fields)."""
@@ -430,6 +434,20 @@ class OfflineChecker:
                 found.append(UnitAssessment(part, FactCategory.CONTRADICTED, 0.0, codes))
             elif measure is None:
                 continue
+            elif (
+                evidence is not None
+                and measure.best.window is not None
+                and measure.best.score >= t.alignment_for_unit_polarity
+                and len(measure.best.window.text) <= t.short_window_chars
+                and (
+                    flips := dropped_negation(
+                        part, span, _window_evidence(measure.best, index)[1], evidence, index
+                    )
+                )
+            ):
+                # A clause whose own short, well aligned window states it the other way round ("沙箱环境和
+                # 正式环境一样会限流" over "沙箱环境不限流"), though the whole sentence aligns loosely.
+                found.append(UnitAssessment(part, FactCategory.NO_EVIDENCE, 0.0, tuple(flips)))
             elif measure.best.window is not None and (
                 excluded := exclusive_swaps(part.text, measure.best.window.text)
             ):
@@ -775,18 +793,3 @@ def _cross_language(
     if count >= 1 and coverage >= 0.5:
         return FactCategory.INDIRECT_SUPPORT, 0.5 * coverage, ["cross_language:anchors_partly_found"]
     return FactCategory.NO_EVIDENCE, 0.3 * coverage, ["cross_language:unjudged"]
-
-
-def _shifted(assessment: ClaimAssessment, shift: int) -> ClaimAssessment:
-    if not assessment.units or not shift:
-        return assessment
-    units = tuple(
-        UnitAssessment(
-            Span(u.span.text, u.span.start + shift, u.span.end + shift),
-            u.category,
-            u.support_score,
-            u.reason_codes,
-        )
-        for u in assessment.units
-    )
-    return replace(assessment, units=units)

@@ -178,7 +178,8 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
 #: Words that say a figure is worked out from others: a remainder, a total, a difference.
 _ARITHMETIC_CUE = re.compile(
     r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|\bremaining\b|\bleft\b|\bin total\b|"
-    r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b",
+    r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
+    r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
     re.IGNORECASE,
 )
 
@@ -193,16 +194,19 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
         or not _ARITHMETIC_CUE.search(claim[max(0, m.start - 8) : m.start])
     ):
         return False
-    values = [
-        e.value
-        for e in extract(claim).items
-        if isinstance(e.value, float) and e.start != m.start and _same_kind(m, e) and e.unit == m.unit
-    ]
+    others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
+    values = [e.value for e in others if isinstance(e.value, float) and _same_kind(m, e) and e.unit == m.unit]
+    # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
+    counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
     return any(
         _close(a + b, m.value) or _close(abs(a - b), m.value)
         for i, a in enumerate(values)
         for b in values[i + 1 :]
-    )
+    ) or any(_close(a * k, m.value) for a in values for k in counts)
+
+
+#: Figures that count how many times a rate applies (days, people, items).
+_COUNTED = frozenset({"duration", "count", "number"})
 
 
 #: Price words that halve or scale a price: `半价`, `对折`, `half price`, `八折` (80 %).

@@ -211,6 +211,12 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
         for m in _YEAR_MONTH_RX.finditer(nt):
             if ex.left_ok(m.start(), _DATE_GLUE):
                 _ymd(ex, m.start(), m.end(), nt[m.start() : m.start() + 4], m.group("m"), None)
+        if "-" in nt:
+            # `07-09 DNS 解析异常` in a record: a month-day with a zero-padded month (a range of
+            # plain numbers is not written `07-09`).
+            for m in _PADDED_MONTH_DAY_RX.finditer(nt):
+                if ex.left_ok(m.start(), _DATE_GLUE):
+                    _ymd(ex, m.start(), m.end(), None, m.group("m"), m.group("d"))
     if "月" in nt:
         for m in _ZH_MONTH_RX.finditer(nt):
             s = _year_before(ex, m.start())
@@ -373,7 +379,10 @@ def _times(ex: _Extractor, digit: bool) -> None:
             _clock(ex, part.start() if part is not None else m.start(), m.end(), hour, minute, None, ap)
 
 
+_PADDED_MONTH_DAY_RX = re.compile(r"(?P<m>0[1-9])-(?P<d>0[1-9]|[12]\d|3[01])(?![\d\-/.:])")
 _POINT_NOUN_STARTS = frozenset("积建要意原注内数击")
+_HOUR_NOUN_STARTS = frozenset("间候长段效限薪辰区")
+_HOUR_AFTER = frozenset("起前后整至到许")
 _RANGE_JOIN_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*")
 _ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d\d?)[ \t]*(?:点|[:：][0-5]\d)")
 
@@ -381,6 +390,16 @@ _ZH_HOUR_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|-|–|—)[ \t]*(?P<h>\d
 def _bare_hour_clear(nt: str, m: re.Match[str], hour: int) -> bool:
     """`17 点` is 17:00 (an hour past noon is never a.m.); `10 点到 17 点` (or `到 17:30`) runs from 10:00
     (a span that ends in the afternoon starts the same day). `8 点` alone could be either, so it stays a number."""
+    if nt[m.start()].isdigit() and "时" in m.group():
+        # `9 月 14 日 16 时`, `15 日 20 时起`: the official way of writing an hour, after a day or
+        # before 起/前/后/整 (not `时间`, `时长`, `时段`).
+        after = nt[m.end() : m.end() + 1]
+        before = nt[max(0, m.start() - 2) : m.start()].strip()
+        return (
+            hour <= 24
+            and after not in _HOUR_NOUN_STARTS
+            and (before.endswith(("日", "号")) or after in _HOUR_AFTER)
+        )
     if not nt[m.start()].isdigit() or "时" in m.group() or nt[m.end() : m.end() + 1] in _POINT_NOUN_STARTS:
         return False  # `17 点积分`, `15 点建议`: points and items, not hours
     if 13 <= hour <= 23:

@@ -93,6 +93,9 @@ def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
                     ex.add(_Rec("duration", total, m.start(), m.end(), unit="s", surface="s", raw=total))
         tokens = [t for t in (_token(ex, m) for m in _NUMBER_RX.finditer(nt)) if t is not None]
         _assemble(ex, tokens)
+    if "点" in nt and _CN_DIGIT_RX.search(nt):
+        for m in _CN_DECIMAL_RX.finditer(nt):
+            _cn_decimal(ex, m)
     if _CN_DIGIT_RX.search(nt):
         # Not `finditer`: the "unit" a numeral's match reaches over (up to four characters) must not
         # swallow the numeral after it (`一共一千二百人` lost `一千二百人`, `三天一次` lost `一次`);
@@ -301,6 +304,29 @@ def _single(ex: _Extractor, t: _Tok) -> None:
     q = _quantity(t.num, t.mult, t.unit_text, t.currency)
     if q is not None:
         ex.add(_Rec(q.kind, q.value, t.s, t.e, unit=q.unit, surface=q.surface, raw=q.raw))
+
+
+#: `二十四点六公里` (24.6 km): a Chinese decimal — digits only after 点, and a unit that is not a
+#: clock's (`九点四十七分`, `三点半`, `十点整` are times).
+_CN_DECIMAL_RX = re.compile(
+    r"(?P<i>[零〇一二两三四五六七八九十百千万]+)点(?P<f>[零〇一二三四五六七八九]+)(?P<mag>万|亿)?"
+    r"(?P<unit>(?![分刻半钟整多时])[\u4e00-\u9fff]{1,4})"
+)
+
+
+def _cn_decimal(ex: _Extractor, m: re.Match[str]) -> None:
+    whole = _parse_cn(m.group("i"))
+    if whole is None or not ex.left_ok(m.start(), _CN_BEFORE_STOP):
+        return
+    resolved = _resolve_unit(m.group("unit"), False, ex.nt[m.end() : m.end() + 2])
+    if resolved is None:
+        return
+    e = m.start("unit") + resolved[0]
+    value = float(f"{int(whole)}.{''.join(str(_CN_DIGIT[ch]) for ch in m.group('f'))}")
+    value *= {"万": 1e4, "亿": 1e8}.get(m.group("mag") or "", 1.0)
+    q = _quantity(value, None, m.group("unit")[: resolved[0]], None)
+    if q is not None and ex.free(m.start(), e):
+        ex.add(_Rec(q.kind, q.value, m.start(), e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True))
 
 
 def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
