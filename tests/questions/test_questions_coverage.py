@@ -134,6 +134,14 @@ def test_a_sentence_stating_other_cases_too_is_marked_mixed() -> None:
             True,
         ),
         ("How many rules did risk-service have loaded?", "And in March?", "And in March?", False),
+        # a bare number for the one amount the question had; a case besides it is said first
+        ("一张 1,500 块的报销单，谁批就行？", "那 12,000 的呢？", "一张 12,000 块的报销单，谁批就行？", True),
+        (
+            "一张 12,000 块的报销单，谁批就行？",
+            "要是业务招待费，才 800 块呢？",
+            "业务招待费，一张 800 块的报销单，谁批就行？",
+            True,
+        ),
     ],
 )
 def test_a_follow_up_is_completed_from_the_previous_question(
@@ -642,3 +650,29 @@ def test_how_many_asks_a_count_and_that_one_refers_back() -> None:
     )
     assert "need:kind_missing:quantity" in five_seconds.codes  # a duration is no count
     assert match_need(count, "主库上的慢查询共杀掉 6 条", equivalents=bundled_equivalents()).met
+
+
+@pytest.mark.parametrize(
+    ("amount", "tier"),
+    [
+        ("12,000", "10,000 元以上还需财务 VP 审批。"),
+        ("5,000", "2,000 元以上至 10,000 元由直属经理和部门总监依次审批。"),
+    ],
+)
+def test_a_span_written_with_thousands_separators_bounds_both_ways(amount: str, tier: str) -> None:
+    # "2,000 元以上至 10,000 元": the comma of 2,000 is no clause break, and 至 10,000 is the upper end
+    tiers = ["2,000 元以上至 10,000 元由直属经理和部门总监依次审批。", "10,000 元以上还需财务 VP 审批。"]
+    (need,) = derive_needs(f"一张 {amount} 块的报销单，谁批就行？").needs
+    assert need.terms == ["报销"]  # not 一张 (how many) nor 批就行
+    lead = "按单张报销单金额确定审批层级："
+    met = [t for t in tiers if match_need(need, lead + t, equivalents=bundled_equivalents()).met]
+    assert met == [tier]
+
+
+def test_a_yes_no_question_about_a_figure_is_not_answered_by_a_sentence_stating_none() -> None:
+    (need,) = derive_needs("一笔 300 元的支付，调用风控的时候超时了，这笔支付会被拒掉吗？").needs
+    overview = "payment-gateway 是统一支付入口，负责签名校验、限流、风控调用、订单锁定和支付流水落库。"
+    rule = "调用 risk-service 做实时风控，金额低于 500 元的支付风控超时按放行处理。"
+    eq = bundled_equivalents()
+    assert "need:condition_unaddressed:300 元" in match_need(need, overview, equivalents=eq).codes
+    assert not any(c.startswith("need:condition") for c in match_need(need, rule, equivalents=eq).codes)

@@ -54,6 +54,17 @@ authority: Team-B
 
 The Team B standup is at 10:15 every weekday on the video bridge.
 """,
+    "approvals.md": """---
+title: 费用报销审批流程
+doc_id: expense-approval
+authority: Finance
+---
+# 费用报销审批流程
+
+## 审批层级
+
+按单张报销单金额确定审批层级：2,000 元及以下由直属经理审批；2,000 元以上至 10,000 元由直属经理和部门总监依次审批；10,000 元以上还需财务 VP 审批。业务招待费不论金额都需部门总监审批。
+""",
 }
 
 
@@ -147,3 +158,24 @@ def test_another_sessions_questions_are_not_history(store: Store, orchestrator: 
     assert load_session_history(store, "s-two") == []
     result = ask_in_session(store, orchestrator, "and for Team B?", "s-two")
     assert result.resolved_question == "and for Team B?"  # nothing earlier in this session to lean on
+
+
+def test_a_follow_up_with_another_amount_gets_that_amounts_tier_and_the_tier_it_adds_to(
+    store: Store, orchestrator: Orchestrator
+) -> None:
+    first = ask_in_session(store, orchestrator, "一张 1,500 块的报销单，谁批就行？", "s-tiers")
+    assert first.output_kind is OutputKind.NORMAL, (first.answer, first.gaps)
+    assert "直属经理" in first.answer
+    assert "财务 VP" not in first.answer
+    # a bare number for the one amount of the question, in its unit
+    second = ask_in_session(store, orchestrator, "那 12,000 的呢？", "s-tiers")
+    assert second.resolved_question == "一张 12,000 块的报销单，谁批就行？"
+    assert second.output_kind is OutputKind.NORMAL, (second.answer, second.gaps)
+    # "10,000 元以上还需财务 VP 审批" adds to the tier before it, which is stated with it
+    assert "财务 VP" in second.answer
+    assert "部门总监" in second.answer
+    assert "2,000 元及以下" not in second.answer
+    # a case besides the figure is said first
+    third = ask_in_session(store, orchestrator, "要是业务招待费，才 800 块呢？", "s-tiers")
+    assert third.resolved_question == "业务招待费，一张 800 块的报销单，谁批就行？"
+    assert "业务招待费不论金额都需部门总监审批" in third.answer

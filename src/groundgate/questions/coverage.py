@@ -559,7 +559,7 @@ def match_need(
     outcomes = [(c, _condition(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
     conflict = any(o == _CONFLICT for _, o in outcomes)
-    codes += _condition_codes(outcomes)
+    codes += _condition_codes(outcomes, yes_no=need.kind is AnswerKind.YES_NO)
 
     # Nothing of the subject could be compared (another script): only a neutral match counts — an
     # identifier or code the need names, or a condition; a proper name alone is not enough.
@@ -753,12 +753,14 @@ def _day_class_for(anchor: str, asked: str, s: Statement) -> bool:
     )
 
 
-def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]]) -> list[str]:
-    """A condition the statement contradicts, or a hard one it leaves unaddressed."""
+def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]], *, yes_no: bool = False) -> list[str]:
+    """A condition the statement contradicts, or a hard one it leaves unaddressed. In a yes/no
+    question every figure is hard ("一笔 300 元的支付…会被拒掉吗" asks about 300 元: a sentence stating
+    no amount does not say)."""
     return [
         f"need:condition_{'not_met' if o == _CONFLICT else 'unaddressed'}:{c.text}"
         for c, o in outcomes
-        if o == _CONFLICT or (o == _UNADDRESSED and _hard(c))
+        if o == _CONFLICT or (o == _UNADDRESSED and (yes_no or _hard(c)))
     ]
 
 

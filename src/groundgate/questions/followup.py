@@ -85,7 +85,22 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
     if found is None or found[0] == found[1]:
         return Resolution(question.strip(), False)
     target, replacement = found
-    return Resolution(previous.replace(target, replacement, 1), True, target)
+    resolved = previous.replace(target, replacement, 1)
+    case = _case_besides(focus, replacement)
+    # "要是业务招待费，才 800 块呢？": the figure replaces the earlier one, the case is said first.
+    return Resolution(f"{case}，{resolved}" if case else resolved, True, target)
+
+
+#: Words around a follow-up's figure that only frame it ("要是…才 800 块").
+_FRAME = re.compile(r"要是|如果是|如果|假如|只有|才|就|的|，|,|\s")
+
+
+def _case_besides(focus: str, replacement: str) -> str:
+    """The Chinese words of `focus` besides the figure that replaced the earlier one: a case."""
+    if not is_cjk_text(focus) or replacement not in focus or replacement == focus:
+        return ""
+    rest = _FRAME.sub("", focus.replace(replacement, " ", 1))
+    return rest if re.fullmatch(r"[\u4e00-\u9fffA-Za-z]{2,12}", rest) else ""
 
 
 def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
@@ -109,6 +124,13 @@ def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
     if service:
         return service, focus
     for m in fidelity.extract(focus):
+        if m.kind == "number" and isinstance(m.value, float):
+            # "那 12,000 的呢？" after "一张 1,500 块的报销单…": a bare number for the one quantity
+            # the question had, in its unit.
+            olds = [o for o in fidelity.extract(previous) if o.kind in QUANTITY_MENTIONS]
+            digits = re.search(r"\d[\d,.]*", olds[0].text) if len(olds) == 1 else None
+            if digits is not None:
+                return olds[0].text, olds[0].text.replace(digits.group(), m.text, 1)
         if m.kind not in QUANTITY_MENTIONS | {"date", "time", "identifier"}:
             continue
         for old in fidelity.extract(previous):

@@ -190,6 +190,11 @@ def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, floa
             comparator = "<"
         elif before.endswith(("满", "超")):
             comparator = ">=" if before.endswith("满") else ">"
+        elif before.endswith("至") or text[max(0, mention.start - 5) : mention.start].rstrip().endswith(
+            "以上到"
+        ):
+            # "2,000 元以上至 10,000 元": the upper end of a span whose lower end is a bound of its own.
+            comparator = "<="
     if comparator == ">":
         return value, inf, False, True
     if comparator == ">=":
@@ -321,7 +326,11 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-_ZH_IN_TOTAL: Final = re.compile("一共|总共|共计|合计|总计")
+_ZH_IN_TOTAL: Final = re.compile(
+    "一共|总共|共计|合计|总计"
+    # "一张…报销单": how many of the thing, not what it is; "谁批就行": how little is enough
+    "|(?<![\u4e00-\u9fff])[一两二三四五六七八九十几]+(?:张|笔|份|项|条|台)|就行了?|就可以了?|就够了?|就好了?"
+)
 
 
 def _zh_terms(blanked: str) -> list[str]:

@@ -13,9 +13,10 @@ from functools import lru_cache
 from groundgate.text.segmentation import is_cjk_text, normalize, stem, tokenize
 from groundgate.verify import fidelity
 
-__all__ = ["Statement", "statement"]
+__all__ = ["Statement", "adds_to_rule_before", "statement"]
 
-_CLAUSE = re.compile(r"[，,；;。!?！？\n]")
+#: A clause break; not the comma of a thousands separator (`2,000 元以上至 10,000 元`).
+_CLAUSE = re.compile(r"[，；;。!?！？\n]|,(?!\d{3}(?!\d))")
 _FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
 
 
@@ -73,3 +74,17 @@ def statement(text: str, context: str = "", surround: str = "") -> Statement:
         else (),
         surround=statement(surround) if surround and surround != text else None,
     )
+
+
+#: A rule that adds to the one before it ("10,000 元以上还需财务 VP 审批", "also needs the director's
+#: sign-off"): what it adds to is part of its answer.
+_ADDS_TO = re.compile(
+    r"^[^，,。；;]{0,24}?(?:还需|还要|还须|另需|另须|同时需|并需)|^[^,.;]{0,60}?\b(?:also|additionally|in addition)\b",
+    re.IGNORECASE,
+)
+
+
+def adds_to_rule_before(text: str) -> bool:
+    """Whether `text` (a lead joined with `：` left out; thousands separators ignored) adds to the rule
+    stated just before it."""
+    return bool(_ADDS_TO.match(re.sub(r"(?<=\d),(?=\d{3})", "", text.split("：", 1)[-1])))

@@ -31,6 +31,7 @@ from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
 from groundgate.questions.coverage import NeedMatch
 from groundgate.questions.needs import term_weight
+from groundgate.questions.statements import adds_to_rule_before
 from groundgate.text.instructions import is_instruction_like
 from groundgate.text.segmentation import Span, split_sentences
 from groundgate.verify.evidence_items import BULKY_FACT_TYPES, EvidenceItem
@@ -521,4 +522,18 @@ def _extras(need: Need, scored: Sequence[_Scored], chosen: list[_Scored], room: 
             and s not in chosen
         ]
         extra = sorted(follows, key=lambda s: s.unit.seq)[:room]
+    for c in chosen:
+        if len(extra) >= room or not (c.matches[need.id].met and adds_to_rule_before(c.unit.text)):
+            continue
+        # "10,000 元以上还需财务 VP 审批": what it adds to is the rule just before it, stated with it.
+        if c.unit.clause:  # the clause before it in the same sentence
+            before = [
+                s
+                for s in scored
+                if s.unit.clause and s.unit.surround == c.unit.surround and s.unit.order < c.unit.order
+            ]
+            before = sorted(before, key=lambda s: s.unit.order)[-1:]
+        else:
+            before = [s for s in scored if s.unit.item is c.unit.item and s.unit.seq == c.unit.seq - 1 >= 0]
+        extra += [s for s in before if s not in chosen and s not in extra]
     return extra

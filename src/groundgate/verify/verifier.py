@@ -35,6 +35,7 @@ planner and executor reasoning never reach it.
 
 from __future__ import annotations
 
+import itertools
 import json
 import re
 import time
@@ -67,6 +68,7 @@ from groundgate.models._parsing import estimate_tokens
 from groundgate.models.base import Usage
 from groundgate.questions import NeedMatch, Statement, TermEquivalents, derive_needs, match_need, statement
 from groundgate.questions.equivalents import bundled_equivalents
+from groundgate.questions.statements import adds_to_rule_before
 from groundgate.text.segmentation import Span, is_cjk_text
 from groundgate.verify.absence import is_absence_claim, judge_absence
 from groundgate.verify.assessment import (
@@ -208,6 +210,21 @@ def _later_steps(
         and any(ref.citation_id in sources for ref in claim.evidence_refs)
         and not codes[claim.id].names_another_case
     }
+
+
+def _added_to(met: Sequence[str], supported: Sequence[tuple[Claim, Statement]]) -> set[str]:
+    """The claim just before a met one that adds to it ("10,000 元以上还需财务 VP 审批" after
+    "2,000 元以上至 10,000 元由直属经理和部门总监依次审批"), citing the same passage: shown with it,
+    since the rule it adds to is part of the answer."""
+    out: set[str] = set()
+    for (before, _), (claim, view) in itertools.pairwise(supported):
+        if claim.id in met and adds_to_rule_before(view.text) and _same_sources(before, claim):
+            out.add(before.id)
+    return out
+
+
+def _same_sources(a: Claim, b: Claim) -> bool:
+    return bool({r.citation_id for r in a.evidence_refs} & {r.citation_id for r in b.evidence_refs} - {None})
 
 
 def _texts(zh: bool) -> Templates:
@@ -494,6 +511,7 @@ class Verifier:
             shown.update(met)
             if need.kind is AnswerKind.PROCEDURE and met:
                 shown.update(_later_steps(met, supported, matches))
+            shown.update(_added_to(met, supported))
             best = max((m for _, m in matches), key=lambda m: m.score, default=None)
             reasons = [] if met else (list(best.codes) if best else ["need:no_supported_claim"])
             texts = {claim.id: claim.text for claim, _ in supported}
