@@ -23,6 +23,12 @@ LEAVING = "员工提出离职后，由部门经理指定交接人并签字确认
     [
         (DISK, "如果使用率仍然高于 85%，就申请扩容，扩容工单需要主机组审批。", ("主机组", "存储组")),
         (LEAVING, "员工提出离职后，由部门总监指定交接人并在交接清单上签字确认。", ("部门总监", "部门经理")),
+        # who bears a cost is a party too
+        (
+            "公司为员工本人购买补充商业医疗保险；员工配偶及子女可自愿加保，加保保费由员工个人承担。",
+            "配偶和孩子都可以自愿加保，加保的保费由公司承担。",
+            ("公司", "员工个人"),
+        ),
         (
             HANDOFF,
             "If the incoming engineer hasn't acknowledged within 30 minutes, the outgoing engineer stays on call and pages the engineering manager.",

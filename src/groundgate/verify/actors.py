@@ -43,6 +43,8 @@ _EN_CUE: Final = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE: Final = re.compile(r"[，,；;。.!?！？：:]\s*")
+#: Who bears or pays a cost (`由员工个人承担` / `由公司承担`): a party, named without a role's head.
+_ZH_PARTY: Final = re.compile(r"由([\u4e00-\u9fff]{1,4}?)(?:自行|全额|一并)?(?:承担|支付|垫付|负担|出资)")
 
 
 def _roles(clause: str) -> set[str]:
@@ -57,6 +59,7 @@ def _roles(clause: str) -> set[str]:
         role = clause[start : m.end()]
         if len(role) >= 2:
             found.add(role)
+    found.update(m.group(1) for m in _ZH_PARTY.finditer(clause))
     # English only after a word of acting on someone's behalf (`approved by`, `escalates to`, `pages`):
     # elsewhere `team`, `lead` and `manager` are the common words of news prose (a club's manager).
     for cue in _EN_CUE.finditer(clause):
