@@ -397,6 +397,12 @@ def test_materials_to_hand_in_with_nothing_named_are_asked_back_not_read_as_task
     assert plan.needs == []
 
 
+def test_figures_offered_as_answers_are_no_conditions() -> None:
+    question = "我今年刚好干满 20 年，年假是 10 天还是 15 天？"
+    assert condition_fit("满 20 年的每年享有年休假 15 天", question) is True
+    assert condition_fit("满 10 年不满 20 年的每年享有年休假 10 天", question) is False
+
+
 def test_a_rate_per_year_is_no_condition_on_years_served() -> None:
     question = "我在公司都干了二十二年了，年假一年到底几天？"
     assert condition_fit("满 20 年的每年享有年休假 15 天", question) is True
@@ -480,3 +486,32 @@ def test_a_correction_naming_a_month_replaces_the_month_of_the_question_that_had
 )
 def test_modals_filler_and_reported_claims_are_no_subject_words(question: str, subject: set[str]) -> None:
     assert subject_terms(question) == subject
+
+
+@pytest.mark.parametrize(
+    ("question", "needs"),
+    [
+        # two figures offered are decided by the amount rule
+        ("出差的餐补现在到底是一天一百还是一百二？", [NeedCode.AMOUNT_RULE]),
+        # whether a named task is still undone is its state
+        ("王芳那个病假申请，我是不是还没批？", [NeedCode.TASK_STATE]),
+    ],
+)
+def test_offered_figures_and_undone_tasks_name_their_needs(
+    question: str, needs: list[NeedCode], registry: ToolRegistry
+) -> None:
+    plan = _plan(question, registry)
+    assert plan.complete
+    assert [n.code for n in plan.needs] == needs
+
+
+def test_leave_in_general_is_asked_back_for_its_materials(registry: ToolRegistry) -> None:
+    # every kind of leave lists its own materials: ask which, never pick one
+    assert not _plan("请假的话要准备哪些证明材料？", registry).complete
+    assert _plan("病假要准备哪些证明材料？", registry).complete
+
+
+def test_fares_are_transport() -> None:
+    from groundgate.agent.vocabulary import entities_in
+
+    assert entities_in("路费和住宿能报销吗") == ["交通", "住宿"]

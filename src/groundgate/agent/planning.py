@@ -112,7 +112,9 @@ _TASK_CUE = re.compile(
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
 #: Whether a task is done ("交了没", "是不是已经交了", "批完了吗"), not when it is due.
-_DONE_ASKED = re.compile(r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定")
+_DONE_ASKED = re.compile(
+    r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定|(?:没|未)(?:批|交|做|办|处理|提交)"
+)
 #: What a question about a named item asks of it: its due date, status, or whether it is done
 #: ("…那个我是不是已经交了", "…那张我批了没").
 _ITEM_STATE = re.compile(r"截止|到期|过期|状态|提交|做完|办完|几号|" + _DONE_ASKED.pattern)
@@ -124,6 +126,8 @@ _DEICTIC = re.compile(
 _AMOUNT_SUBJECT = re.compile(
     r"住宿|酒店|伙食|餐|交通|机票|火车|年假|年休假|病假|婚假|事假|产假|丧假|差旅|出差|实习"
 )
+#: Leave in general ("请假的话要准备哪些证明材料？"): every kind of leave has its own materials.
+_ANY_LEAVE = re.compile(r"请假|休假")
 _REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
 _OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担|多出来|多出的|多出部分|超过的部分")
@@ -233,8 +237,16 @@ _FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|
 _APPROVAL_PROGRESS = re.compile(r"(?:看|查)[^？?，,]{0,4}审批(?:进度|到哪|状态|结果|走到)")
 
 
+#: "一天一百还是一百二": two figures offered, which the amount rule decides.
+_FIGURE_ALTERNATIVES = re.compile(
+    r"[\d一二两三四五六七八九十百千万]+[^，,？?]{0,4}还是[^，,？?]{0,3}[\d一二两三四五六七八九十百千万]{2,}"
+)
+
+
 def _needs_of(question: str) -> list[NeedCode]:
     needs = [code for code, cue in NEED_CUES.items() if cue.search(question)]
+    if _FIGURE_ALTERNATIVES.search(question) and NeedCode.AMOUNT_RULE not in needs:
+        needs.insert(0, NeedCode.AMOUNT_RULE)
     if (
         _DOUBTS_FIGURE.search(question)
         and _FIGURE.search(question)
@@ -327,14 +339,14 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         doc_needs, needs = [], [n for n in needs if n is NeedCode.TASK_STATE]
     if (
         doc_needs
-        and not domain
+        and (not domain or (domain == "leave" and _ANY_LEAVE.search(question)))
         and not task_parts
         and not resolved.trusted_refs
         and resolved.relation.value == "NEW"
         and not entities_in(question)
-        and not subject_terms(question)
+        and not subject_terms(question) - {"请假", "休假"}
     ):
-        # "需要交哪些材料？" with no leave, expense or process named, and nothing earlier to lean on:
+        # "需要交哪些材料？" (or "请假的话…") with no kind of leave, expense or process named, and nothing earlier to lean on:
         # every policy lists its own materials; ask which one, never pick one. (No task part and no
         # referenced task: nothing else is left to plan.)
         doc_needs, needs = [], []

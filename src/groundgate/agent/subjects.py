@@ -81,6 +81,8 @@ def alternatives_offered(question: str) -> list[str]:
         word = re.sub(r"^\s*按|(?:计算|算|计)\s*$", "", side.strip()).strip()
         if len(word) >= 2:
             out.append(word)
+    if any(re.search(r"[\d一二两三四五六七八九十百千万]{2,}|\d", word) for word in out):
+        return []  # "一天一百还是一百二": figures offered, which the rule's figure decides
     return out if len(out) == 2 else []
 
 
