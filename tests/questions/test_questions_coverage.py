@@ -638,6 +638,20 @@ def test_a_cause_a_day_and_a_moment_must_be_the_asked_ones(
     assert not why or any(code.startswith(why) for code in match.codes), match.codes
 
 
+@pytest.mark.parametrize(
+    ("question", "days"),
+    [
+        ("who acked the DBPoolSaturation page during the 3/14 incident?", ["--03-14"]),
+        ("How many times did acme get rate limited on 3/14?", ["--03-14"]),
+        ("3/14 那天主库上的慢查询是谁杀掉的？", ["--03-14"]),
+        ("Is the ratio 3/4 of the total?", []),  # a ratio, not a day
+    ],
+)
+def test_a_day_written_month_slash_day_is_a_date_condition(question: str, days: list[str]) -> None:
+    (need,) = derive_needs(question).needs
+    assert [c.value for c in need.conditions if c.kind.value == "date"] == days
+
+
 def test_how_many_asks_a_count_and_that_one_refers_back() -> None:
     needs = derive_needs("3/14 那天主库上的对账慢查询是谁杀掉的？杀了几条，最长那条跑了多久？").needs
     assert [n.value_kinds for n in needs[1:]] == [["count", "number"], ["duration", "range", "period"]]

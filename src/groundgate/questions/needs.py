@@ -231,7 +231,7 @@ def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCon
             found.append(NeedCondition(text=m.text, kind=ConditionKind.TIME, value=str(m.value)[:5]))
     if not any(c.kind is ConditionKind.DATE for c in found):
         for d in _SLASH_DAY.finditer(part):
-            month, day = int(d.group(1)), int(d.group(2))
+            month, day = int(d.group(1) or d.group(3)), int(d.group(2) or d.group(4))
             found.append(
                 NeedCondition(
                     text=d.group(0).strip(), kind=ConditionKind.DATE, value=f"--{month:02d}-{day:02d}"
@@ -243,7 +243,8 @@ def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCon
 #: "3/14 那天", "on 3/14": a day written month/day, which the figure extractor leaves alone (it
 #: could be a ratio); read as one only when a day word follows or "on" comes before.
 _SLASH_DAY: Final = re.compile(
-    r"(?:(?<=\bon )|(?<=\bOn ))?(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
+    r"(?:(?<=\b[oO]n )|(?<=\b[dD]uring the ))(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
+    r"|(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
     r"(?=\s*(?:那天|当天|那日|号|日|那会|上午|下午|凌晨|晚上|中午))"
 )
 
