@@ -690,3 +690,13 @@ def test_a_yes_no_question_about_a_figure_is_not_answered_by_a_sentence_stating_
     eq = bundled_equivalents()
     assert "need:condition_unaddressed:300 元" in match_need(need, overview, equivalents=eq).codes
     assert not any(c.startswith("need:condition") for c in match_need(need, rule, equivalents=eq).codes)
+
+
+def test_the_word_that_tells_the_asked_thing_from_its_neighbours_must_be_said() -> None:
+    (need,) = derive_needs("What is the processing-time objective for bank refund callbacks?").needs
+    assert need.required_terms == ["refund"]
+    pay = "99.9% of bank callbacks on /api/v1/pay/callback are processed within 60 seconds."
+    refund = "99.5% of bank refund callbacks are processed within 5 minutes."
+    eq = bundled_equivalents()
+    assert not match_need(need, pay, equivalents=eq).met
+    assert match_need(need, refund, equivalents=eq).met

@@ -688,6 +688,10 @@ def derive_needs(
             # the same metric (`stays at or below 800 ms`). Only the asking sentence counts ("The
             # graphs look normal again. How long must they stay like that?" asks a duration).
             need.required_terms = [usual.group(1).lower()]
+        elif not zh and (qualifier := _en_qualifier(need)):
+            # "… for bank *refund* callbacks": the word that tells the asked thing from its
+            # neighbours (`bank callbacks on /api/v1/pay/callback`) must be said.
+            need.required_terms = [qualifier]
     for need in needs:
         # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
         # answer: the general rule under the same heading answers another case.
@@ -703,6 +707,23 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+#: A closing "for/of <words>" phrase naming what is asked about ("… for bank refund callbacks?").
+_EN_CLOSING_OBJECT: Final = re.compile(r"\b(?:for|of)\s+((?:[a-z][a-z-]*\s+){1,3}[a-z][a-z-]*s)\s*[?.!]*\s*$")
+
+
+def _en_qualifier(need: Need) -> str:
+    """The word right before the head noun of a closing plural object of two or more words, when it
+    is a term of the need (`refund` of "bank refund callbacks"), else ``."""
+    found = _EN_CLOSING_OBJECT.search(need.text.lower())
+    if found is None:
+        return ""
+    words = found.group(1).split()
+    if len(words) < 2 or words[0] in _EN_STOP:
+        return ""
+    qualifier = words[-2]
+    return qualifier if qualifier in need.terms and term_weight(qualifier) == 2 else ""
 
 
 _SET_ASIDE: Final = re.compile(
