@@ -8,7 +8,7 @@ import json
 import pytest
 
 from groundgate.contracts import FactCategory, Verdict
-from groundgate.contracts.grounding_check import QuestionCoverage
+from groundgate.contracts.grounding_check import CheckedUnit, CheckResult, QuestionCoverage
 from groundgate.models import ScriptedModel
 from groundgate.verify.grounding_check import check
 from groundgate.verify.question import question_coverage
@@ -1142,6 +1142,13 @@ def test_half_days_and_empty_lists_in_a_record_are_read_as_prose_states_them(
     assert not any(code.startswith("fidelity:") for code in claim.reason_codes), claim.reason_codes
 
 
+def _flipped_units(result: CheckResult) -> list[CheckedUnit]:
+    """The clauses reported as dropping their source's negation."""
+    return [
+        u for c in result.claims for u in c.units if any(r.startswith("unit_flip:") for r in u.reason_codes)
+    ]
+
+
 @pytest.mark.parametrize(
     ("context", "answer", "flipped"),
     [
@@ -1164,10 +1171,7 @@ def test_a_clause_that_drops_its_sources_negation_is_not_passed(
 ) -> None:
     result = check(context=context, answer=answer)
     assert result.verdict is not Verdict.PASS
-    units = [
-        u for c in result.claims for u in c.units if any(r.startswith("unit_flip:") for r in u.reason_codes)
-    ]
-    assert [u.text for u in units] == [flipped]
+    assert [u.text for u in _flipped_units(result)] == [flipped]
 
 
 @pytest.mark.parametrize(
@@ -1188,6 +1192,4 @@ def test_a_clause_that_drops_its_sources_negation_is_not_passed(
 )
 def test_a_clause_that_moves_or_adds_a_negation_is_no_flip(context: str, answer: str) -> None:
     result = check(context=context, answer=answer)
-    assert not [
-        u for c in result.claims for u in c.units if any(r.startswith("unit_flip:") for r in u.reason_codes)
-    ]
+    assert not _flipped_units(result)
