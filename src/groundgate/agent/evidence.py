@@ -54,7 +54,7 @@ from groundgate.agent.subjects import (
     subject_terms,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import entities_in
+from groundgate.agent.vocabulary import OFFERED_FIGURES, entities_in
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -160,16 +160,10 @@ _PER_YEAR = re.compile(
 _YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个?月")
 
 
-#: "10 天还是 15 天": the answers a question offers, not conditions it sets.
-_OFFERED_FIGURES: Final = re.compile(
-    r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}还是[^，,？?]{0,3}?[\d一二两三四五六七八九十百千万]+\s*[天元块%]?"
-)
-
-
 def _as_conditions(question: str) -> str:
     """The question's figures as conditions: "第 12 年" has served 满 11 年; a rate is dropped, and so
     are the figures it offers as answers ("年假是 10 天还是 15 天")."""
-    question = _OFFERED_FIGURES.sub(" ", question)
+    question = OFFERED_FIGURES.sub(" ", question)
     question = _NTH_YEAR.sub(lambda m: f"满 {max(int(m.group(1)) - 1, 0)} 年", question)
     # "19 年零 11 个月" is one length of service, 239 months: not 19 years and, apart, 11 months
     # (which no tier holds, so every tier would look contradicted).

@@ -48,7 +48,7 @@ from groundgate.agent.contracts import (
     ToolCall,
 )
 from groundgate.agent.subjects import subject_terms
-from groundgate.agent.vocabulary import ASKS, NEED_CUES, canonical_terms, entities_in
+from groundgate.agent.vocabulary import ASKS, NEED_CUES, OFFERED_FIGURES, canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
@@ -237,15 +237,9 @@ _FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|
 _APPROVAL_PROGRESS = re.compile(r"(?:看|查)[^？?，,]{0,4}审批(?:进度|到哪|状态|结果|走到)")
 
 
-#: "一天一百还是一百二": two figures offered, which the amount rule decides.
-_FIGURE_ALTERNATIVES = re.compile(
-    r"[\d一二两三四五六七八九十百千万]+[^，,？?]{0,4}还是[^，,？?]{0,3}[\d一二两三四五六七八九十百千万]{2,}"
-)
-
-
 def _needs_of(question: str) -> list[NeedCode]:
     needs = [code for code, cue in NEED_CUES.items() if cue.search(question)]
-    if _FIGURE_ALTERNATIVES.search(question) and NeedCode.AMOUNT_RULE not in needs:
+    if OFFERED_FIGURES.search(question) and NeedCode.AMOUNT_RULE not in needs:
         needs.insert(0, NeedCode.AMOUNT_RULE)
     if (
         _DOUBTS_FIGURE.search(question)

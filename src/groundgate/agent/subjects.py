@@ -22,6 +22,7 @@ from groundgate.agent.vocabulary import (
     FILLER_PHRASES,
     FILLER_WORDS,
     NEED_CUES,
+    OFFERED_FIGURES,
     PLACES,
     WORD_CLASSES,
     entities_in,
@@ -81,7 +82,7 @@ def alternatives_offered(question: str) -> list[str]:
         word = re.sub(r"^\s*按|(?:计算|算|计)\s*$", "", side.strip()).strip()
         if len(word) >= 2:
             out.append(word)
-    if any(re.search(r"[\d一二两三四五六七八九十百千万]{2,}|\d", word) for word in out):
+    if OFFERED_FIGURES.search(m.group(0)):
         return []  # "一天一百还是一百二": figures offered, which the rule's figure decides
     return out if len(out) == 2 else []
 

@@ -19,6 +19,7 @@ __all__ = [
     "FILLER_WORDS",
     "HYPERNYMS",
     "NEED_CUES",
+    "OFFERED_FIGURES",
     "PLACES",
     "REPLACEABLE_CLASSES",
     "TIME_WORDS",
@@ -181,6 +182,13 @@ def hypernyms_of(words: list[str] | set[str]) -> set[str]:
     """The general words naming `words` too (深圳 → 一线城市)."""
     return {HYPERNYMS[w] for w in words if w in HYPERNYMS}
 
+
+#: Two figures a question offers as its answers ("一天一百还是一百二", "年假是 10 天还是 15 天"): the planner
+#: reads the amount rule off them, and the evidence evaluator takes them for no condition.
+OFFERED_FIGURES: Final = re.compile(
+    r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}还是[^，,？?]{0,3}?"
+    r"(?:\d+|[一二两三四五六七八九十百千万]{2,})\s*[天元块%]?"
+)
 
 #: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
 #: (`会不会`, `用不用`). The planner lists a part that asks with no need of its own; the subject of a

@@ -327,7 +327,8 @@ def _blank(text: str, spans: Sequence[tuple[int, int]]) -> str:
     return "".join(chars)
 
 
-_ZH_IN_TOTAL: Final = re.compile(
+#: Words that say how much or how many, not what is asked about ("一共", "一张", "就行").
+_ZH_NOT_SUBJECT: Final = re.compile(
     "一共|总共|共计|合计|总计"
     # "一张…报销单": how many of the thing, not what it is; "谁批就行": how little is enough
     "|(?<![\u4e00-\u9fff])[一两二三四五六七八九十几]+(?:张|笔|份|项|条|台)|就行了?|就可以了?|就够了?|就好了?"
@@ -340,7 +341,7 @@ def _zh_terms(blanked: str) -> list[str]:
     pending = ""
     # `一共`/`总共` say "in total", not what is asked about; jieba glues them to the noun before
     # (`报销单一共` → `报销`/`单一`/`共`), so they go before the cut.
-    for word in jieba_cut(_ZH_IN_TOTAL.sub(" ", blanked)):
+    for word in jieba_cut(_ZH_NOT_SUBJECT.sub(" ", blanked)):
         word = word.strip()
         cjk = bool(word) and all("\u4e00" <= ch <= "\u9fff" for ch in word)
         if not cjk or word in _ZH_FUNCTION or (len(word) > 1 and word in _ZH_STOP):

@@ -527,12 +527,12 @@ def _extras(need: Need, scored: Sequence[_Scored], chosen: list[_Scored], room: 
             continue
         # "10,000 元以上还需财务 VP 审批": what it adds to is the rule just before it, stated with it.
         if c.unit.clause:  # the clause before it in the same sentence
-            before = [
+            earlier = [
                 s
                 for s in scored
                 if s.unit.clause and s.unit.surround == c.unit.surround and s.unit.order < c.unit.order
             ]
-            before = sorted(before, key=lambda s: s.unit.order)[-1:]
+            before = [max(earlier, key=lambda s: s.unit.order)] if earlier else []
         else:
             before = [s for s in scored if s.unit.item is c.unit.item and s.unit.seq == c.unit.seq - 1 >= 0]
         extra += [s for s in before if s not in chosen and s not in extra]

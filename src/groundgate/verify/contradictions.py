@@ -168,7 +168,6 @@ def _phrase_in_context(mention: str | None, index: ContextIndex) -> bool:
 
 #: "要在 15 分钟内签到，否则…释放" restates "15 分钟内未签到…释放": the negation moved to "otherwise".
 _OTHERWISE = re.compile(r"^\W*(?:否则|不然|要不然|otherwise|or else)", re.IGNORECASE)
-_ANY_NEGATION = re.compile(r"不|没|未|无|非|别|禁止|\b(?:not|no|never|none|nor|without)\b|n't", re.IGNORECASE)
 
 
 def dropped_negation(
@@ -183,7 +182,9 @@ def dropped_negation(
     reason codes. Only a clause that states no negation at all, and is not followed by "otherwise":
     one that adds a negation ("can't do more than 12 hours" over "capped at 12") or moves it
     ("…签到，否则释放") is too often a paraphrase."""
-    if _ANY_NEGATION.search(unit.text) or _OTHERWISE.match(claim.text[unit.end - claim.start :]):
+    if _OTHERWISE.match(claim.text[unit.end - claim.start :]) or any(
+        m.kind == "negation" for m in fidelity.extract(unit.text)
+    ):
         return []
     issues = [
         i
