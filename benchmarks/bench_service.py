@@ -18,7 +18,9 @@ whose last feedback is `useful` (none for the others: `not_useful` withdraws a c
 failed check makes the script exit 1.
 
     python benchmarks/bench_service.py [--chats 200] [--feedbacks 1000] [--concurrency 100]
-        [--backends sqlite,postgres] [--no-write]
+        [--backends sqlite,postgres] [--chat-workers N] [--no-write]
+
+`--chat-workers` sets the server's `[api] chat_workers` (default: the setting's default, 4 offline).
 
 PostgreSQL: an admin URL (`GROUNDGATE_BENCH_POSTGRES_URL`, default
 `postgresql+psycopg://postgres@127.0.0.1:5432/test`); a `gg_bench_…` database is created and dropped.
@@ -121,9 +123,13 @@ def postgres_target() -> Iterator[str | None]:
 
 
 @contextmanager
-def running_server(data_dir: Path, store_url: str | None, log_path: Path) -> Iterator[str]:
+def running_server(
+    data_dir: Path, store_url: str | None, log_path: Path, chat_workers: int | None = None
+) -> Iterator[str]:
     """`groundgate serve` on the offline model; cwd is the fresh data dir (no ./groundgate.toml)."""
     env = {"GROUNDGATE_STORE__URL": store_url} if store_url else {}
+    if chat_workers is not None:
+        env["GROUNDGATE_API__CHAT_WORKERS"] = str(chat_workers)
     with running_service(data_dir, cwd=data_dir, log_path=log_path, env=env) as base:
         yield base
 
@@ -381,7 +387,7 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[list[str], Chec
             workspace.close()
         log_path = Path(tmp) / "server.log"
         print(f"{backend}: serving {data_dir} ({url or 'embedded SQLite'})", flush=True)
-        with running_server(data_dir, url, log_path) as base:
+        with running_server(data_dir, url, log_path, args.chat_workers) as base:
             chat, chat_payloads = asyncio.run(chat_phase(base, args.chats, rng))
             print(f"  chat: {dict(chat.statuses)} in {chat.wall_s:.1f} s", flush=True)
             answered = [
@@ -418,6 +424,7 @@ def main() -> None:
     parser.add_argument("--concurrency", type=int, default=100, help="feedback requests in flight")
     parser.add_argument("--backends", default="sqlite,postgres", help="sqlite, postgres or both")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--chat-workers", type=int, default=None, help="the server's [api] chat_workers")
     parser.add_argument("--keep-log", default=None, help="copy the server log here when a check fails")
     parser.add_argument("--no-write", action="store_true", help="print only; leave docs/benchmarks.md")
     args = parser.parse_args()
@@ -437,7 +444,8 @@ def main() -> None:
             check_rows.append(f"| {backend} | {name} | {'pass' if ok else '**FAIL**'} | {detail} |")
     body = "\n".join(
         [
-            f"`groundgate serve` (uvicorn, one process) with the offline model and the demo workspace, "
+            f"`groundgate serve` (uvicorn, one process; `[api] chat_workers` "
+            f"{args.chat_workers or 'default (4 offline)'}) with the offline model and the demo workspace, "
             f"driven over HTTP by httpx: {args.chats} POST /api/chat sent at once (one connection and one "
             f"session each, demo questions in Chinese and English), then {args.feedbacks} POST "
             f"/api/feedback with {args.concurrency} in flight (`useful`/`not_useful`, half without "

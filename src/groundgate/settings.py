@@ -31,6 +31,11 @@ from pydantic_settings import (
 
 from groundgate.errors import ConfigurationError
 
+OFFLINE_CHAT_WORKERS = 4
+"""Chats answered at once by default when nothing a chat calls is on the network (`[api] chat_workers`)."""
+NETWORKED_CHAT_WORKERS = 40
+"""… and when a model, an embedding endpoint or a Qdrant server is (Starlette's own thread count)."""
+
 
 class VerifierSettings(BaseModel):
     """Thresholds of the verifier and the offline checker."""
@@ -283,6 +288,12 @@ class ApiSettings(BaseModel):
     max_body_bytes: int = Field(default=1_000_000, ge=1024)
     """Larger request bodies are refused with HTTP 413."""
     max_question_chars: int = Field(default=2000, ge=1)
+    chat_workers: int | None = Field(default=None, ge=1, le=500)
+    """Chats (`POST /api/chat`, `POST /api/agent/ask`) answered at once, each on a worker thread; the
+    others wait their turn on the event loop. Unset: 4 when no role model, embedding endpoint or
+    Qdrant server is configured — the offline pipeline is CPU-bound, and more Python threads only
+    contend for the interpreter lock (docs/benchmarks.md, "Service throughput") — else 40, because a
+    chat then mostly waits on the network."""
     keep_alive_seconds: int = Field(default=75, ge=1, le=3600)
     """Idle keep-alive connections are closed after this long. Longer than common client idle
     timeouts (httpx and many proxies use 5-60 s), so the client closes first and never sends a request
@@ -361,6 +372,29 @@ class Settings(BaseSettings):
     def judge_model(self) -> ModelSettings:
         """The settings of the model that judges grounding."""
         return self.role_model("judge")
+
+    @property
+    def networked(self) -> bool:
+        """Whether answering calls something over the network: a model of any role, an embedding
+        endpoint or a Qdrant server. Otherwise a chat is CPU work in this process alone."""
+        roles: tuple[Literal["planner", "executor", "verifier", "judge"], ...] = (
+            "planner",
+            "executor",
+            "verifier",
+            "judge",
+        )
+        return (
+            any(self.role_model(r).configured for r in roles)
+            or self.embedding.configured
+            or bool(self.knowledge.qdrant_url)
+        )
+
+    @property
+    def chat_workers(self) -> int:
+        """`[api] chat_workers`, or its default for this configuration (see there)."""
+        if self.api.chat_workers is not None:
+            return self.api.chat_workers
+        return NETWORKED_CHAT_WORKERS if self.networked else OFFLINE_CHAT_WORKERS
 
     def role_model(self, role: Literal["planner", "executor", "verifier", "judge"]) -> ModelSettings:
         """The model settings of a role: its own section when configured, else `[model]`."""

@@ -209,8 +209,13 @@ def serve(settings: Settings, host: str, port: int) -> None:
     with open_configured_workspace(settings) as workspace:
         store = open_configured_store(settings)
         try:
+            orchestrator = build_configured_orchestrator(settings, workspace)
+            if not settings.networked:  # a model would be called (and billed) for nothing
+                from groundgate.apps.chat import warm_up
+
+                warm_up(orchestrator)
             uvicorn.run(
-                create_app(settings, workspace=workspace, store=store),
+                create_app(settings, workspace=workspace, store=store, orchestrator=orchestrator),
                 host=host,
                 port=port,
                 log_level="info",

@@ -9,10 +9,13 @@ request, and the OpenAPI document learns the security schemes from `principal`.
 from __future__ import annotations
 
 import asyncio
+import functools
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import Depends, Query, Request, Security
 from fastapi import Path as FastAPIPath
 from fastapi.security import APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -26,6 +29,8 @@ from groundgate.runtime.orchestrator import Orchestrator
 from groundgate.settings import Settings
 from groundgate.store import Store
 from groundgate.verify.assessment import ClaimClassifier
+
+T = TypeVar("T")
 
 __all__ = [
     # shared state
@@ -116,9 +121,23 @@ class Services:
     check_slots: CheckSlots = field(init=False)
     """`POST /api/check` runs at most `check.max_concurrency` checks at once (see `CheckSlots`)."""
 
+    _chat_limiter: CapacityLimiter | None = field(init=False, default=None)
+
     def __post_init__(self) -> None:
         check = self.settings.check
         self.check_slots = CheckSlots(check.max_concurrency, check.queue_timeout_seconds)
+
+    async def run_chat(self, fn: Callable[..., T], /, *args: Any, **kwargs: Any) -> T:
+        """`fn(*args, **kwargs)` on a worker thread, at most `Settings.chat_workers` at once.
+
+        Chats do not share the threadpool of the other routes (40 threads): an offline chat is CPU
+        work under the interpreter lock, and 40 of them at once spend a third of the CPU switching
+        between threads (measured: docs/benchmarks.md, "Service throughput"). Waiting chats hold no
+        thread. Call from the event loop: the limiter is made on first use, on the running loop.
+        """
+        if self._chat_limiter is None:
+            self._chat_limiter = CapacityLimiter(self.settings.chat_workers)
+        return await to_thread.run_sync(functools.partial(fn, *args, **kwargs), limiter=self._chat_limiter)
 
 
 @dataclass(frozen=True, slots=True)

@@ -73,14 +73,27 @@ def _filter(flt: EngineFilter) -> qe.Filter:
     return qe.Filter(must=must or None, should=should)
 
 
+SEARCH_THREADS = 1
+"""Threads one search of the shard may use. One: the service already searches for several chats at
+once, and the shard's own default (8 threads, whatever the machine) had them spin and preempt the
+interpreter on a 2-core machine — a fifth of PostgreSQL chat throughput (docs/benchmarks.md,
+"Service throughput"). More helps the latency of one search over a large shard on idle cores."""
+
+
 class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
     """`KnowledgeIndex` on a Qdrant Edge shard directory (created on first use)."""
 
     def __init__(
-        self, path: Path | str, *, dense: DenseEncoder | None = None, lexicon: Lexicon | None = None
+        self,
+        path: Path | str,
+        *,
+        dense: DenseEncoder | None = None,
+        lexicon: Lexicon | None = None,
+        search_threads: int = SEARCH_THREADS,
     ) -> None:
         super().__init__(dense=dense, lexicon=lexicon)
         self.path = Path(path)
+        self.search_threads = search_threads
         self._lock = threading.Lock()
         self._closed = False
         self._shard = self._open(dense)
@@ -93,9 +106,12 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
             if dense
             else None
         )
+        threads = self.search_threads
         if (self.path / _CONFIG_FILE).exists():
             try:
-                shard = qe.EdgeShard.load(str(self.path))
+                shard = qe.EdgeShard.load(
+                    str(self.path), qe.EdgeConfig(sparse_vectors=sparse, max_search_threads=threads)
+                )
             except Exception as exc:
                 if "WouldBlock" in str(exc):  # the write-ahead log is locked by another opener
                     raise KnowledgeIndexError(
@@ -103,7 +119,11 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
                         "(stop the server, or point both at a Qdrant server URL)"
                     ) from exc
                 raise
-            config = qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse) if dense else None
+            config = (
+                qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse, max_search_threads=threads)
+                if dense
+                else None
+            )
             if config is not None:  # check that the stored layout has the dense vector of this size
                 shard.close()
                 try:
@@ -116,7 +136,10 @@ class EdgeKnowledgeIndex(QdrantKnowledgeIndex):
                     ) from exc
         else:
             self.path.mkdir(parents=True, exist_ok=True)
-            shard = qe.EdgeShard.create(str(self.path), qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse))
+            shard = qe.EdgeShard.create(
+                str(self.path),
+                qe.EdgeConfig(vectors=vectors, sparse_vectors=sparse, max_search_threads=threads),
+            )
         existing = set(shard.info().payload_schema)
         for name in KEYWORD_FIELDS:
             if name not in existing:

@@ -188,6 +188,7 @@ def squash(identifier: str) -> str:
     return "".join(c for c in identifier.lower() if c.isalnum())
 
 
+@lru_cache(maxsize=16384)
 def title_key(name: str) -> str | None:
     """The normalised key of a title or heading, or None when it is too generic to match exactly."""
     key = normalize(name)

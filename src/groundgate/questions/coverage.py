@@ -79,8 +79,9 @@ _OTHER_CASE_CODES: Final = (
 )
 
 
+@lru_cache(maxsize=16384)
 def _is_cjk_word(word: str) -> bool:
-    return bool(re.search("[\u4e00-\u9fff]", word))
+    return _CJK_RUN.search(word) is not None
 
 
 @lru_cache(maxsize=8192)
@@ -359,27 +360,41 @@ def _qualifies(chars: str) -> bool:
     return len(tags) == 1 and tags[0][1].startswith(_QUALIFIER_TAGS)
 
 
+@lru_cache(maxsize=4096)
+def _qualifier_pairs(text: str, terms: tuple[str, ...]) -> tuple[tuple[str, str, bool], ...]:
+    """The pairs of successive terms, in one script, that stand together in the question `text`
+    (`省会城市`, "credit card"), with whether they are Chinese: the pairs `_qualifier_conflicts`
+    compares, worked out once per question rather than once per statement."""
+    pairs = []
+    for first, second in itertools.pairwise(terms):
+        cjk = _is_cjk_word(first)
+        if cjk != _is_cjk_word(second):
+            continue
+        if cjk:
+            if first + second not in text:
+                continue
+        elif not re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", text, re.IGNORECASE):
+            continue
+        pairs.append((first, second, cjk))
+    return tuple(pairs)
+
+
 def _qualifier_conflicts(need: Need, s: Statement) -> list[str]:
     """Words of the question that qualify the next one (`省会` in `省会城市`, `credit` in `credit
     card`) where the statement, without the qualifier, says that next word with another one
     (`一线城市`, `debit card`): it states another case. Compared within one script only."""
     conflicts: list[str] = []
     own = {w.lower() for w in [*need.terms, *need.soft_terms, *need.anchors]}
-    for first, second in itertools.pairwise(need.terms):
-        cjk = _is_cjk_word(first)
-        if cjk != _is_cjk_word(second) or cjk != s.text_has_cjk or _has_word(s, first):
+    for first, second, cjk in _qualifier_pairs(need.text, tuple(need.terms)):
+        if cjk != s.text_has_cjk or _has_word(s, first):
             continue
         if cjk:
-            if first + second not in need.text:
-                continue
             # The two characters before the word: a qualifier, unless a particle or a figure sits there.
             before = (
                 s.text[max(0, m.start() - 2) : m.start()] for m in re.finditer(re.escape(second), s.text)
             )
             others = [b for b in before if re.fullmatch("[\u4e00-\u9fff]{2}", b) and _qualifies(b)]
         else:
-            if not re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", need.text, re.IGNORECASE):
-                continue
             found = re.findall(rf"\b([a-z]+)[\s\-]+{re.escape(second)}\b", s.text, re.IGNORECASE)
             others = [o for o in found if o.lower() not in _EN_STOP and term_weight(o.lower()) > 0]
         rival = [o for o in others if not any(o.lower() in w or w in o.lower() for w in own)]

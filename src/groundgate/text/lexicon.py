@@ -78,7 +78,9 @@ def _fold(text: str) -> str:
     return unicodedata.normalize("NFKC", text).lower()
 
 
+@lru_cache(maxsize=65536)
 def _fold_key(term: str) -> str:
+    # Cached: every knowledge search folds the same title, heading and lexicon words again.
     return " ".join(_stem(w) for w in _WORD.findall(_fold(term).replace("-", " "))) or _fold(term)
 
 

@@ -113,17 +113,23 @@ def close_agent(state: Any) -> None:
 
 
 @router.post("/api/agent/ask", responses=ERROR_RESPONSES)
-def ask(body: AgentAskRequest, request: Request, svc: Svc, who: Writer) -> dict[str, Any]:
+async def ask(body: AgentAskRequest, request: Request, svc: Svc, who: Writer) -> dict[str, Any]:
     """Answer with the agent: a decision, its covered and missing slots, and citations."""
-    from groundgate.agent.sessions import StoreSessionStore, ask_in_session, decision_payload
-
     question = body.question.strip()
     limit = svc.settings.api.max_question_chars
     if len(question) > limit:
         raise invalid_request(
             "question", f"the question is longer than {limit} characters", "string_too_long"
         )
-    ctx = agent_context(who.context())
+    # A chat's work: on the chat workers (`Services.run_chat`), not the shared threadpool.
+    return await svc.run_chat(_answer, body, request, svc, agent_context(who.context()), question)
+
+
+def _answer(
+    body: AgentAskRequest, request: Request, svc: Services, ctx: ExecutionContext, question: str
+) -> dict[str, Any]:
+    from groundgate.agent.sessions import StoreSessionStore, ask_in_session, decision_payload
+
     hr = hr_workspace(request, svc)
     result = ask_in_session(
         hr.runtime,

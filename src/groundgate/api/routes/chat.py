@@ -23,7 +23,6 @@ agent answer, the chat run's events for a fallback.
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import logging
 from collections.abc import AsyncIterator, Callable
@@ -126,7 +125,7 @@ async def _answer_active(
     """Active mode. The agent decides before any header is sent, so its refusals (another user's
     conversation: 403) and the store's (503) are statuses, for a stream too."""
     streamed = SSE_MEDIA_TYPE in request.headers.get("accept", "")
-    agent = await run_in_threadpool(_active, request, svc, question, ctx, session_id)
+    agent = await svc.run_chat(_active, request, svc, question, ctx, session_id)
     if agent is not None and not agent.fallback:
         body = _agent_body(agent)
         if not streamed:
@@ -134,7 +133,7 @@ async def _answer_active(
         return StreamingResponse(_agent_events(body), media_type=SSE_MEDIA_TYPE, headers=_SSE_HEADERS)
     sid = agent.session_id if agent is not None else session_id
     if not streamed:
-        response = await run_in_threadpool(_run_chat, svc, question, ctx, sid, None, mode=FALLBACK_MODE)
+        response = await svc.run_chat(_run_chat, svc, question, ctx, sid, None, mode=FALLBACK_MODE)
         return JSONResponse(_fallback_body(response))
     return StreamingResponse(
         _stream(svc, question, ctx, sid, mode=FALLBACK_MODE, extra=_FALLBACK_MARK),
@@ -188,9 +187,7 @@ async def chat(body: ChatRequest, request: Request, svc: Svc, who: Writer) -> An
     if active:
         return await _answer_active(request, svc, question, ctx, body.session_id)
     if not streaming:
-        return await run_in_threadpool(
-            functools.partial(_run_chat, request=request), svc, question, ctx, body.session_id, None
-        )
+        return await svc.run_chat(_run_chat, svc, question, ctx, body.session_id, None, request=request)
     return StreamingResponse(
         _stream(svc, question, ctx, body.session_id, request=request),
         media_type=SSE_MEDIA_TYPE,
@@ -216,9 +213,7 @@ async def _stream(
         loop.call_soon_threadsafe(queue.put_nowait, (event.stage, payload))
 
     task: asyncio.Future[ChatResponse] = asyncio.ensure_future(
-        run_in_threadpool(
-            functools.partial(_run_chat, request=request, mode=mode), svc, question, ctx, session_id, on_event
-        )
+        svc.run_chat(_run_chat, svc, question, ctx, session_id, on_event, request=request, mode=mode)
     )
     task.add_done_callback(lambda _t: queue.put_nowait(None))
     while (item := await queue.get()) is not None:
