@@ -594,9 +594,45 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
             False,
             "need:kind_missing:reason",
         ),
+        # … nor by the record's outcome fields, its level or its failure code restated
         (
             "Why did ORD-20260314-00097 fail?",
-            "pay request done order_id=ORD-20260314-00097 status=FAILED error_code=ERR_TIMEOUT",
+            "payment-gateway ERROR: pay request done order_id=ORD-20260314-00097 status=FAILED "
+            "error_code=ERR_TIMEOUT http=504",
+            False,
+            "need:kind_missing:reason",
+        ),
+        (
+            "Why did ORD-20260314-00097 fail?",
+            "order.failure_code [order:ORD-20260314-00097:failure_code]: ERR_TIMEOUT",
+            False,
+            "need:kind_missing:reason",
+        ),
+        (
+            "ORD-20260314-00097 为什么支付失败？",
+            "order-service ERROR: payment failed order_id=ORD-20260314-00097 status PENDING -> FAILED",
+            False,
+            "need:kind_missing:reason",
+        ),
+        # a line of the record that says what happened answers, without repeating `fail`
+        (
+            "Why did ORD-20260314-00097 fail?",
+            "payment-gateway ERROR: ERR_TIMEOUT bank channel CMB no response in 3000ms "
+            "order_id=ORD-20260314-00097",
+            True,
+            "",
+        ),
+        (
+            "Why did ORD-20260314-00097 fail?",
+            "payment-db-proxy WARN: acquire connection timeout pool=payment-db active=100/100 "
+            "order_id=ORD-20260314-00097",
+            True,
+            "",
+        ),
+        (
+            "ORD-20260314-00006 为什么支付失败？",
+            "payment-gateway INFO: bank channel CMB declined order_id=ORD-20260314-00006 code=PAY-4003 "
+            "reason=insufficient_balance",
             True,
             "",
         ),

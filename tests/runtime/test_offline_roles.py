@@ -7,6 +7,8 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
+
 from groundgate.contracts import EvidenceType, ParseStatus, RetryContext, ToolCall
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import derive_needs
@@ -74,6 +76,19 @@ def test_round_two_reads_logs_and_metrics_of_the_questions_window() -> None:
     assert "payment_gateway_error_rate" in {c.arguments["name"] for c in metrics}
     # The gap prose is never a query.
     assert all("the logs around" not in str(c.arguments) for c in calls)
+
+
+@pytest.mark.parametrize(
+    "question", ["Why did ORD-20260314-00097 fail?", "ORD-20260314-00097 为什么支付失败？"]
+)
+def test_round_two_of_a_why_about_a_record_reads_every_line_of_that_record(question: str) -> None:
+    # The cause may be a warning (`acquire connection timeout …`) or an INFO line (`declined …
+    # reason=insufficient_balance`): every level, only that record's lines.
+    retry = RetryContext(
+        round=1, missing_evidence_facts=["cause of the ORD-20260314-00097"], unmet_need_ids=["n1"]
+    )
+    logs = next(c for c in _plan(question, retry=retry) if c.tool == "query_logs")
+    assert logs.arguments == {"keywords": ["ORD-20260314-00097"]}
 
 
 def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:

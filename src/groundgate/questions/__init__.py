@@ -5,7 +5,7 @@ no model. The runtime records what this package derives with the run; the execut
 need; the verifier checks the verified claims against it.
 """
 
-from groundgate.questions.answer_kinds import gives_kind
+from groundgate.questions.answer_kinds import failure_terms, gives_kind
 from groundgate.questions.coverage import (
     NeedMatch,
     Statement,
@@ -45,6 +45,7 @@ __all__ = [
     "match_need",
     "statement",
     "gives_kind",
+    "failure_terms",
     # follow-ups: complete a question from the session's earlier questions
     "Resolution",
     "Turn",

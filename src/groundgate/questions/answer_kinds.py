@@ -19,7 +19,7 @@ from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import is_cjk_text, stem, tokenize
 from groundgate.verify import fidelity
 
-__all__ = ["gives_kind"]
+__all__ = ["failure_terms", "gives_kind"]
 
 _NUMERIC: Final = frozenset(
     {"amount", "percent", "duration", "size", "measure", "count", "number", "range", "period"}
@@ -39,11 +39,34 @@ _WHEN_WORDS = re.compile(
     re.IGNORECASE,
 )
 _CAUSE_WORDS = re.compile(
-    r"因为|由于|导致|原因|根因|造成|引起|所致|错误|报错|失败|超时|耗尽|异常|拒绝|不可用|打满|占满|"
+    r"因为|由于|导致|原因|根因|造成|引起|所致|错误|报错|失败|超时|耗尽|异常|拒绝|不可用|打满|占满|余额不足|"
     r"\b(?:because|due|cause[sd]?|caused|result(?:s|ed)?|led|error|errors|fail\w*|failure|timeout|timed|"
-    r"exhaust\w*|refus\w*|reject\w*|unavailable|saturat\w*|exceed\w*|down|outage)\b",
+    r"exhaust\w*|refus\w*|reject\w*|declin\w*|insufficient|reason|no\s+response|unavailable|saturat\w*|"
+    r"exceed\w*|down|outage)\b",
     re.IGNORECASE,
 )
+#: The fields of a record line that state its outcome (`status=FAILED`, `error_code=ERR_TIMEOUT`, a
+#: record's `order.failure_code [...]: ERR_TIMEOUT`,
+#: `status PENDING -> FAILED`, the line's level): a "why did it fail" is not answered by its outcome restated, only by a
+#: line that says what happened (`no response in 3000ms`, `acquire connection timeout`,
+#: `reason=insufficient_balance`) — docs/design.md §8, "Answer kinds".
+_OUTCOME_FIELDS = re.compile(
+    r"\b(?:\w+\.)?(?:status|state|error_code|failure_code|result|outcome)(?:\s*\[[^\]]*\])?\s*[=:]\s*\S+"
+    r"|\b(?:status\s+)?[A-Z][A-Z_]+\s*->\s*[A-Z][A-Z_]+\b"
+    r"|\b(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|CRITICAL):"  # a log line's level: how bad, not why
+)
+_OUTCOME_NAMES = re.compile(r"(?:status|state|error_code|failure_code|result|outcome)\b", re.IGNORECASE)
+_FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
+
+
+def failure_terms(need: Need) -> frozenset[str]:
+    """The terms of a "why did <record> fail" that name the failure itself (`fail`, `失败`, `报错`).
+    The line that gives the cause is about the record (it names it) and says what happened (`no
+    response in 3000ms`); it need not repeat the failure, and the lines that do restate the outcome
+    (`status=FAILED`). Empty for any other need."""
+    if need.kind is not AnswerKind.REASON or not need.anchors:
+        return frozenset()
+    return frozenset(t for t in need.terms if _CAUSE_WORDS.fullmatch(t))
 
 
 def _restates_predicate(word: str, terms: Sequence[str]) -> bool:
@@ -51,7 +74,13 @@ def _restates_predicate(word: str, terms: Sequence[str]) -> bool:
     w = word.lower()
     if not w.isascii():
         return w in terms
-    return any(t.isascii() and len(t) >= 3 and w[:4] == t.lower()[:4] for t in terms)
+    # A Chinese question's predicate restated in a record's English (`payment failed` for 为什么失败).
+    said = [_PREDICATE_EN.get(t, t) for t in terms]
+    return any(t.isascii() and len(t) >= 3 and w[:4] == t.lower()[:4] for t in said)
+
+
+#: The English a record line uses for a Chinese question's failure word.
+_PREDICATE_EN: Final = {"失败": "fail", "报错": "error", "超时": "timeout"}
 
 
 _ACTION_WORDS = re.compile(
@@ -184,9 +213,12 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     if kind is AnswerKind.REASON:
         # "Why did ORD-… fail?" is not answered by `status: FAILED`: the question's own predicate
         # (fail, 失败) restated is no cause.
+        said = _OUTCOME_FIELDS.sub(" ", s.text)
+        source = _OUTCOME_NAMES.sub(" ", s.context)  # `order:ORD-…:failure_code` names a field, no cause
+        flat = " " + _FLAT.sub(" ", f"{said} \n {source}".lower()) + " "
         return any(
             not _restates_predicate(m.group(0), need.terms)
-            for text in (s.text, s.flat)
+            for text in (said, flat)
             for m in _CAUSE_WORDS.finditer(text)
         )
     if kind is AnswerKind.PERSON:

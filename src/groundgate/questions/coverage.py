@@ -33,7 +33,7 @@ from functools import lru_cache
 from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
-from groundgate.questions.answer_kinds import gives_kind
+from groundgate.questions.answer_kinds import failure_terms, gives_kind
 from groundgate.questions.needs import (
     _EN_STOP,
     _ZH_FUNCTION,
@@ -630,7 +630,8 @@ def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -
     "When do merchants get reminded *before the old one is revoked*": the later clause names the
     event the asked time is measured from; the answer may say it its own way ("14 days before the
     revocation") or not at all."""
-    checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0]
+    failure = failure_terms(need)  # "why did ORD-… fail": the cause line need not say `fail`
+    checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0 and t not in failure]
     reference = _reference_event_words(need)
     if reference and any(t not in reference for t in checkable):
         return [t for t in checkable if t not in reference], reference

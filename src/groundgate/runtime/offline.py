@@ -167,9 +167,11 @@ class RulePlanner:
             # an incident closed are INFO lines).
             args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
             if args and keywords and any(n.kind is AnswerKind.REASON for n in unmet):
-                # "Why did ORD-… fail?": the warning that explains the error (`acquire connection
-                # timeout … order_id=ORD-…`) is part of the cause.
-                args["level"] = ["ERROR", "WARN"]
+                # "Why did ORD-… fail?": every line of the named record — the warning that explains
+                # the error (`acquire connection timeout … order_id=ORD-…`), the INFO line that gives
+                # the bank's reason (`declined … reason=insufficient_balance`). A record has a few
+                # lines; the answer keeps those that say a cause (`gives_kind`, "Answer kinds").
+                args = {}
             if keywords:
                 args["keywords"] = keywords
             if window:

@@ -62,7 +62,15 @@ from groundgate.contracts import (
     ToolStatus,
     Verdict,
 )
-from groundgate.questions import Turn, derive_needs, refers_back, resolve_followup
+from groundgate.questions import (
+    Turn,
+    derive_needs,
+    failure_terms,
+    gives_kind,
+    refers_back,
+    resolve_followup,
+    statement,
+)
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
 from groundgate.runtime.tool_trace_summary import build_tool_trace_summary
@@ -359,11 +367,18 @@ class Orchestrator:
         Evidence that never mentions what was asked about does not answer the question; once some
         does, the rest (a cause, a fix) may matter without repeating the name."""
         names = [w.lower() for n in state.needs.needs for w in n.anchors]
-        words = [w.lower() for n in state.needs.needs for w in n.terms]
+        words = [w.lower() for n in state.needs.needs for w in n.terms if w not in failure_terms(n)]
+        # "Why did ORD-… fail?": of the record's lines, those that say a cause come first — not those
+        # that repeat `FAILED`, which the question's own word would favour (docs/design.md §8).
+        causes = [n for n in state.needs.needs if failure_terms(n)]
 
         def relevance(item: EvidenceItem) -> float:
             said = f"{item.text} {item.source}".lower()
-            return 2 * sum(name in said for name in names) + sum(word in said for word in words)
+            score = 2 * sum(name in said for name in names) + sum(word in said for word in words)
+            if causes:
+                view = statement(item.text, item.source)
+                score += sum(1 for n in causes if gives_kind(view, n))
+            return score
 
         items = qualified_evidence(state.results, limit=self.budgets.max_candidates, relevance=relevance)
         anchors = question_anchors(state.resolved)
