@@ -67,6 +67,8 @@ TUNE8 = ROOT / "tests" / "data" / "pipeline_questions_tune8.yaml"
 """A seventh blind-written tune set of session 24, half Chinese, half English (split `tune8`)."""
 TUNE9 = ROOT / "tests" / "data" / "pipeline_questions_tune9.yaml"
 """An eighth blind-written set of session 24, trap-heavy (split `tune9`)."""
+TUNE10 = ROOT / "tests" / "data" / "pipeline_questions_tune10.yaml"
+"""A ninth blind-written set of session 25: records, traps, rows, cross-language, sessions (`tune10`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -82,7 +84,20 @@ CATEGORIES = (
     "follow_up",
 )
 EXPECTED = ("answer", "partial", "unanswerable")
-SPLITS = ("dev", "test", "tune2", "tune3", "tune4", "tune5", "tune6", "tune7", "tune8", "tune9", "holdout")
+SPLITS = (
+    "dev",
+    "test",
+    "tune2",
+    "tune3",
+    "tune4",
+    "tune5",
+    "tune6",
+    "tune7",
+    "tune8",
+    "tune9",
+    "tune10",
+    "holdout",
+)
 LANGS = ("zh", "en")
 NORMAL, DISCLAIMER, DEGRADED = "NORMAL", "LOW_CONFID_WITH_DISCLAIMER", "DEGRADED"
 _REQUIRED = ("id", "question", "lang", "category", "expected", "split")
@@ -666,7 +681,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     files = args.questions or [
-        p for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, HOLDOUT) if p.is_file()
+        p
+        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, HOLDOUT)
+        if p.is_file()
     ]
     questions = [q for path in files for q in load_questions(path)]
     missing = missing_documents(questions)
