@@ -663,6 +663,27 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
             True,
             "",
         ),
+        # a window's summary is not the value at one of its minutes, unless its maximum fell then
+        (
+            "3 月 14 日 14:12（UTC）那一分钟的支付成功率是多少？",
+            "payment_success_rate{service=payment-gateway} 2026-03-14 13:42–14:42 UTC: max 99.86 at 13:51, "
+            "min 79.2, mean 93.9933, last 99.79",
+            False,
+            "need:window_summary",
+        ),
+        (
+            "3 月 14 日 13:51（UTC）那一分钟的支付成功率是多少？",
+            "payment_success_rate{service=payment-gateway} 2026-03-14 13:42–14:42 UTC: max 99.86 at 13:51, "
+            "min 79.2, mean 93.9933, last 99.79",
+            True,
+            "",
+        ),
+        (
+            "3 月 14 日 14:12（UTC）那一分钟的支付成功率是多少？",
+            "payment_success_rate{service=payment-gateway} 在 2026-03-14 14:12 UTC 的值为 87.21。",
+            True,
+            "",
+        ),
     ],
 )
 def test_a_cause_a_day_and_a_moment_must_be_the_asked_ones(

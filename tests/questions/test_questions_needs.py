@@ -310,3 +310,29 @@ def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(
     (need,) = derive_needs(question).needs
     assert need.kind is kind
     assert need.anchors == anchors
+
+
+@pytest.mark.parametrize(
+    ("question", "kind", "minute"),
+    [
+        (
+            "What was the p99 latency of payment-gateway at 14:03 UTC on March 14?",
+            AnswerKind.QUANTITY,
+            "14:03",
+        ),
+        (
+            "What did db_pool_active_connections show for the payment-db pool at 14:31 UTC on March 14?",
+            AnswerKind.QUANTITY,
+            "14:31",
+        ),
+        # not a measure: what went on, or a record's state, at that minute
+        ("What was going on at 14:03 UTC?", AnswerKind.OTHER, "14:03"),
+        ("What was the status of ORD-20260314-00097 at 14:30?", AnswerKind.STATUS, "14:30"),
+    ],
+)
+def test_a_measure_asked_at_a_minute_asks_its_value_then(
+    question: str, kind: AnswerKind, minute: str
+) -> None:
+    (need,) = derive_needs(question).needs
+    assert need.kind is kind
+    assert [c.value for c in need.conditions if c.kind.value == "time"] == [minute]

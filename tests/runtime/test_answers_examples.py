@@ -221,3 +221,39 @@ def test_gaps_name_needs_never_single_words(orchestrator: Orchestrator) -> None:
         assert "问题中的" not in gap
         assert gap.count("“") <= 1  # never a quote inside a quote
     assert "1 到 3 个工作日" in result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "value", "neighbours"),
+    [
+        ("3 月 14 日 14:12（UTC）那一分钟的支付成功率是多少？", "87.21", ["99.86", "93.99"]),
+        (
+            "What did db_pool_active_connections show for the payment-db pool at 14:31 UTC on March 14?",
+            "152",
+            ["168"],  # the window's maximum, at 14:30
+        ),
+    ],
+)
+def test_the_value_at_a_minute_is_the_series_point_then_not_its_window_summary(
+    orchestrator: Orchestrator, question: str, value: str, neighbours: list[str]
+) -> None:
+    result = ask(orchestrator, question)
+    assert result.output_kind is OutputKind.NORMAL, (result.answer, result.gaps)
+    assert value in result.answer
+    assert not any(n in result.answer for n in neighbours), result.answer
+
+
+@pytest.mark.parametrize(
+    ("question", "cause", "restated"),
+    [
+        ("Why did ORD-20260314-00097 fail?", "acquire connection timeout", "status=FAILED"),
+        ("ORD-20260314-00086 为什么支付失败？", "wait queue full", "PENDING -> FAILED"),
+    ],
+)
+def test_a_why_about_an_order_quotes_the_line_that_says_what_happened(
+    orchestrator: Orchestrator, question: str, cause: str, restated: str
+) -> None:
+    result = ask(orchestrator, question)
+    assert result.output_kind is OutputKind.NORMAL, (result.answer, result.gaps)
+    assert cause in result.answer
+    assert restated not in result.answer

@@ -5,7 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from groundgate.verify.series import confirms_recovery, find_recovery
+from groundgate.verify.series import (
+    confirms_point,
+    confirms_recovery,
+    find_point,
+    find_recovery,
+    point_excerpt,
+)
 
 
 def _series(values: list[float], minutes: int = 5) -> dict[str, object]:
@@ -55,3 +61,48 @@ def test_a_claim_confirms_recovery_only_at_the_computed_time_and_value() -> None
     assert confirms_recovery("The rate recovered to 3.1 at 14:30 UTC.", series)
     assert not confirms_recovery("The rate recovered to 0.26 at 14:35 UTC.", series)
     assert not confirms_recovery("The rate was 3.1 at 14:30 UTC.", series)  # says nothing of recovery
+
+
+# --------------------------------------------------------------------------- the value at a minute
+
+_RAW = {
+    "aggregation": "raw",
+    "points": [
+        ["2026-03-14T14:11:00Z", 88.4],
+        ["2026-03-14T14:12:00Z", 87.21],
+        ["2026-03-14T14:13:00Z", 86.0],
+    ],
+}
+
+
+@pytest.mark.parametrize(
+    ("series", "at", "day", "value"),
+    [
+        (_RAW, "14:12", None, 87.21),
+        (_RAW, "14:12", "2026-03-14", 87.21),
+        (_RAW, "14:12", "2026-03-13", None),  # another day
+        (_RAW, "14:14", None, None),  # no point then: nothing is interpolated
+        ({**_RAW, "aggregation": "max"}, "14:12", None, None),  # bucket maxima are no value at a minute
+    ],
+)
+def test_the_value_at_a_minute_is_the_raw_point_stamped_with_it(
+    series: dict[str, object], at: str, day: str | None, value: float | None
+) -> None:
+    point = find_point(series, at, day)
+    assert (point.value if point else None) == value
+    if point is not None:
+        assert point_excerpt(point) == '["2026-03-14T14:12:00Z", 87.21]'
+
+
+@pytest.mark.parametrize(
+    ("claim", "confirmed"),
+    [
+        ("payment_success_rate{service=payment-gateway} was 87.21 at 14:12 UTC on 2026-03-14.", True),
+        ("payment_success_rate{service=payment-gateway} 在 2026-03-14 14:12 UTC 的值为 87.21。", True),
+        ("payment_success_rate was 86.0 at 14:12 UTC.", False),  # the next minute's value
+        ("payment_success_rate was 87.21 at 14:13 UTC.", False),  # the value of another minute
+        ("payment_success_rate was 87.21.", False),  # no minute named
+    ],
+)
+def test_a_claim_confirms_a_point_only_with_its_minute_and_value(claim: str, confirmed: bool) -> None:
+    assert confirms_point(claim, _RAW) is confirmed

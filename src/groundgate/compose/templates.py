@@ -45,6 +45,8 @@ class Templates:
     # what the offline executor states about a metric that recovered (a claim the verifier confirms
     # from the cited points: {series}, {day}, {peak_at}, {peak}, {at}, {value}, zh also {verb})
     metric_recovery: str
+    # … and the value of a series at the asked minute ({series}, {day}, {at}, {value})
+    metric_point: str
     # the feedback reply (`POST /api/feedback`, `groundgate feedback`)
     feedback_recorded: str
     feedback_case_added: str
@@ -73,6 +75,7 @@ ZH_CN = Templates(
     gap_contradicted="“{fact}”与证据冲突",
     gap_no_direct_evidence="“{fact}”缺少直接证据",
     metric_recovery="{series} 在 {day} {peak_at} UTC 达到最高 {peak}，{at} UTC {verb}到 {value}。",
+    metric_point="{series} 在 {day} {at} UTC 的值为 {value}。",
     feedback_recorded="反馈已记录",
     feedback_case_added="反馈已记录：这条回答已在案例库中",
     feedback_case_removed="反馈已记录：这条回答已移出案例库",
@@ -108,6 +111,7 @@ EN = Templates(
     metric_recovery=(
         "{series} peaked at {peak} at {peak_at} UTC on {day} and recovered to {value} by {at} UTC."
     ),
+    metric_point="{series} was {value} at {at} UTC on {day}.",
     feedback_recorded="Feedback recorded",
     feedback_case_added="Feedback recorded: this answer is in the case library",
     feedback_case_removed="Feedback recorded: this answer was removed from the case library",

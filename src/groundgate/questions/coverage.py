@@ -34,6 +34,7 @@ from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
 from groundgate.questions.answer_kinds import failure_terms, gives_kind
+from groundgate.questions.moments import summary_not_at
 from groundgate.questions.needs import (
     _EN_STOP,
     _ZH_FUNCTION,
@@ -573,6 +574,8 @@ def match_need(
 
     outcomes = [(c, _condition(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
+    if summary_not_at(s, need):  # a window's max/min/mean is no value at the asked minute
+        codes.append("need:window_summary")
     conflict = any(o == _CONFLICT for _, o in outcomes)
     codes += _condition_codes(outcomes, yes_no=need.kind is AnswerKind.YES_NO)
 

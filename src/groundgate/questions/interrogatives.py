@@ -79,7 +79,12 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             # "What does search-api's p99 latency normally look like?": its normal values.
             r"\bwhat\b[^?]{0,60}\b(?:latency|lag|rate|throughput|qps|volume|usage|utili[sz]ation|load)\b"
             r"[^?]{0,30}\b(?:normally|usually|typically)\b|"
-            r"\bwhat\b[^?]{0,30}\b(?:normal|typical|usual)\s+(?:p\d\d\s+)?(?:latency|lag|rate|level|values?|range)\b",
+            r"\bwhat\b[^?]{0,30}\b(?:normal|typical|usual)\s+(?:p\d\d\s+)?(?:latency|lag|rate|level|values?|range)\b|"
+            # "What was the p99 latency … at 14:03 UTC?", "What did db_pool_active_connections show at
+            # 14:31?": a measure's value at a moment
+            r"\bwhat\s+(?:was|were|is|are|did|does)\b[^?]{0,60}\b(?:latency|lag|rate|usage|count|value|"
+            r"load|qps|throughput|connections?|memory|cpu|size|depth|queue|backlog|traffic|volume|ratio|"
+            r"percentage|p\d\d|[a-z]+_[a-z_]+)\b[^?]{0,60}\b(?:at|around)\s+\d{1,2}:\d{2}\b",
             AnswerKind.QUANTITY,
         ),
         (r"\bwhere\b", AnswerKind.LOCATION),

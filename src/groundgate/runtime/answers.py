@@ -27,15 +27,23 @@ from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field, replace
 
 from groundgate.compose.templates import templates
-from groundgate.contracts import AnswerKind, EvidenceType, Need, QuestionNeeds
+from groundgate.contracts import AnswerKind, ConditionKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
 from groundgate.questions.coverage import NeedMatch
+from groundgate.questions.moments import asks_value_at
 from groundgate.questions.needs import term_weight
 from groundgate.questions.statements import adds_to_rule_before
 from groundgate.text.instructions import is_instruction_like
 from groundgate.text.segmentation import Span, split_sentences
 from groundgate.verify.evidence_items import BULKY_FACT_TYPES, EvidenceItem
-from groundgate.verify.series import RECOVERY_WORDS, find_recovery, plain, points_excerpt
+from groundgate.verify.series import (
+    RECOVERY_WORDS,
+    find_point,
+    find_recovery,
+    plain,
+    point_excerpt,
+    points_excerpt,
+)
 
 __all__ = ["Unit", "choose_units", "clean", "units_of"]
 
@@ -307,6 +315,33 @@ def _recovery_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, orde
     return units
 
 
+def _point_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: int) -> list[Unit]:
+    """The value of each cited series at the minute a question asks ("what was the success rate at
+    14:12?"): the raw point stamped with that minute, quoted from the points fact (`verify.series`).
+    A series' summary over a window is not the value at one of its minutes."""
+    minute = asks_value_at(need)
+    if minute is None:
+        return []
+    days = [c.value for c in need.conditions if c.kind is ConditionKind.DATE]
+    units: list[Unit] = []
+    for points in (i for i in evidence if i.fact_type == "metric.points"):
+        value = points.value if isinstance(points.value, dict) else None
+        point = find_point(value, minute) if value is not None else None
+        if value is None or point is None:
+            continue
+        if days and not any(point.day.endswith(d.lstrip("-")) for d in days):
+            continue
+        labels = ",".join(f"{k}={v}" for k, v in dict(value.get("labels") or {}).items())
+        text = templates("zh-CN" if zh else "en").metric_point.format(
+            series=f"{value.get('name')}{{{labels}}}",
+            day=point.day,
+            at=point.at,
+            value=plain(point.value),
+        )
+        units.append(Unit(text, ((points, point_excerpt(point)),), order + len(units)))
+    return units
+
+
 # --------------------------------------------------------------------------- choosing
 
 
@@ -338,6 +373,7 @@ def choose_units(
     for need in needs.needs:
         if need.kind is AnswerKind.TIME:
             units += _recovery_units(evidence, need, zh, len(units))
+        units += _point_units(evidence, need, zh, len(units))
     scored = [
         _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
         for u in units

@@ -38,6 +38,7 @@ from groundgate.contracts import (
 )
 from groundgate.questions import TermEquivalents, derive_needs, round_two_query
 from groundgate.questions.equivalents import bundled_equivalents
+from groundgate.questions.moments import asks_value_at
 from groundgate.runtime.answers import Unit, choose_units
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
 from groundgate.text.segmentation import is_cjk_text, tokenize
@@ -179,9 +180,13 @@ class RulePlanner:
             calls.append(ToolCall(tool="query_logs", arguments=args, purpose="live evidence for the gaps"))
         if "query_metrics" in tools and window:
             lowered = text.lower()
+            # The value at one minute is a raw point of the series: half the window keeps a 1-minute
+            # series under the tool's 60 points, so it is not downsampled into bucket maxima.
+            at_minute = any(asks_value_at(n) for n in unmet)
+            metric_window = (self._window(request.question, self.window / 2) if at_minute else None) or window
             for hints, metric in _METRIC_HINTS:
                 if any(h in lowered for h in hints):
-                    start, end = (t.isoformat() for t in window)
+                    start, end = (t.isoformat() for t in metric_window)
                     calls.append(
                         ToolCall(
                             tool="query_metrics",
@@ -202,8 +207,8 @@ class RulePlanner:
                     )
         return calls, targets
 
-    def _window(self, question: str) -> tuple[datetime, datetime] | None:
-        """The time window a question names: its date and time of day, ± the window size."""
+    def _window(self, question: str, half: timedelta | None = None) -> tuple[datetime, datetime] | None:
+        """The time window a question names: its date and time of day, ± the window size (`half`)."""
         mentions = fidelity.extract(question)
         day = next((str(m.value) for m in mentions if m.kind == "date"), None)
         clock = next((str(m.value) for m in mentions if m.kind == "time"), None)
@@ -220,7 +225,7 @@ class RulePlanner:
         if clock and re.fullmatch(r"\d{2}:\d{2}", clock):
             hour, minute = map(int, clock.split(":"))
             at = start.replace(hour=hour, minute=minute)
-            return at - self.window, at + self.window
+            return at - (half or self.window), at + (half or self.window)
         return start, start + timedelta(days=1)
 
 

@@ -12,6 +12,11 @@ at least twice its baseline had no incident to recover from (None).
 The executor states it with both facts cited (the summary for the peak, the recovery point quoted
 from the points); the verifier recomputes it from the cited points and confirms the claim only when it
 names that same time and value.
+
+The value at one moment ("what was the success rate at 14:12?") is a point of the series, not its
+summary: `find_point` takes the point stamped with that minute (none when the series was
+downsampled or has no point then — nothing is interpolated), and `confirms_point` confirms a claim
+that names a minute and the value the cited series holds at exactly that minute.
 """
 
 from __future__ import annotations
@@ -22,7 +27,17 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Final
 
-__all__ = ["RECOVERY_WORDS", "Recovery", "confirms_recovery", "find_recovery", "points_excerpt"]
+__all__ = [
+    "RECOVERY_WORDS",
+    "Point",
+    "Recovery",
+    "confirms_point",
+    "confirms_recovery",
+    "find_point",
+    "find_recovery",
+    "point_excerpt",
+    "points_excerpt",
+]
 
 #: Words a question uses for "back to normal"; the executor states recovery in the question's word.
 RECOVERY_WORDS: Final = ("recover", "recovery", "恢复", "回落", "恢复正常", "好转")
@@ -98,3 +113,47 @@ def confirms_recovery(claim: str, value: Mapping[str, Any]) -> bool:
         return False
     figures = set(re.findall(r"\d+(?:\.\d+)?", claim))
     return recovery.at in claim and plain(recovery.value) in figures
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    """One point of a series: the value at a minute."""
+
+    day: str
+    """`2026-03-14`."""
+    at: str
+    """`14:12` (UTC)."""
+    value: float
+    at_iso: str
+    """The point's timestamp as the points hold it (`2026-03-14T14:12:00Z`)."""
+
+
+def find_point(value: Mapping[str, Any], at: str, day: str | None = None) -> Point | None:
+    """The raw point of a `metric.points` value stamped with the minute `at` (`14:12`) — on `day`
+    when given — or None (a downsampled series' points are maxima of buckets, not values at a
+    minute; a minute with no point has no value)."""
+    if value.get("aggregation", "raw") != "raw":
+        return None
+    for stamp, number in _points(value):
+        if stamp[11:16] == at and (day is None or stamp[:10] == day):
+            return Point(day=stamp[:10], at=at, value=number, at_iso=stamp)
+    return None
+
+
+def point_excerpt(point: Point) -> str:
+    """The point as it is quoted from the points fact's value (`["…T14:12:00Z", 87.21]`)."""
+    return f'["{point.at_iso}", {plain(point.value)}]'
+
+
+_MINUTE = re.compile(r"(?<!\d)([01]\d|2[0-3]):([0-5]\d)(?!\d)")
+
+
+def confirms_point(claim: str, value: Mapping[str, Any]) -> bool:
+    """Whether `claim` names a minute and the value `value`'s raw series holds at that minute (and
+    no figure of its own besides the day, the minute and the series' labels)."""
+    figures = set(re.findall(r"\d+(?:\.\d+)?", claim))
+    for m in _MINUTE.finditer(claim):
+        point = find_point(value, m.group(0))
+        if point is not None and plain(point.value) in figures:
+            return True
+    return False

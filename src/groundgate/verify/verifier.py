@@ -80,7 +80,7 @@ from groundgate.verify.assessment import (
 from groundgate.verify.evidence_items import EvidenceItem, evidence_by_ref, outranking_conflicts
 from groundgate.verify.gatekeeper import FORGING_CODES, GateCode
 from groundgate.verify.matrix import compute_verdict
-from groundgate.verify.series import confirms_recovery
+from groundgate.verify.series import confirms_point, confirms_recovery
 
 _SUPPORTED = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 _SENTENCE_END = re.compile(r"[。！？!?\n]|\.(?=\s|$)")
@@ -444,6 +444,10 @@ class Verifier:
             if any(confirms_recovery(claim.text, i.value) for i in points) and len(own.items) >= 2:
                 category = FactCategory.DIRECT_EVIDENCE
                 codes = [*codes, "series:recovery_confirmed"]
+            elif any(confirms_point(claim.text, i.value) for i in points):
+                # "… was 87.21 at 14:12 UTC": the cited series holds exactly that value at that minute.
+                category = FactCategory.DIRECT_EVIDENCE
+                codes = [*codes, "series:point_confirmed"]
         if is_absence_claim(claim.text) and category is not FactCategory.CONTRADICTED:
             finding = judge_absence(claim.text, trace_summary)
             category = FactCategory.INDIRECT_SUPPORT if finding.established else FactCategory.NO_EVIDENCE

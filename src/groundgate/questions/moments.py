@@ -1,0 +1,51 @@
+"""A measure asked at one minute ("What was the p99 latency at 14:03 UTC?", `14:12 那一分钟的支付成功
+率`): its value then, which a series' point gives and a summary of a window does not (docs/design.md
+§8, "Coverage").
+
+Pure: no I/O. The planner reads such a series over half its usual window (so it stays raw), the
+executor states the point (`verify.series.find_point`), and coverage refuses a window's summary
+for it (`summary_not_at`).
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from groundgate.contracts import AnswerKind, ConditionKind, Need
+from groundgate.questions.statements import Statement
+
+__all__ = ["asks_value_at", "summary_not_at"]
+
+#: A metric series' summary over a window, as `render_fact` writes it (`… 13:42–14:42 UTC: max 99.86
+#: at 13:51, min …`).
+_WINDOW_SUMMARY: Final = re.compile(r"\d{2}:\d{2}–\d{2}:\d{2} UTC: max \S+ at (\d{2}:\d{2})")
+#: A time asked roughly ("12:30 那会儿", "around 14:00"): a short window around it answers.
+_ROUGHLY: Final = re.compile(
+    r"那会|左右|前后|上下|附近|\b(?:around|about|roughly|approximately)\b", re.IGNORECASE
+)
+#: The window's extreme or mean is asked ("13:51 至 14:21 的最大值", "the peak between …"): its
+#: summary is the answer.
+_ASKS_SUMMARY: Final = re.compile(
+    r"最大|最小|最高|最低|峰值|均值|平均|\b(?:max(?:imum)?|min(?:imum)?|peak|highest|lowest|average|mean)\b",
+    re.IGNORECASE,
+)
+
+
+def asks_value_at(need: Need) -> str | None:
+    """The minute (`14:12`) a quantity need asks the value at, or None: one clock time, not asked
+    roughly, and no extreme or mean of a window asked."""
+    if need.kind is not AnswerKind.QUANTITY:
+        return None
+    minutes = [c.value for c in need.conditions if c.kind is ConditionKind.TIME and len(c.value) == 5]
+    if len(minutes) != 1 or _ROUGHLY.search(need.text) or _ASKS_SUMMARY.search(need.text):
+        return None
+    return minutes[0]
+
+
+def summary_not_at(s: Statement, need: Need) -> bool:
+    """Whether `s` summarises a window while `need` asks the value at a minute other than the
+    summary's own (its maximum's)."""
+    minute = asks_value_at(need)
+    m = _WINDOW_SUMMARY.search(s.text) if minute else None
+    return m is not None and m.group(1) != minute
