@@ -663,13 +663,35 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
             True,
             "",
         ),
+        # a log line of another minute says nothing of the value at the asked one, however near
+        (
+            "How many requests were waiting in the payment-db pool's wait queue at 14:24 UTC?",
+            "2026-03-14 14:18:39 payment-db-proxy ERROR: wait queue full pool=payment-db active=100/100 "
+            "waiters=300/300 rejected",
+            False,
+            "need:other_moment",
+        ),
+        # another alert rule named in the sentence makes it about that rule (`DBPoolSaturation 触发时
+        # 抑制 … GatewayLatencyHigh` is no trigger condition of GatewayLatencyHigh)
+        (
+            "GatewayLatencyHigh 告警在什么条件下触发？",
+            "抑制规则：DBPoolSaturation 触发时抑制同一时间段的 GatewayLatencyHigh，避免值班被同一根因的告警刷屏。",
+            False,
+            "need:other_case:DBPoolSaturation",
+        ),
+        (
+            "GatewayLatencyHigh 告警在什么条件下触发？",
+            "支付网关 p99 延迟大于 1500 ms 持续 5 分钟时触发 GatewayLatencyHigh 告警。",
+            True,
+            "",
+        ),
         # a window's summary is not the value at one of its minutes, unless its maximum fell then
         (
             "3 月 14 日 14:12（UTC）那一分钟的支付成功率是多少？",
             "payment_success_rate{service=payment-gateway} 2026-03-14 13:42–14:42 UTC: max 99.86 at 13:51, "
             "min 79.2, mean 93.9933, last 99.79",
             False,
-            "need:window_summary",
+            "need:other_moment",
         ),
         (
             "3 月 14 日 13:51（UTC）那一分钟的支付成功率是多少？",

@@ -34,16 +34,21 @@ from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition
 from groundgate.questions.answer_kinds import failure_terms, gives_kind
-from groundgate.questions.moments import summary_not_at
+from groundgate.questions.conditions import (
+    CONFLICT,
+    SATISFIED,
+    UNADDRESSED,
+    condition_outcome,
+    quantity_outcome,
+)
+from groundgate.questions.moments import another_moment, summary_not_at
 from groundgate.questions.needs import (
     _EN_STOP,
     _ZH_FUNCTION,
     _ZH_GENERIC,
-    QUANTITY_MENTIONS,
-    quantity_interval,
     term_weight,
 )
-from groundgate.questions.statements import _CLAUSE, _FLAT, Statement, statement
+from groundgate.questions.statements import _FLAT, Statement, statement
 from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
@@ -333,6 +338,14 @@ def _rivals(s: Statement, anchors: Sequence[str]) -> list[str]:
         pattern = _rival_pattern(anchor)
         if pattern is not None:
             found += [m.group() for m in pattern.finditer(s.text) if m.group().lower() != anchor.lower()]
+        if _is_rule_name(anchor):
+            # `GatewayLatencyHigh`: another alert rule's name in the sentence (`DBPoolSaturation 触发时
+            # 抑制 … GatewayLatencyHigh`) makes it a sentence about that rule too.
+            found += [
+                m.group()
+                for m in _RULE_NAME.finditer(s.text)
+                if m.group() != anchor and _is_rule_name(m.group())
+            ]
         if _CAPS_NAME.fullmatch(anchor) and re.search(re.escape(anchor) + _FIGURE_AFTER, s.text):
             # `CMB 40%、ICBC 30%`: other short names each given a figure, as the asked one is, are
             # other cases of the same table.
@@ -345,6 +358,15 @@ def _rivals(s: Statement, anchors: Sequence[str]) -> list[str]:
 
 
 _CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]{1,7}")
+_RULE_NAME = re.compile(r"(?<![A-Za-z0-9_\-])[A-Z][A-Za-z0-9]{5,}(?![A-Za-z0-9_\-])")
+
+
+def _is_rule_name(name: str) -> bool:
+    """An alert rule's kind of name: three or more capitalised words run together
+    (`GatewayLatencyHigh`, `DBPoolSaturation`), not a product's two (`PagerDuty`, `PostgreSQL`)."""
+    return bool(_RULE_NAME.fullmatch(name)) and len(re.findall(r"[A-Z][a-z0-9]+|[A-Z]+(?![a-z])", name)) >= 3
+
+
 _FIGURE_AFTER = r"(?![A-Za-z0-9_\-])\s*[(（:：]?\s*\d"
 
 
@@ -402,97 +424,6 @@ def _qualifier_conflicts(need: Need, s: Statement) -> list[str]:
         if rival:
             conflicts.append(f"{rival[0]}{'' if cjk else ' '}{second}")
     return conflicts
-
-
-# --------------------------------------------------------------------------- conditions
-
-_SATISFIED, _UNADDRESSED, _CONFLICT = "satisfied", "unaddressed", "conflict"
-
-
-def _overlaps(c: NeedCondition, low: float, high: float, low_inc: bool, high_inc: bool) -> bool:
-    c_low = float("-inf") if c.low is None else c.low
-    c_high = float("inf") if c.high is None else c.high
-    lo, lo_inc = (
-        (c_low, c.low_inclusive)
-        if c_low > low
-        else (low, low_inc if low > c_low else low_inc and c.low_inclusive)
-    )
-    hi, hi_inc = (
-        (c_high, c.high_inclusive)
-        if c_high < high
-        else (high, high_inc if high < c_high else high_inc and c.high_inclusive)
-    )
-    return lo < hi or (lo == hi and lo_inc and hi_inc)
-
-
-def _quantity(s: Statement, c: NeedCondition, *, any_conflict: bool = False) -> str:
-    """Whether a clause of `s` states a range overlapping `c`; with `any_conflict`, whether some
-    clause states a range that does not."""
-    addressed = False
-    start = 0
-    for clause in [*_CLAUSE.split(s.text), ""]:
-        end = start + len(clause)
-        mentions = [
-            m
-            for m in s.mentions
-            if start <= m.start < end and m.kind in QUANTITY_MENTIONS and str(m.unit or m.kind) == c.dimension
-        ]
-        start = end + 1
-        if not mentions:
-            continue
-        addressed = True
-        ranges = [quantity_interval(s.text, m) for m in mentions]
-        bounded = [r for r in ranges if r[0] != r[1]]
-        if bounded:  # `满 1 年不满 10 年的`: the bounds of one clause hold together
-            low = max(r[0] for r in bounded)
-            high = min(r[1] for r in bounded)
-            low_inc = all(r[2] for r in bounded if r[0] == low)
-            high_inc = all(r[3] for r in bounded if r[1] == high)
-            fits: bool | None = _overlaps(c, low, high, low_inc, high_inc)
-        elif c.low == c.high and c.low is not None:
-            # A bare figure asked about is excluded only by a range, never by another bare figure.
-            fits = True if any(_overlaps(c, *r) for r in ranges) else None
-        else:
-            fits = any(_overlaps(c, *r) for r in ranges)
-        if fits is None:
-            continue
-        if fits != any_conflict:
-            return _SATISFIED if fits else _CONFLICT
-    if any_conflict:
-        return _SATISFIED
-    return _CONFLICT if addressed else _UNADDRESSED
-
-
-def _same_day(asked: str, stated: str) -> bool:
-    if asked[-5:] != stated[-5:]:
-        return False
-    return asked.startswith("--") or stated.startswith("--") or asked[:4] == stated[:4]
-
-
-#: How far a stated clock time may be from the asked one and still be "that moment".
-_NEAR_MINUTES: Final = 20
-
-
-def _minutes(value: str) -> int | None:
-    match = re.match(r"(\d{1,2}):(\d{2})", value)
-    return int(match.group(1)) * 60 + int(match.group(2)) if match else None
-
-
-def _condition(s: Statement, c: NeedCondition) -> str:
-    if c.kind is ConditionKind.QUANTITY:
-        return _quantity(s, c)
-    if c.kind is ConditionKind.DATE:
-        days = [str(m.value) for m in s.mentions if m.kind == "date"] + list(s.context_dates)
-        if not days:
-            return _UNADDRESSED
-        return _SATISFIED if any(_same_day(c.value, d) for d in days) else _CONFLICT
-    asked = _minutes(c.value)
-    stated = [t for m in s.mentions if m.kind == "time" and (t := _minutes(str(m.value))) is not None]
-    if asked is None or not stated:
-        return _UNADDRESSED
-    # "12:30 那会儿" is near 12:45, not 13:00: a record half an hour away is of another moment.
-    near = any(abs(t - asked) <= _NEAR_MINUTES for t in stated) or min(stated) <= asked <= max(stated)
-    return _SATISFIED if near else _CONFLICT
 
 
 # --------------------------------------------------------------------------- matching
@@ -572,16 +503,16 @@ def match_need(
         # It also states another case (`P1 … P2 … P3`): a clause of it answers, not the whole.
         codes.append(f"need:other_case:{rivals[0]}")
 
-    outcomes = [(c, _condition(s, c)) for c in need.conditions]
-    score += 2 * sum(1 for _, o in outcomes if o == _SATISFIED)
-    if summary_not_at(s, need):  # a window's max/min/mean is no value at the asked minute
-        codes.append("need:window_summary")
-    conflict = any(o == _CONFLICT for _, o in outcomes)
+    outcomes = [(c, condition_outcome(s, c)) for c in need.conditions]
+    score += 2 * sum(1 for _, o in outcomes if o == SATISFIED)
+    if summary_not_at(s, need) or another_moment(s, need):  # no value at the asked minute
+        codes.append("need:other_moment")
+    conflict = any(o == CONFLICT for _, o in outcomes)
     codes += _condition_codes(outcomes, yes_no=need.kind is AnswerKind.YES_NO)
 
     # Nothing of the subject could be compared (another script): only a neutral match counts — an
     # identifier or code the need names, or a condition; a proper name alone is not enough.
-    neutral = any(_is_code(a) for a in need.anchors) or any(o == _SATISFIED for _, o in outcomes)
+    neutral = any(_is_code(a) for a in need.anchors) or any(o == SATISFIED for _, o in outcomes)
     blind = bool(need.terms) and not checkable and not neutral
     if blind:
         codes.append("need:language_mismatch")
@@ -598,7 +529,7 @@ def match_need(
     # A record of the asked moment (a log line, a metric in the window) is evidence for a "why".
     kind_ok = gives_kind(s, need, lexicon=equivalents is not None) or (
         need.kind is AnswerKind.REASON
-        and any(o == _SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
+        and any(o == SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
     )
     score += 1 if kind_ok else 0
     if not kind_ok:
@@ -777,17 +708,17 @@ def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]], *, yes_no: b
     question every figure is hard ("一笔 300 元的支付…会被拒掉吗" asks about 300 元: a sentence stating
     no amount does not say)."""
     return [
-        f"need:condition_{'not_met' if o == _CONFLICT else 'unaddressed'}:{c.text}"
+        f"need:condition_{'not_met' if o == CONFLICT else 'unaddressed'}:{c.text}"
         for c, o in outcomes
-        if o == _CONFLICT or (o == _UNADDRESSED and (yes_no or _hard(c)))
+        if o == CONFLICT or (o == UNADDRESSED and (yes_no or _hard(c)))
     ]
 
 
 def _mixed_quantities(need: Need, s: Statement, outcomes: Sequence[tuple[NeedCondition, str]]) -> bool:
     """A condition is met, yet a quantity of the statement conflicts with a quantity condition: the
     statement states other cases too."""
-    return any(o == _SATISFIED for _, o in outcomes) and any(
-        c.kind is ConditionKind.QUANTITY and _quantity(s, c, any_conflict=True) == _CONFLICT
+    return any(o == SATISFIED for _, o in outcomes) and any(
+        c.kind is ConditionKind.QUANTITY and quantity_outcome(s, c, any_conflict=True) == CONFLICT
         for c in need.conditions
     )
 

@@ -15,7 +15,7 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.statements import Statement
 
-__all__ = ["asks_value_at", "summary_not_at"]
+__all__ = ["another_moment", "asks_value_at", "summary_not_at"]
 
 #: A metric series' summary over a window, as `render_fact` writes it (`… 13:42–14:42 UTC: max 99.86
 #: at 13:51, min …`).
@@ -49,3 +49,15 @@ def summary_not_at(s: Statement, need: Need) -> bool:
     minute = asks_value_at(need)
     m = _WINDOW_SUMMARY.search(s.text) if minute else None
     return m is not None and m.group(1) != minute
+
+
+def another_moment(s: Statement, need: Need) -> bool:
+    """Whether `s` states the times of another moment than the minute `need` asks the value at: a
+    log line of 14:18 (`waiters=300/300`) says nothing of the queue at 14:24, however near."""
+    minute = asks_value_at(need)
+    if minute is None:
+        return False
+    stated = sorted({str(m.value)[:5] for m in s.mentions if m.kind == "time"})
+    if not stated or minute in stated:
+        return False
+    return not (len(stated) >= 2 and stated[0] <= minute <= stated[-1])  # a span that holds it
