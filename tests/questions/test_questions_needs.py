@@ -336,3 +336,9 @@ def test_a_measure_asked_at_a_minute_asks_its_value_then(
     (need,) = derive_needs(question).needs
     assert need.kind is kind
     assert [c.value for c in need.conditions if c.kind.value == "time"] == [minute]
+
+
+def test_a_why_that_names_nothing_asks_about_what_the_part_before_it_named() -> None:
+    first, why = derive_needs("ORD-20260314-00200 这笔订单最后停在什么状态？为什么一直没有结果？").needs
+    assert why.kind is AnswerKind.REASON
+    assert why.anchors == first.anchors == ["ORD-20260314-00200"]

@@ -631,7 +631,10 @@ def derive_needs(
         anchors, terms, soft = list(part.anchors), list(part.terms), []
         conditions = list(part.conditions)
         empty = not anchors and not terms and not part.conditions
-        if previous is not None and (empty or (part.has_pronoun and not anchors)):
+        # "ORD-… 停在什么状态？为什么一直没有结果？": a why that names nothing asks about what the part
+        # before it named.
+        asks_why_of_it = part.kind is AnswerKind.REASON and not anchors and previous is not None
+        if previous is not None and (empty or (part.has_pronoun and not anchors) or asks_why_of_it):
             # "含义是什么？" / "when did it recover": about the subject of the part before it.
             anchors = list(previous.anchors)
             soft = [t for t in previous.terms if t not in terms]
