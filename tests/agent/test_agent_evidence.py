@@ -18,6 +18,8 @@ from groundgate.agent import (
     governance_reason,
     supporting_sentences,
 )
+from groundgate.agent.evidence import as_service_length
+from groundgate.agent.vocabulary import OFFERED_FIGURES
 from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
 
 NOW = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
@@ -275,3 +277,30 @@ def test_evidence_kinds_never_stand_in_for_each_other() -> None:
     assert (
         _evaluate(NeedCode.AMOUNT_RULE, [_result(facts=[amount_fact])]).slots[0].status is SlotStatus.MISSING
     )
+
+
+@pytest.mark.parametrize(
+    ("question", "today", "said"),
+    [
+        ("我是 2017 年 3 月入职的，年假几天？", date(2026, 4, 15), "我是 入职满 9 年的，年假几天？"),
+        ("我 2016 年进的公司", date(2026, 4, 15), "我 入职满 10 年"),
+        ("我是 2016 年 5 月入职的", date(2026, 4, 15), "我是 入职满 9 年的"),  # not yet ten years on 04-15
+        ("我二〇一七年入职", date(2026, 4, 15), "我二〇一七年入职"),  # not a year it reads: left as it is
+        ("2025 年的标准是多少？", date(2026, 4, 15), "2025 年的标准是多少？"),  # no joining: no service
+    ],
+)
+def test_a_joining_date_is_said_as_the_whole_years_it_makes(question: str, today: date, said: str) -> None:
+    assert as_service_length(question, today) == said
+
+
+@pytest.mark.parametrize(
+    ("question", "offered"),
+    [
+        ("年假是 10 天还是 15 天？", True),
+        ("年假是不是有 15 天？", True),
+        ("年假是不是该涨到 10 天了？", True),
+        ("入职满 15 年，年假几天？", False),
+    ],
+)
+def test_a_figure_offered_or_doubted_is_no_condition(question: str, offered: bool) -> None:
+    assert bool(OFFERED_FIGURES.search(question)) is offered

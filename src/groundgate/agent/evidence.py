@@ -110,8 +110,8 @@ _YEAR = re.compile(r"((?:19|20)\d\d)\s*年")
 _LAST_YEAR = re.compile(r"去年|上一年|上年度")
 _YEAR_BEFORE = re.compile(r"前年")
 _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
-#: "那会儿的伙食补贴按多少算": the rule of the time the question places itself at, not today's.
-_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子")
+#: "那会儿的伙食补贴按多少算", "那趟的伙食补贴": the rule of the time the question places itself at, not today's.
+_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回")
 _MONTH = re.compile(r"(?:(\d{4})\s*年|(今年|去年))?\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
 
@@ -129,6 +129,26 @@ def month_asked_as_then(question: str, today: date) -> date | None:
             following = date(year + int(number) // 12, int(number) % 12 + 1, 1)
             return following - timedelta(days=1)
     return None
+
+
+#: "我是 2017 年 3 月入职的", "2015 年进的公司": when the asker joined, which sets the years served.
+_JOINED = re.compile(
+    r"((?:19|20)\d\d)\s*年\s*(?:(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?)?\s*(?:底|初|中旬|上旬|下旬)?"
+    r"\s*(?:入职|入的职|进(?:的)?公司|加入公司|来(?:的)?公司)"
+)
+
+
+def as_service_length(question: str, today: date) -> str:
+    """A joining date said as the whole years it makes on `today` ("2017 年 3 月入职" on 2026-04-15 →
+    "入职满 9 年"), so a tiered rule ("满 1 年不满 10 年") can be matched against it."""
+
+    def served(m: re.Match[str]) -> str:
+        raw = m.group(2)
+        month = (int(raw) if raw.isdigit() else parse_chinese_numeral(raw) or 1) if raw else 1
+        years = today.year - int(m.group(1)) - (1 if (today.month, today.day) < (int(month), 1) else 0)
+        return f"入职满 {max(years, 0)} 年"
+
+    return _JOINED.sub(served, question)
 
 
 _CONDITION_KINDS: Final = frozenset({"amount", "duration", "count", "percent"})
@@ -367,6 +387,32 @@ def named_tasks(question: str, facts: Sequence[VerifiedFact]) -> set[str]:
         scores[fact.fact_ref] = sum(len(t) for t in shared)
     best = max(scores.values(), default=0)
     return {ref for ref, score in scores.items() if score == best} if best >= NAMED_TASK_MIN else set()
+
+
+#: A singular reference to one task by a word of its kind alone ("我那个审批", "这笔报销"): which one is
+#: meant. Not when words before it say which ("采购申请那个审批").
+_SINGULAR_REF = re.compile(
+    r"(?:^|(?<=我)|(?<=我的)|(?<=[，,。？?！!\s]))(?:那|这)(?:个|项|笔|条|件|张)\s*([\u4e00-\u9fff]{2,4})"
+)
+
+
+def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
+    """The titles of the tasks a singular reference ("我那个审批还剩几天") could mean, when it could
+    mean more than one and the question names none by its title (`named_tasks`); else []."""
+    if named_tasks(question, facts):
+        return []
+    titles = [
+        str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)
+    ]
+    for m in _SINGULAR_REF.finditer(question):
+        word = m.group(1)
+        # The longest start of the words after it that some title holds (`审批还剩` → `审批`).
+        hits = next(
+            (found for n in range(len(word), 1, -1) if (found := [t for t in titles if word[:n] in t])), []
+        )
+        if len(hits) >= 2:
+            return hits
+    return []
 
 
 @dataclass

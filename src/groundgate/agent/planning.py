@@ -292,10 +292,18 @@ def _is_task_question(question: str) -> bool:
     )
 
 
+#: Someone else's tasks ("李老师这周都有哪些待办", "他的待办"): `MY_CURRENT_TASKS` reads the caller's own
+#: rows only, so no tool can answer (docs/agent.md).
+_OTHERS_TASKS = re.compile(
+    r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事)"
+    r"的?[^，,。？?我]{0,8}(?:待办|任务)"
+)
+
+
 def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     """The offline planner: cue tables over the resolved question."""
     question = resolved.resolved_question
-    if _WRITE_ACTION.search(question):
+    if _WRITE_ACTION.search(question) or _OTHERS_TASKS.search(question):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
     parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]

@@ -24,7 +24,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime
+from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING
 
 from groundgate.agent.answer import (
@@ -57,7 +57,7 @@ from groundgate.agent.contracts import (
     ToolCall,
     ToolResult,
 )
-from groundgate.agent.evidence import EvidenceEvaluator
+from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks, as_service_length
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tools import TASK_TTL_SECONDS, snapshot
@@ -236,14 +236,27 @@ class AgentRuntime:
         execution = _Execution(self._registry, ctx, run_id, self._budgets, sink)
         focus = {r.item_key: r.fact_ref for r in resolved.trusted_refs}
         evaluator = EvidenceEvaluator(
-            ctx=ctx, now=now, run_id=run_id, question=_document_question(plan), focus_items=focus
+            ctx=ctx, now=now, run_id=run_id, question=_document_question(plan, now.date()), focus_items=focus
         )
         for call in plan.actions:
             execution.run(call, 1)
         assessment = evaluator.evaluate(plan.needs, execution.results)
+        choices = (
+            ambiguous_tasks(question, [f for r in execution.results for f in r.facts])
+            if not resolved.trusted_refs and all(n.code is NeedCode.TASK_STATE for n in plan.needs)
+            else []
+        )
+        if choices:
+            # "我那个审批还剩几天？" with two approvals open: ask which one, never pick one.
+            answer = GroundedAnswer(
+                summary=SUMMARY[DecisionStatus.NEEDS_INPUT],
+                clarifying_questions=[f"您指的是哪一项：{'，还是'.join(choices)}？"],
+            )
+            update = {"actions": execution.actions, "tool_results": execution.results, "rounds": 1}
+            return base.model_copy(update={**update, "reason": ReasonCode.CLARIFY, "answer": answer})
         if resolved.trusted_refs:
             # "第二个任务怎么处理": what the question is about is the re-read item, not its words.
-            evaluator.question = f"{_titles(assessment)} {_document_question(plan)}"
+            evaluator.question = f"{_titles(assessment)} {_document_question(plan, now.date())}"
             assessment = evaluator.evaluate(plan.needs, execution.results)
         rounds = 1
         if assessment.missing and not assessment.conflicts:
@@ -281,7 +294,7 @@ class AgentRuntime:
         question = plan.normalized_question
         missing_labels = [s.need.label for s in assessment.missing]
         if assessment.conflicts:
-            statements = conflict_statements(assessment, _document_question(plan))
+            statements = conflict_statements(assessment, _document_question(plan, now.date()))
             ids = {c for group in assessment.conflicts for c in group}
             answer = GroundedAnswer(
                 summary=SUMMARY[DecisionStatus.CONFLICT],
@@ -312,7 +325,7 @@ class AgentRuntime:
                     RejectedCandidate(citation_id="composer", reason=ReasonCode.COMPOSER_MODEL_FAILED)
                 )
         if draft is None:
-            draft = compose_offline(assessment, _document_question(plan))
+            draft = compose_offline(assessment, _document_question(plan, now.date()))
         answer, more = validate_answer(draft, assessment, question)
         dropped += more
         # Fail-closed: a covered slot left without any statement is not answered after all.
@@ -407,11 +420,13 @@ def _follow_up_target(
     )
 
 
-def _document_question(plan: SemanticQueryPlan) -> str:
+def _document_question(plan: SemanticQueryPlan, today: date) -> str:
     """What the documents must be about: the knowledge search's query (a mixed question's task part
-    left out), else the question."""
+    left out), else the question — a joining date said as the years it makes (`as_service_length`)."""
     search = next((a for a in plan.actions if a.tool == AgentTool.KNOWLEDGE_SEARCH.value), None)
-    return str(search.arguments.get("query")) if search else plan.normalized_question
+    return as_service_length(
+        str(search.arguments.get("query")) if search else plan.normalized_question, today
+    )
 
 
 def _titles(assessment: EvidenceAssessment) -> str:

@@ -183,11 +183,13 @@ def hypernyms_of(words: list[str] | set[str]) -> set[str]:
     return {HYPERNYMS[w] for w in words if w in HYPERNYMS}
 
 
-#: Two figures a question offers as its answers ("一天一百还是一百二", "年假是 10 天还是 15 天"): the planner
-#: reads the amount rule off them, and the evidence evaluator takes them for no condition.
+#: Two figures a question offers as its answers ("一天一百还是一百二", "年假是 10 天还是 15 天"), or one it
+#: doubts ("年假是不是有 15 天"): the planner reads the amount rule off them, and the evidence evaluator
+#: takes them for no condition.
 OFFERED_FIGURES: Final = re.compile(
     r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}还是[^，,？?]{0,3}?"
     r"(?:\d+|[一二两三四五六七八九十百千万]{2,})\s*[天元块%]?"
+    r"|(?<=是不是)(?:有|该|要|能|就|只有)?\s*(?:涨到|到)?\s*(?:\d+|[一二两三四五六七八九十百千万]+)\s*[天元块%]"
 )
 
 #: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
