@@ -23,7 +23,7 @@ from groundgate.agent import (
     register_agent_tools,
     validate_draft,
 )
-from groundgate.agent.planning import SemanticPlanner, task_window
+from groundgate.agent.planning import SemanticPlanner, _needs_of, task_window
 from groundgate.errors import ModelTimeoutError
 from groundgate.models.scripted import ScriptedModel
 from groundgate.tools.registry import ToolRegistry
@@ -277,3 +277,16 @@ def test_a_question_nothing_can_plan_is_handed_back() -> None:
         plan = SemanticPlanner(reg).plan(_resolved("今天天气怎么样？"))
     assert not plan.complete
     assert ReasonCode.INCOMPLETE_PLAN in plan.validation
+
+
+@pytest.mark.parametrize(
+    ("question", "need"),
+    [
+        ("领导跟我说婚假就给三天，我们公司真这么少？", NeedCode.AMOUNT_RULE),
+        ("我记得二线城市出差住宿一晚是三百八封顶，现在还是这个数吧？", NeedCode.AMOUNT_RULE),
+        ("领完结婚证以后，婚假最晚得在多长时间内休掉？", NeedCode.AMOUNT_RULE),
+        ("第一次用费控系统报差旅，从登录开始要怎么一步步弄？", NeedCode.PROCESS_STEPS),
+    ],
+)
+def test_colloquial_cues_name_the_need(question: str, need: NeedCode) -> None:
+    assert need in _needs_of(question)

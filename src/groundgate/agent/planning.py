@@ -230,7 +230,11 @@ def task_window(question: str, today: date) -> dict[str, Any]:
 
 #: "听同事说婚假就 3 天，真的假的？", "年假是不是该涨到 10 天了？": a figure put up for checking, which the
 #: amount rule confirms or corrects (not whether the asker may claim it).
-_DOUBTS_FIGURE = re.compile(r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有)|没错吧")
+_DOUBTS_FIGURE = re.compile(
+    r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有)|没错吧|"
+    # "婚假就给三天，真这么少？", "三百八封顶，现在还是这个数吧？"
+    r"真(?:的)?(?:这么|那么)(?:少|多|低|高)|还是这个(?:数|标准|额度)|没变吧|还是这样吗"
+)
 _FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|元|块|晚|千|百|万)")
 
 
