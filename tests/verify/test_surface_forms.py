@@ -445,3 +445,29 @@ def test_a_compound_adjective_is_prose_and_a_service_name_is_an_identifier(
 )
 def test_a_chinese_hour_range_keeps_the_daypart_of_its_start(text: str, times: list[str]) -> None:
     assert [m.value for m in extract(text) if m.kind == "time"] == times
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "codes"),
+    [
+        # the claim's own two clock times, and the time between them
+        ("INC-2291 从 14:12 开始，14:58 止损。", "从 14:12 开始到 14:58 止损，一共用了四十六分钟。", []),
+        (
+            "INC-2291 从 14:12 开始，14:58 止损。",
+            "从 14:12 开始到 14:58 止损，一共用了五十六分钟。",
+            ["number_not_in_evidence"],
+        ),
+        # the evidence's two clock times
+        ('{"start": "2024-03-05T14:12Z", "detected": "2024-03-05T14:19Z"}', "发现问题花了七分钟。", []),
+        (
+            '{"start": "2024-03-05T14:12Z", "detected": "2024-03-05T14:19Z"}',
+            "发现问题花了九分钟。",
+            ["number_not_in_evidence"],
+        ),
+    ],
+)
+def test_a_duration_between_two_clock_times_is_worked_out_not_invented(
+    evidence: str, claim: str, codes: list[str]
+) -> None:
+    found = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
+    assert found == codes
