@@ -26,6 +26,7 @@ DEV = ROOT / "tests" / "data" / "check_dev.jsonl"
 DEV_V3 = ROOT / "tests" / "data" / "check_dev_v3.jsonl"
 DEV_V4 = ROOT / "tests" / "data" / "check_dev_v4.jsonl"
 DEV_V5 = ROOT / "tests" / "data" / "check_dev_v5.jsonl"
+DEV_V6 = ROOT / "tests" / "data" / "check_dev_v6.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -67,6 +68,7 @@ def main() -> None:
     v3, _ = run_eval(DEV_V3, split="tune", group_by="lang")
     v4 = {part: run_eval(DEV_V4, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v5 = {part: run_eval(DEV_V5, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v6 = {part: run_eval(DEV_V6, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -94,6 +96,12 @@ def main() -> None:
         rows += [
             _row(f"dev v5 {part} lang = {lang}", g.flagged, g.reject_only)
             for lang, g in v5[part].breakdowns.get("lang", {}).items()
+        ]
+    for part, label in (("tune", "unseen, not tuned on yet"), ("test", "held out")):
+        rows += [_row(f"dev v6 {part} ({label})", v6[part].flagged, v6[part].reject_only)]
+        rows += [
+            _row(f"dev v6 {part} lang = {lang}", g.flagged, g.reject_only)
+            for lang, g in v6[part].breakdowns.get("lang", {}).items()
         ]
     kinds = [
         _row(f"kind = {kind}", g.flagged, g.reject_only) for kind, g in dev.breakdowns.get("kind", {}).items()
@@ -140,6 +148,12 @@ def main() -> None:
         "(`git worktree add /tmp/base f28dcd6 && PYTHONPATH=/tmp/base/src python -m groundgate.cli "
         "check-eval --input tests/data/check_dev_v5.jsonl --split all`). Tuned on `tune` only; its `test` "
         "rows are held out.",
+        "`dev v6` (tests/data/check_dev_v6.jsonl, 120 pairs, written blind in session 25: `tune` = 30 zh + 30 en, "
+        "`test` = 30 zh + 30 en; a third of the contexts are records, a fifth of the answers in the other "
+        "language) measured unseen with the checker of `441166d`: all 120 balanced accuracy 0.542 (en 0.483, "
+        "zh 0.600), REJECT precision 0.600 (20); tune 0.567, test 0.517 (`git worktree add /tmp/base "
+        "441166d && PYTHONPATH=/tmp/base/src python -m groundgate.cli check-eval --input "
+        "tests/data/check_dev_v6.jsonl --split all`). Not tuned on in session 25: both rows are unseen figures.",
         "",
         head,
         rule,

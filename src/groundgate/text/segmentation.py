@@ -32,12 +32,12 @@ _KEEP_BETWEEN_ALNUM = frozenset(".-/:")
 _CJK_CHAR = re.compile("[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0002fa1f]")
 
 
-@lru_cache(maxsize=8192)
 def is_cjk_text(text: str, threshold: float = 0.2) -> bool:
     """True when at least `threshold` of the letters are CJK ideographs.
 
-    Cached, and counted in C (`str.isalpha` mapped, the CJK ranges by regex): the answer chooser asks
-    it of the same evidence sentences for every need, a hundred times per run.
+    Counted in C (`str.isalpha` mapped, the CJK ranges by regex): the answer chooser asks it about a
+    hundred times per run. Not cached: it is asked of context sentences too, and a batch of checks
+    must not hold on to the contexts it has checked (docs/security.md, "Checker budgets").
     """
     letters = sum(map(str.isalpha, text))
     if not letters:
