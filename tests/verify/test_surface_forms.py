@@ -471,3 +471,39 @@ def test_a_duration_between_two_clock_times_is_worked_out_not_invented(
 ) -> None:
     found = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
     assert found == codes
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "flagged"),
+    [
+        # a cap the evidence states, restated as another cap: changed, not "at most 100 is met by 50"
+        (
+            "接口限流为每个商户每秒 50 次，超限返回 HTTP 429。",
+            "限流是按商户算的，每秒最多 100 次请求。",
+            True,
+        ),
+        (
+            "The API is rate limited to 50 requests per second per merchant.",
+            "You can send at most 100 requests a second.",
+            True,
+        ),
+        # a measured value still bears out a bound near it
+        ("隧道净高 6.8 米。", "隧道净高不到 7 米。", False),
+        # a total of three of the claim's own figures, even after "add up to" (read as a bound)
+        (
+            "Breakfast up to $15, lunch up to $20 and dinner up to $35, subject to a daily cap of $65.",
+            "The limits are $15 for breakfast, $20 for lunch and $35 for dinner; those add up to $70.",
+            False,
+        ),
+        (
+            "Breakfast up to $15, lunch up to $20 and dinner up to $35, subject to a daily cap of $65.",
+            "The limits are $15 for breakfast, $20 for lunch and $35 for dinner; those add up to $75.",
+            True,
+        ),
+    ],
+)
+def test_a_cap_restated_with_another_figure_is_changed_and_a_total_of_the_claims_figures_is_worked_out(
+    evidence: str, claim: str, flagged: bool
+) -> None:
+    codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
+    assert bool(codes) is flagged, codes

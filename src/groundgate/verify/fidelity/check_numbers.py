@@ -7,6 +7,7 @@ and comparators with no value of their own (plan check only).
 
 from __future__ import annotations
 
+import itertools
 import re
 import unicodedata
 from functools import lru_cache
@@ -188,22 +189,35 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
     states (each checked against the evidence on its own), said as one (`还剩`, `in total`) right
     before it. The operands are the claim's, so small figures do not match by chance."""
+    before = claim[max(0, m.start - 12) : m.start]
     if (
         not isinstance(m.value, float)
-        or m.comparator
-        or not _ARITHMETIC_CUE.search(claim[max(0, m.start - 8) : m.start])
+        # "add up to $70" reads as a bound ("up to"); it is a total
+        or (m.comparator and not _ADDS_UP_TO.search(before))
+        or not _ARITHMETIC_CUE.search(before)
     ):
         return False
     others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
     values = [e.value for e in others if isinstance(e.value, float) and _same_kind(m, e) and e.unit == m.unit]
     # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
-    return any(
-        _close(a + b, m.value) or _close(abs(a - b), m.value)
-        for i, a in enumerate(values)
-        for b in values[i + 1 :]
-    ) or any(_close(a * k, m.value) for a in values for k in counts)
+    return (
+        any(
+            _close(a + b, m.value) or _close(abs(a - b), m.value)
+            for i, a in enumerate(values)
+            for b in values[i + 1 :]
+        )
+        or any(_close(a * k, m.value) for a in values for k in counts)
+        # `$15 for breakfast, $20 for lunch and $35 for dinner … add up to $70`: a total of three or more
+        or any(
+            _close(sum(group), m.value)
+            for size in range(3, min(len(values), 6) + 1)
+            for group in itertools.combinations(values, size)
+        )
+    )
 
+
+_ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
 
 #: Figures that count how many times a rate applies (days, people, items).
 _COUNTED = frozenset({"duration", "count", "number"})
@@ -261,6 +275,9 @@ def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
     for e in aligned.mentions:
         if e.comparator is not None or not isinstance(e.value, float) or not _same_kind(m, e):
             continue
+        if _LIMIT_BEFORE.search(aligned.text[max(0, e.start - 24) : e.start]):
+            # `限流为每秒 50 次` is itself a cap: "每秒最多 100 次" states another cap, not one it meets.
+            continue
         v = e.value
         if (
             (m.comparator == "<" and bound / 2 <= v < bound)
@@ -270,6 +287,12 @@ def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
         ):
             return True
     return False
+
+
+#: Words that make the figure after them a limit (a cap or a quota), not a measured value.
+_LIMIT_BEFORE = re.compile(
+    r"限流|上限|限额|配额|\b(?:rate[- ]limit(?:ed)?|limit(?:ed)?|cap(?:ped)?|quota|maximum)\b", re.I
+)
 
 
 _SLOT_WORD = re.compile(r"([A-Za-z]+|[\u4e00-\u9fff]{2})\s*$")
