@@ -134,6 +134,41 @@ def running_server(
         yield base
 
 
+def server_pid(base: str) -> int | None:
+    """The pid of the `groundgate serve` this process started on `base`'s port (Linux `/proc`; None
+    elsewhere or when not found)."""
+    port = base.rsplit(":", 1)[1].encode()
+    for entry in Path("/proc").iterdir() if Path("/proc").is_dir() else ():
+        if not entry.name.isdigit():
+            continue
+        try:
+            ppid = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            command = (entry / "cmdline").read_bytes().split(b"\0")
+        except (OSError, ValueError, IndexError):
+            continue
+        if ppid == os.getpid() and b"serve" in command and port in command:
+            return int(entry.name)
+    return None
+
+
+def server_usage(pid: int | None) -> tuple[float, int] | None:
+    """CPU seconds (all threads) and context switches (voluntary and involuntary, all threads) of
+    `pid` so far, from `/proc`; None when they cannot be read."""
+    if pid is None:
+        return None
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        cpu = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        switches = 0
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            for line in (task / "status").read_text().splitlines():
+                if line.startswith(("voluntary_ctxt_switches", "nonvoluntary_ctxt_switches")):
+                    switches += int(line.split()[1])
+    except (OSError, ValueError, IndexError):
+        return None
+    return cpu, switches
+
+
 # ---------------------------------------------------------------------------------------- the load
 
 
@@ -388,7 +423,10 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[list[str], Chec
         log_path = Path(tmp) / "server.log"
         print(f"{backend}: serving {data_dir} ({url or 'embedded SQLite'})", flush=True)
         with running_server(data_dir, url, log_path, args.chat_workers) as base:
+            pid = server_pid(base)
+            before = server_usage(pid)
             chat, chat_payloads = asyncio.run(chat_phase(base, args.chats, rng))
+            after = server_usage(pid)
             print(f"  chat: {dict(chat.statuses)} in {chat.wall_s:.1f} s", flush=True)
             answered = [
                 (str(c.body["runId"]), p["sessionId"])
@@ -412,6 +450,12 @@ def run_backend(backend: str, args: argparse.Namespace) -> tuple[list[str], Chec
         scan_log(log_path, checks)
         kinds = Counter(str(c.body.get("outputKind")) for c in chat.calls if c.status == 200)
         info["kinds"] = ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+        info["server"] = (
+            f"server process during the chat phase: {(after[0] - before[0]) / args.chats * 1000:.1f} ms CPU "
+            f"and {(after[1] - before[1]) / args.chats:.0f} context switches per chat"
+            if before and after
+            else "server process usage not readable here (no /proc)"
+        )
         if not checks.ok and args.keep_log:
             Path(args.keep_log).write_bytes(log_path.read_bytes())
     return [chat.row(backend), feedback.row(backend)], checks, info
@@ -438,7 +482,8 @@ def main() -> None:
         all_ok &= checks.ok
         notes.append(
             f"- {backend}: outcomes {info['kinds']}; {info['runs']} runs stored, feedback on "
-            f"{info['feedback_runs']} runs (the hottest got {info['hottest']} requests), {info['cases']} cases"
+            f"{info['feedback_runs']} runs (the hottest got {info['hottest']} requests), {info['cases']} cases; "
+            f"{info['server']}"
         )
         for name, ok, detail in checks.lines:
             check_rows.append(f"| {backend} | {name} | {'pass' if ok else '**FAIL**'} | {detail} |")

@@ -10,7 +10,7 @@ from groundgate.verify.series import (
     confirms_recovery,
     find_point,
     find_recovery,
-    point_excerpt,
+    points_excerpt,
 )
 
 
@@ -80,6 +80,7 @@ _RAW = {
     [
         (_RAW, "14:12", None, 87.21),
         (_RAW, "14:12", "2026-03-14", 87.21),
+        (_RAW, "14:12", "--03-14", 87.21),  # a day of any year
         (_RAW, "14:12", "2026-03-13", None),  # another day
         (_RAW, "14:14", None, None),  # no point then: nothing is interpolated
         ({**_RAW, "aggregation": "max"}, "14:12", None, None),  # bucket maxima are no value at a minute
@@ -91,7 +92,7 @@ def test_the_value_at_a_minute_is_the_raw_point_stamped_with_it(
     point = find_point(series, at, day)
     assert (point.value if point else None) == value
     if point is not None:
-        assert point_excerpt(point) == '["2026-03-14T14:12:00Z", 87.21]'
+        assert points_excerpt(point) == '["2026-03-14T14:12:00Z", 87.21]'
 
 
 @pytest.mark.parametrize(
@@ -102,6 +103,7 @@ def test_the_value_at_a_minute_is_the_raw_point_stamped_with_it(
         ("payment_success_rate was 86.0 at 14:12 UTC.", False),  # the next minute's value
         ("payment_success_rate was 87.21 at 14:13 UTC.", False),  # the value of another minute
         ("payment_success_rate was 87.21.", False),  # no minute named
+        ("payment_success_rate was 87.21 at 14:12 UTC, down from 99.5.", False),  # a figure of its own
     ],
 )
 def test_a_claim_confirms_a_point_only_with_its_minute_and_value(claim: str, confirmed: bool) -> None:

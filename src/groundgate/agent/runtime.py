@@ -235,9 +235,8 @@ class AgentRuntime:
 
         execution = _Execution(self._registry, ctx, run_id, self._budgets, sink)
         focus = {r.item_key: r.fact_ref for r in resolved.trusted_refs}
-        evaluator = EvidenceEvaluator(
-            ctx=ctx, now=now, run_id=run_id, question=_document_question(plan, now.date()), focus_items=focus
-        )
+        asked = _document_question(plan, now.date())
+        evaluator = EvidenceEvaluator(ctx=ctx, now=now, run_id=run_id, question=asked, focus_items=focus)
         for call in plan.actions:
             execution.run(call, 1)
         assessment = evaluator.evaluate(plan.needs, execution.results)
@@ -256,7 +255,7 @@ class AgentRuntime:
             return base.model_copy(update={**update, "reason": ReasonCode.CLARIFY, "answer": answer})
         if resolved.trusted_refs:
             # "第二个任务怎么处理": what the question is about is the re-read item, not its words.
-            evaluator.question = f"{_titles(assessment)} {_document_question(plan, now.date())}"
+            evaluator.question = f"{_titles(assessment)} {asked}"
             assessment = evaluator.evaluate(plan.needs, execution.results)
         rounds = 1
         if assessment.missing and not assessment.conflicts:

@@ -266,7 +266,7 @@ WARM_UP_TENANT: Final = "groundgate-warm-up"
 
 def warm_up(orchestrator: Orchestrator) -> None:
     """Run the offline pipeline once per language before the service takes requests, so that the
-    first chat does not pay for loading the dictionaries and the checker (278 → 102 ms measured).
+    first chat does not pay for loading the dictionaries and the checker (about 0.2 s on a 2-core VM).
     Nothing is recorded or answered; the warm-up tenant owns no data, so it reads only what every
     tenant may read (shared documents). A failure is only logged."""
     ctx = ExecutionContext(tenant=WARM_UP_TENANT, user="warm-up")

@@ -76,7 +76,7 @@ def _filter(flt: EngineFilter) -> qe.Filter:
 SEARCH_THREADS = 1
 """Threads one search of the shard may use. One: the service already searches for several chats at
 once, and the shard's own default (8 threads, whatever the machine) had them spin and preempt the
-interpreter on a 2-core machine — a fifth of PostgreSQL chat throughput (docs/benchmarks.md,
+interpreter on a 2-core machine, hundreds of context switches per chat (docs/benchmarks.md,
 "Service throughput"). More helps the latency of one search over a large shard on idle cores."""
 
 

@@ -14,7 +14,7 @@ from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.needs import quantity_interval, term_weight
-from groundgate.questions.statements import Statement
+from groundgate.questions.statements import _FLAT, Statement
 from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import is_cjk_text, stem, tokenize
 from groundgate.verify import fidelity
@@ -46,17 +46,17 @@ _CAUSE_WORDS = re.compile(
     re.IGNORECASE,
 )
 #: The fields of a record line that state its outcome (`status=FAILED`, `error_code=ERR_TIMEOUT`, a
-#: record's `order.failure_code [...]: ERR_TIMEOUT`,
-#: `status PENDING -> FAILED`, the line's level): a "why did it fail" is not answered by its outcome restated, only by a
-#: line that says what happened (`no response in 3000ms`, `acquire connection timeout`,
-#: `reason=insufficient_balance`) — docs/design.md §8, "Answer kinds".
+#: record's `order.failure_code [...]: ERR_TIMEOUT`, `status PENDING -> FAILED`, the line's level): a
+#: "why did it fail" is not answered by its outcome restated, only by a line that says what happened
+#: (`no response in 3000ms`, `acquire connection timeout`, `reason=insufficient_balance`) —
+#: docs/design.md §8, "Answer kinds". `_OUTCOME_NAMES`: the same fields named by a fact's source.
+_FIELDS = r"(?:status|state|error_code|failure_code|result|outcome)"
 _OUTCOME_FIELDS = re.compile(
-    r"\b(?:\w+\.)?(?:status|state|error_code|failure_code|result|outcome)(?:\s*\[[^\]]*\])?\s*[=:]\s*\S+"
+    rf"\b(?:\w+\.)?{_FIELDS}(?:\s*\[[^\]]*\])?\s*[=:]\s*\S+"
     r"|\b(?:status\s+)?[A-Z][A-Z_]+\s*->\s*[A-Z][A-Z_]+\b"
     r"|\b(?:ERROR|WARN(?:ING)?|INFO|DEBUG|FATAL|CRITICAL):"  # a log line's level: how bad, not why
 )
-_OUTCOME_NAMES = re.compile(r"(?:status|state|error_code|failure_code|result|outcome)\b", re.IGNORECASE)
-_FLAT = re.compile(r"[^0-9a-z\u3400-\u9fff]+")
+_OUTCOME_NAMES = re.compile(rf"{_FIELDS}\b", re.IGNORECASE)
 
 
 def failure_terms(need: Need) -> frozenset[str]:

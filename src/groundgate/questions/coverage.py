@@ -41,7 +41,7 @@ from groundgate.questions.conditions import (
     condition_outcome,
     quantity_outcome,
 )
-from groundgate.questions.moments import another_moment, summary_not_at
+from groundgate.questions.moments import not_at_asked_minute
 from groundgate.questions.needs import (
     _EN_STOP,
     _ZH_FUNCTION,
@@ -505,7 +505,7 @@ def match_need(
 
     outcomes = [(c, condition_outcome(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == SATISFIED)
-    if summary_not_at(s, need) or another_moment(s, need):  # no value at the asked minute
+    if not_at_asked_minute(s, need):  # no value at the minute the need asks it at
         codes.append("need:other_moment")
     conflict = any(o == CONFLICT for _, o in outcomes)
     codes += _condition_codes(outcomes, yes_no=need.kind is AnswerKind.YES_NO)

@@ -4,7 +4,7 @@
 
 Pure: no I/O. The planner reads such a series over half its usual window (so it stays raw), the
 executor states the point (`verify.series.find_point`), and coverage refuses a window's summary
-for it (`summary_not_at`).
+or a record of another minute for it (`not_at_asked_minute`).
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.statements import Statement
 
-__all__ = ["another_moment", "asks_value_at", "summary_not_at"]
+__all__ = ["asks_value_at", "not_at_asked_minute"]
 
 #: A metric series' summary over a window, as `render_fact` writes it (`… 13:42–14:42 UTC: max 99.86
 #: at 13:51, min …`).
@@ -43,21 +43,17 @@ def asks_value_at(need: Need) -> str | None:
     return minutes[0]
 
 
-def summary_not_at(s: Statement, need: Need) -> bool:
-    """Whether `s` summarises a window while `need` asks the value at a minute other than the
-    summary's own (its maximum's)."""
-    minute = asks_value_at(need)
-    m = _WINDOW_SUMMARY.search(s.text) if minute else None
-    return m is not None and m.group(1) != minute
-
-
-def another_moment(s: Statement, need: Need) -> bool:
-    """Whether `s` states the times of another moment than the minute `need` asks the value at: a
-    log line of 14:18 (`waiters=300/300`) says nothing of the queue at 14:24, however near."""
+def not_at_asked_minute(s: Statement, need: Need) -> bool:
+    """Whether `s` gives no value at the minute `need` asks it at: a window's summary whose maximum
+    fell at another minute, or a record of another minute, however near (a log line of 14:18,
+    `waiters=300/300`, says nothing of the queue at 14:24). A span of times that holds the minute does."""
     minute = asks_value_at(need)
     if minute is None:
         return False
+    summary = _WINDOW_SUMMARY.search(s.text)
+    if summary is not None:
+        return summary.group(1) != minute
     stated = sorted({str(m.value)[:5] for m in s.mentions if m.kind == "time"})
     if not stated or minute in stated:
         return False
-    return not (len(stated) >= 2 and stated[0] <= minute <= stated[-1])  # a span that holds it
+    return not (len(stated) >= 2 and stated[0] <= minute <= stated[-1])

@@ -41,7 +41,6 @@ from groundgate.verify.series import (
     find_point,
     find_recovery,
     plain,
-    point_excerpt,
     points_excerpt,
 )
 
@@ -322,14 +321,12 @@ def _point_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: 
     minute = asks_value_at(need)
     if minute is None:
         return []
-    days = [c.value for c in need.conditions if c.kind is ConditionKind.DATE]
+    day = next((c.value for c in need.conditions if c.kind is ConditionKind.DATE), None)
     units: list[Unit] = []
     for points in (i for i in evidence if i.fact_type == "metric.points"):
         value = points.value if isinstance(points.value, dict) else None
-        point = find_point(value, minute) if value is not None else None
+        point = find_point(value, minute, day) if value is not None else None
         if value is None or point is None:
-            continue
-        if days and not any(point.day.endswith(d.lstrip("-")) for d in days):
             continue
         labels = ",".join(f"{k}={v}" for k, v in dict(value.get("labels") or {}).items())
         text = templates("zh-CN" if zh else "en").metric_point.format(
@@ -338,7 +335,7 @@ def _point_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: 
             at=point.at,
             value=plain(point.value),
         )
-        units.append(Unit(text, ((points, point_excerpt(point)),), order + len(units)))
+        units.append(Unit(text, ((points, points_excerpt(point)),), order + len(units)))
     return units
 
 

@@ -35,7 +35,6 @@ __all__ = [
     "confirms_recovery",
     "find_point",
     "find_recovery",
-    "point_excerpt",
     "points_excerpt",
 ]
 
@@ -101,9 +100,10 @@ def find_recovery(value: Mapping[str, Any]) -> Recovery | None:
     return None
 
 
-def points_excerpt(recovery: Recovery) -> str:
-    """The recovery point as it is quoted from the points fact's value (`["…T14:33:00Z", 0.3]`)."""
-    return f'["{recovery.at_iso}", {plain(recovery.value)}]'
+def points_excerpt(point: Recovery | Point) -> str:
+    """A point (the recovery point, or the point at an asked minute) as it is quoted from the points
+    fact's value (`["…T14:33:00Z", 0.3]`)."""
+    return f'["{point.at_iso}", {plain(point.value)}]'
 
 
 def confirms_recovery(claim: str, value: Mapping[str, Any]) -> bool:
@@ -130,30 +130,27 @@ class Point:
 
 def find_point(value: Mapping[str, Any], at: str, day: str | None = None) -> Point | None:
     """The raw point of a `metric.points` value stamped with the minute `at` (`14:12`) — on `day`
-    when given — or None (a downsampled series' points are maxima of buckets, not values at a
-    minute; a minute with no point has no value)."""
+    when given (`2026-03-14`, or `--03-14` for any year) — or None (a downsampled series' points are
+    maxima of buckets, not values at a minute; a minute with no point has no value)."""
     if value.get("aggregation", "raw") != "raw":
         return None
     for stamp, number in _points(value):
-        if stamp[11:16] == at and (day is None or stamp[:10] == day):
+        if stamp[11:16] == at and (day is None or stamp[:10].endswith(day.lstrip("-"))):
             return Point(day=stamp[:10], at=at, value=number, at_iso=stamp)
     return None
 
 
-def point_excerpt(point: Point) -> str:
-    """The point as it is quoted from the points fact's value (`["…T14:12:00Z", 87.21]`)."""
-    return f'["{point.at_iso}", {plain(point.value)}]'
-
-
 _MINUTE = re.compile(r"(?<!\d)([01]\d|2[0-3]):([0-5]\d)(?!\d)")
+_SERIES_OR_DAY = re.compile(r"\S*\{[^}]*\}|\d{4}-\d{2}-\d{2}")
 
 
 def confirms_point(claim: str, value: Mapping[str, Any]) -> bool:
-    """Whether `claim` names a minute and the value `value`'s raw series holds at that minute (and
-    no figure of its own besides the day, the minute and the series' labels)."""
-    figures = set(re.findall(r"\d+(?:\.\d+)?", claim))
-    for m in _MINUTE.finditer(claim):
+    """Whether `claim` names a minute and the value `value`'s raw series holds at that minute, and no
+    other figure besides the series' name and labels, the day and the minute."""
+    said = _SERIES_OR_DAY.sub(" ", claim)
+    figures = set(re.findall(r"\d+(?:\.\d+)?", _MINUTE.sub(" ", said)))
+    for m in _MINUTE.finditer(said):
         point = find_point(value, m.group(0))
-        if point is not None and plain(point.value) in figures:
+        if point is not None and figures == {plain(point.value)}:
             return True
     return False
