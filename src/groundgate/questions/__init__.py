@@ -6,6 +6,7 @@ need; the verifier checks the verified claims against it.
 """
 
 from groundgate.questions.answer_kinds import failure_terms, gives_kind
+from groundgate.questions.conditions import QUANTITY_MENTIONS, quantity_interval, read_conditions
 from groundgate.questions.coverage import (
     NeedMatch,
     Statement,
@@ -17,10 +18,8 @@ from groundgate.questions.coverage import (
 from groundgate.questions.followup import Resolution, Turn, is_followup, resolve_followup
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.needs import (
-    QUANTITY_MENTIONS,
     derive_needs,
     join_words,
-    quantity_interval,
     refers_back,
     round_two_query,
     split_parts,
@@ -28,12 +27,14 @@ from groundgate.questions.needs import (
 
 __all__ = [
     # needs: derive them from a question
-    "QUANTITY_MENTIONS",
     "derive_needs",
     "join_words",
-    "quantity_interval",
     "round_two_query",
     "split_parts",
+    # conditions: figures, days and times a need holds under
+    "QUANTITY_MENTIONS",
+    "quantity_interval",
+    "read_conditions",
     # interrogatives: the kind of answer a question asks for
     "answer_kind",
     "value_kinds",

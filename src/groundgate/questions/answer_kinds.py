@@ -13,7 +13,8 @@ from functools import lru_cache
 from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
-from groundgate.questions.needs import quantity_interval, term_weight
+from groundgate.questions.conditions import quantity_interval
+from groundgate.questions.needs import term_weight
 from groundgate.questions.statements import _FLAT, Statement
 from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import is_cjk_text, stem, tokenize

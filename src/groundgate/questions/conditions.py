@@ -1,6 +1,8 @@
-"""Whether a statement meets one condition of a need: a range of a quantity (`满 12 年`, `超过 10
-天`), a day, a clock time (docs/design.md §8, "Coverage"). Split out of `groundgate.questions.coverage`.
+"""A need's conditions: reading them from a question, and whether a statement meets one
+(docs/design.md §8, "Coverage").
 
+A condition is a range of a quantity (`满 12 年` is at least 12 years, `超过 10 天`, `不超过 600 元`), a
+day or a clock time. `read_conditions` takes them from one question part with their comparators.
 Each check gives one of three outcomes: the statement states the condition (`SATISFIED`), says
 nothing of it (`UNADDRESSED`), or states another case (`CONFLICT`). Pure: no I/O.
 """
@@ -8,13 +10,130 @@ nothing of it (`UNADDRESSED`), or states another case (`CONFLICT`). Pure: no I/O
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Final
 
 from groundgate.contracts import ConditionKind, NeedCondition
-from groundgate.questions.needs import QUANTITY_MENTIONS, quantity_interval
 from groundgate.questions.statements import _CLAUSE, Statement
+from groundgate.verify import fidelity
 
-__all__ = ["CONFLICT", "SATISFIED", "UNADDRESSED", "condition_outcome", "quantity_outcome"]
+__all__ = [
+    # reading conditions from a question
+    "QUANTITY_MENTIONS",
+    "quantity_interval",
+    "read_conditions",
+    # checking a statement against one
+    "CONFLICT",
+    "SATISFIED",
+    "UNADDRESSED",
+    "condition_outcome",
+    "quantity_outcome",
+]
+
+#: Mention kinds that are figures with a unit (conditions a need holds under).
+QUANTITY_MENTIONS: Final = frozenset({"amount", "percent", "duration", "size", "measure", "range"})
+
+# --------------------------------------------------------------------------- reading them from a question
+
+
+def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, float, bool, bool]:
+    """The range a figure states: `满 12 年` is [12 y, ∞), `不满 10 年` (-∞, 10 y), bare `5 天` [5 d, 5 d].
+
+    Values are fidelity's base units (months for years, seconds for days); ranges (`1 到 3 天`) are
+    closed. `满` (reached) is read here; fidelity reads the other comparators.
+    """
+    inf = float("inf")
+    if mention.kind == "range" and isinstance(mention.value, tuple):
+        return float(mention.value[0]), float(mention.value[1]), True, True
+    value = float(mention.value) if isinstance(mention.value, int | float) else 0.0
+    comparator = mention.comparator
+    if comparator is None:
+        before = text[max(0, mention.start - 3) : mention.start].rstrip()
+        if before.endswith(("不满", "未满", "不足", "不到")):
+            comparator = "<"
+        elif before.endswith(("满", "超")):
+            comparator = ">=" if before.endswith("满") else ">"
+        elif before.endswith("至") or text[max(0, mention.start - 5) : mention.start].rstrip().endswith(
+            "以上到"
+        ):
+            # "2,000 元以上至 10,000 元": the upper end of a span whose lower end is a bound of its own.
+            comparator = "<="
+    if comparator == ">":
+        return value, inf, False, True
+    if comparator == ">=":
+        return value, inf, True, True
+    if comparator == "<":
+        return -inf, value, True, False
+    if comparator == "<=":
+        return -inf, value, True, True
+    return value, value, True, True
+
+
+def read_conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCondition]:
+    """The conditions one question part holds under: its dimensioned figures with their comparators,
+    its days (`2026-03-14`, `3/14 那天`) and its clock times."""
+    found: list[NeedCondition] = []
+    for m in mentions:
+        if m.start > 0 and part[m.start - 1] in "哪那这该每":
+            # `哪一天` (the question word), `那一天` / `这一年` (that day): no condition of one day.
+            continue
+        if m.kind in QUANTITY_MENTIONS:
+            low, high, low_inc, high_inc = quantity_interval(part, m)
+            found.append(
+                NeedCondition(
+                    text=_condition_text(part, m),
+                    kind=ConditionKind.QUANTITY,
+                    dimension=str(m.unit or m.kind),
+                    low=low if low != float("-inf") else None,
+                    high=high if high != float("inf") else None,
+                    low_inclusive=low_inc,
+                    high_inclusive=high_inc,
+                )
+            )
+        elif m.kind == "date":
+            found.append(NeedCondition(text=m.text, kind=ConditionKind.DATE, value=str(m.value)))
+        elif m.kind == "time":
+            found.append(NeedCondition(text=m.text, kind=ConditionKind.TIME, value=str(m.value)[:5]))
+    if not any(c.kind is ConditionKind.DATE for c in found):
+        for d in _SLASH_DAY.finditer(part):
+            month, day = int(d.group(1) or d.group(3)), int(d.group(2) or d.group(4))
+            found.append(
+                NeedCondition(
+                    text=d.group(0).strip(), kind=ConditionKind.DATE, value=f"--{month:02d}-{day:02d}"
+                )
+            )
+    return found
+
+
+#: "3/14 那天", "on 3/14": a day written month/day, which the figure extractor leaves alone (it
+#: could be a ratio); read as one only when a day word follows or "on" comes before.
+_SLASH_DAY: Final = re.compile(
+    r"(?:(?<=\b[oO]n )|(?<=\b[dD]uring the ))(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
+    r"|(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
+    r"(?=\s*(?:那天|当天|那日|号|日|那会|上午|下午|凌晨|晚上|中午))"
+)
+
+
+_CUE_BEFORE = re.compile(
+    r"(?:不满|未满|不足|不到|满|超过|超|多于|少于|大于|小于|高于|低于|不少于|不超过|不低于|不高于|至少|至多|最多|"
+    r"more than|less than|at least|at most|over|under|above|below|up to|within|no more than|no less than)\s*$",
+    re.IGNORECASE,
+)
+_CUE_AFTER = re.compile(r"^\s*(?:及以上|以上|及以下|以下|以内|之内|内)")
+
+
+def _condition_text(part: str, m: fidelity.Mention) -> str:
+    start, end = m.start, m.end
+    before = _CUE_BEFORE.search(part[:start])
+    if before:
+        start = before.start()
+    after = _CUE_AFTER.match(part[end:])
+    if after:
+        end += after.end()
+    return part[start:end].strip()
+
+
+# --------------------------------------------------------------------------- checking a statement against one
 
 SATISFIED, UNADDRESSED, CONFLICT = "satisfied", "unaddressed", "conflict"
 

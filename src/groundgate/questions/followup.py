@@ -22,7 +22,7 @@ import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from groundgate.questions.needs import QUANTITY_MENTIONS
+from groundgate.questions.conditions import QUANTITY_MENTIONS
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag
 from groundgate.verify import fidelity
 

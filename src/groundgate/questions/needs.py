@@ -28,17 +28,16 @@ from functools import lru_cache
 from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
+from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import CASE_EN, CASE_ZH, split_parts
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
 from groundgate.verify import fidelity
 
 __all__ = [
-    "QUANTITY_MENTIONS",
     "refers_back",
     "derive_needs",
     "term_weight",
-    "quantity_interval",
     "round_two_query",
     "split_parts",
 ]
@@ -98,9 +97,6 @@ _COMMON_ASCII = frozenset({"id", "ids", "ok", "app", "api", "sdk", "ui", "vs", "
 _PROPER = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|\d+))*\b|\b[A-Z][a-z]*\s+[A-Z]\b")
 _QUOTED = re.compile(r"[“\"「《『]([^”\"」》』]{1,40})[”\"」》』]")
 _ACRONYM = re.compile(r"\b[A-Z]{2,6}s?\b")
-
-#: Mention kinds that are figures with a unit (conditions a need holds under).
-QUANTITY_MENTIONS: Final = frozenset({"amount", "percent", "duration", "size", "measure", "range"})
 
 #: Event verbs whose time a question asks for, as the noun a need label uses.
 _EVENT_NOUNS: Final = {
@@ -168,104 +164,6 @@ def term_weight(term: str) -> int:
     if word in _EN_VERBS or word.endswith(("ed", "ing", "ly")):
         return 1
     return 2
-
-
-# --------------------------------------------------------------------------- conditions
-
-
-def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, float, bool, bool]:
-    """The range a figure states: `满 12 年` is [12 y, ∞), `不满 10 年` (-∞, 10 y), bare `5 天` [5 d, 5 d].
-
-    Values are fidelity's base units (months for years, seconds for days); ranges (`1 到 3 天`) are
-    closed. `满` (reached) is read here; fidelity reads the other comparators.
-    """
-    inf = float("inf")
-    if mention.kind == "range" and isinstance(mention.value, tuple):
-        return float(mention.value[0]), float(mention.value[1]), True, True
-    value = float(mention.value) if isinstance(mention.value, int | float) else 0.0
-    comparator = mention.comparator
-    if comparator is None:
-        before = text[max(0, mention.start - 3) : mention.start].rstrip()
-        if before.endswith(("不满", "未满", "不足", "不到")):
-            comparator = "<"
-        elif before.endswith(("满", "超")):
-            comparator = ">=" if before.endswith("满") else ">"
-        elif before.endswith("至") or text[max(0, mention.start - 5) : mention.start].rstrip().endswith(
-            "以上到"
-        ):
-            # "2,000 元以上至 10,000 元": the upper end of a span whose lower end is a bound of its own.
-            comparator = "<="
-    if comparator == ">":
-        return value, inf, False, True
-    if comparator == ">=":
-        return value, inf, True, True
-    if comparator == "<":
-        return -inf, value, True, False
-    if comparator == "<=":
-        return -inf, value, True, True
-    return value, value, True, True
-
-
-def _conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[NeedCondition]:
-    found: list[NeedCondition] = []
-    for m in mentions:
-        if m.start > 0 and part[m.start - 1] in "哪那这该每":
-            # `哪一天` (the question word), `那一天` / `这一年` (that day): no condition of one day.
-            continue
-        if m.kind in QUANTITY_MENTIONS:
-            low, high, low_inc, high_inc = quantity_interval(part, m)
-            found.append(
-                NeedCondition(
-                    text=_condition_text(part, m),
-                    kind=ConditionKind.QUANTITY,
-                    dimension=str(m.unit or m.kind),
-                    low=low if low != float("-inf") else None,
-                    high=high if high != float("inf") else None,
-                    low_inclusive=low_inc,
-                    high_inclusive=high_inc,
-                )
-            )
-        elif m.kind == "date":
-            found.append(NeedCondition(text=m.text, kind=ConditionKind.DATE, value=str(m.value)))
-        elif m.kind == "time":
-            found.append(NeedCondition(text=m.text, kind=ConditionKind.TIME, value=str(m.value)[:5]))
-    if not any(c.kind is ConditionKind.DATE for c in found):
-        for d in _SLASH_DAY.finditer(part):
-            month, day = int(d.group(1) or d.group(3)), int(d.group(2) or d.group(4))
-            found.append(
-                NeedCondition(
-                    text=d.group(0).strip(), kind=ConditionKind.DATE, value=f"--{month:02d}-{day:02d}"
-                )
-            )
-    return found
-
-
-#: "3/14 那天", "on 3/14": a day written month/day, which the figure extractor leaves alone (it
-#: could be a ratio); read as one only when a day word follows or "on" comes before.
-_SLASH_DAY: Final = re.compile(
-    r"(?:(?<=\b[oO]n )|(?<=\b[dD]uring the ))(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
-    r"|(?<![\d/])(1[0-2]|0?[1-9])/(3[01]|[12]\d|0?[1-9])(?![\d/])"
-    r"(?=\s*(?:那天|当天|那日|号|日|那会|上午|下午|凌晨|晚上|中午))"
-)
-
-
-_CUE_BEFORE = re.compile(
-    r"(?:不满|未满|不足|不到|满|超过|超|多于|少于|大于|小于|高于|低于|不少于|不超过|不低于|不高于|至少|至多|最多|"
-    r"more than|less than|at least|at most|over|under|above|below|up to|within|no more than|no less than)\s*$",
-    re.IGNORECASE,
-)
-_CUE_AFTER = re.compile(r"^\s*(?:及以上|以上|及以下|以下|以内|之内|内)")
-
-
-def _condition_text(part: str, m: fidelity.Mention) -> str:
-    start, end = m.start, m.end
-    before = _CUE_BEFORE.search(part[:start])
-    if before:
-        start = before.start()
-    after = _CUE_AFTER.match(part[end:])
-    if after:
-        end += after.end()
-    return part[start:end].strip()
 
 
 # --------------------------------------------------------------------------- one part
@@ -411,7 +309,7 @@ def _analyse(part: str) -> _Part:
     mentions = list(fidelity.extract(part))
     kind = answer_kind(part, zh)
     anchors = _anchors(part, zh, mentions)
-    conditions = _conditions(part, mentions)
+    conditions = read_conditions(part, mentions)
     word_spans = _zh_word_spans(part) if zh else []
     spans: list[tuple[int, int]] = [
         (m.start, m.end)
