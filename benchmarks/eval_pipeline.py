@@ -69,6 +69,8 @@ TUNE9 = ROOT / "tests" / "data" / "pipeline_questions_tune9.yaml"
 """An eighth blind-written set of session 24, trap-heavy (split `tune9`)."""
 TUNE10 = ROOT / "tests" / "data" / "pipeline_questions_tune10.yaml"
 """A ninth blind-written set of session 25: records, traps, rows, cross-language, sessions (`tune10`)."""
+TUNE11 = ROOT / "tests" / "data" / "pipeline_questions_tune11.yaml"
+"""A tenth blind-written set of session 26, the same mix as tune10 (`tune11`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -96,6 +98,7 @@ SPLITS = (
     "tune8",
     "tune9",
     "tune10",
+    "tune11",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -682,7 +685,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     files = args.questions or [
         p
-        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, HOLDOUT)
+        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, TUNE11, HOLDOUT)
         if p.is_file()
     ]
     questions = [q for path in files for q in load_questions(path)]
