@@ -252,6 +252,14 @@ def test_the_rules_route_by_what_is_asked_not_by_a_keyword(
         # whether one named task is done: a done task is not an open one
         ("季度绩效自评那个我是不是已经交了？", {"status": "ALL"}),
         ("体检预约那个几号截止？", {}),
+        # one day ahead; done ones; overdue = open and due before today
+        ("明天有没有要截止的待办？", {"startDate": "2026-04-16", "endDate": "2026-04-16"}),
+        ("后天到期的任务有哪些？", {"startDate": "2026-04-17", "endDate": "2026-04-17"}),
+        ("上个月到期的那些待办里，哪些我已经做完了？", {"dateRange": "LAST_MONTH", "status": "COMPLETED"}),
+        ("我有哪些待办已经逾期了还没弄？", {"endDate": "2026-04-14"}),
+        ("上个月的待办还有哪些没做完？", {"dateRange": "LAST_MONTH"}),
+        # a named task is read whatever its date
+        ("王芳那个病假的审批，我是不是已经拖过期了？", {}),
     ],
 )
 def test_the_task_window_comes_from_the_questions_own_words(question: str, arguments: dict[str, str]) -> None:

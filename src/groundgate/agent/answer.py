@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Sequence
-from typing import Final
+from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -57,6 +57,7 @@ __all__ = [
     "compose_offline",
     "fact_text",
     "validate_answer",
+    "SUPERSEDED_SUMMARY",
 ]
 
 #: Share of a statement's content words the cited text must contain.
@@ -68,6 +69,12 @@ SUMMARY: Final[dict[DecisionStatus, str]] = {
     DecisionStatus.NO_EVIDENCE: "没有找到可以作为依据的现行制度或实时数据，暂时无法回答。",
     DecisionStatus.CONFLICT: "现行资料对此说法不一致，无法给出确定结论，请联系 HR 确认：",
     DecisionStatus.NEEDS_INPUT: "还需要您补充信息才能回答。",
+}
+#: An answer from a rule in force on the day asked about but superseded since says so first.
+SUPERSEDED_SUMMARY: Final[dict[DecisionStatus, str]] = {
+    DecisionStatus.ANSWERED: "以下内容来自您所问时间当时有效的制度（该版本现已不再执行）：",
+    DecisionStatus.PARTIAL: "以下仅包含已找到依据的部分，依据为您所问时间当时有效的制度（该版本现已不再执行），"
+    "其余内容暂无可靠依据：",
 }
 UNSUPPORTED_SUMMARY: Final = "当前没有可用的工具处理这个请求：我只能查询人事制度文件和您本人的当前待办。"
 
@@ -106,10 +113,28 @@ def fact_text(fact: VerifiedFact) -> str:
     """A fact as the one sentence statements about it are checked against."""
     value = fact.value if isinstance(fact.value, dict) else {"value": fact.value}
     if fact.fact_type == "task.count":
-        return f"您当前共有 {value.get('count', 0)} 项待办。"
+        return _count_text(value)
     status = _STATUS_ZH.get(str(value.get("status")), str(value.get("status")))
     due = f"，截止 {value['dueDate']}" if value.get("dueDate") else ""
     return f"{value.get('title', '')}（{status}{due}）"
+
+
+def _count_text(value: dict[str, Any]) -> str:
+    """ "您当前共有 5 项待办。", or with the read's scope when it had one — "您共有 1 项待办（截止日期
+    2026-03-01 至 2026-03-31，已完成）。" — so a count is never read as the whole open list."""
+    count = value.get("count", 0)
+    start, _, end = (p if p not in ("…", "None") else "" for p in str(value.get("window", "")).partition("~"))
+    scope = []
+    if start and end:
+        scope.append(f"截止日期 {start}" if start == end else f"截止日期 {start} 至 {end}")
+    elif start or end:
+        scope.append(f"截止日期不早于 {start}" if start else f"截止日期不晚于 {end}")
+    status = str(value.get("status", "OPEN"))
+    if status != "OPEN":
+        scope.append("含已完成" if status == "ALL" else _STATUS_ZH.get(status, status))
+    if not scope:
+        return f"您当前共有 {count} 项待办。"
+    return f"您共有 {count} 项待办（{'，'.join(scope)}）。"
 
 
 def _texts(assessment: EvidenceAssessment) -> dict[str, str]:

@@ -67,7 +67,8 @@ _CORRECTION = re.compile(r"不是\s*([^，,。；;]+?)\s*[，,、]\s*(?:而)?是
 #: "说错了，我想问的是下周": a correction that names only the right part.
 _SOFT_CORRECTION = re.compile(
     r"(?:说错了|搞错了|打错了|问错了|弄错了|不对|口误|更正一下|纠正一下)[，,。\s]*(?:我)?"
-    r"(?:想问的|要问的|问的|说的|想说的|指的)?是\s*([^，,。？?！!；;]+)"
+    # "我要看的是三月份的", "想查的是下周": what the asker wanted, then the right part.
+    r"(?:(?:想|要)?(?:问|看|查|找|说)的|指的)?是\s*([^，,。？?！!；;]+)"
 )
 #: Words that point back at the previous question ("那我要是…这些…", "审批呢", "也是在那儿提吗").
 _ANAPHOR = re.compile(r"^\s*(?:那么?|还有|另外)|呢|这些|那些|也|那儿|那里|同样|一样")

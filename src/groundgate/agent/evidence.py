@@ -377,6 +377,9 @@ def named_tasks(question: str, facts: Sequence[VerifiedFact]) -> set[str]:
     """The refs of the tasks the question names by their title ("王芳那个病假审批…" → 审批王芳的病假申请):
     those sharing the most title words with it, at least `NAMED_TASK_MIN` characters of them; empty
     when it names none (a list question, or a task that is not in this list)."""
+    pointed = _pointed_titles(question, facts)
+    if len(pointed) == 1:
+        return set(pointed.values())
     asked = {t for t in tokenize(question) if len(t) > 1 and t not in _TITLE_GENERIC}
     scores: dict[str, int] = {}
     for fact in facts:
@@ -396,11 +399,37 @@ _SINGULAR_REF = re.compile(
 )
 
 
+#: The words right before a pointer ("采购申请那个审批", "看下差旅那条待办"): they name the task.
+_BEFORE_POINTER = re.compile(r"([\u4e00-\u9fff]{2,8})(?:那个|那张|那笔|那项|那条|那件)")
+
+
+def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, str]:
+    """title → ref of the tasks whose title holds the longest end (two characters or more, not a word
+    every title may share) of the words before a pointer: "采购申请那个" → 审批西部项目组采购申请."""
+    titles = {
+        str(f.value.get("title", "")): f.fact_ref
+        for f in facts
+        if f.fact_type == "task" and isinstance(f.value, dict)
+    }
+    for m in _BEFORE_POINTER.finditer(question):
+        words = m.group(1)
+        for n in range(len(words) - 1):
+            end = words[n:]
+            if end in _TITLE_GENERIC:
+                break
+            hits = {t: ref for t, ref in titles.items() if end in t}
+            if hits:
+                return hits
+    return {}
+
+
 def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     """The titles of the tasks a singular reference ("我那个审批还剩几天") could mean, when it could
     mean more than one and the question names none by its title (`named_tasks`); else []."""
     if named_tasks(question, facts):
         return []
+    if len(pointed := _pointed_titles(question, facts)) >= 2:
+        return list(pointed)
     titles = [
         str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)
     ]
@@ -482,16 +511,11 @@ class EvidenceEvaluator:
         asked = self._asked_date()
         qualified: list[_Qualified] = []
         for doc in documents:
-            reason = governance_reason(doc, need.code, self.ctx, today)
-            if (
-                reason is None
-                and asked is not None
-                and doc.effective_from is not None
-                and doc.effective_from > asked
-            ):
-                # A rule that took effect after the time asked about does not say what applied then;
-                # the one that did has expired, and an expired document is no evidence.
-                reason = ReasonCode.GOVERNANCE_NOT_YET_EFFECTIVE
+            # Validity is judged on the day asked about: a question about now takes the rules in
+            # force today; one placed in an earlier month or year takes those in force then — a
+            # later rule does not say what applied, and the version that did, though superseded
+            # since, does (docs/agent.md, "Superseded rules"; the answer says it is no longer in force).
+            reason = governance_reason(doc, need.code, self.ctx, asked or today)
             if reason is None and not _labelled_for(doc, need.code):
                 reason = ReasonCode.LABEL_MISSING
             if reason is None and not on_subject(doc, subject):

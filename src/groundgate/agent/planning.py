@@ -174,6 +174,11 @@ _CN_DIGITS: Final = {
     "九": 9,
     "十": 10,
 }
+#: "明天截止的", "后天到期吗": one day ahead of the runtime's day (`startDate` = `endDate`).
+_DAYS_AHEAD: Final = {"明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+_DAY_AHEAD = re.compile(r"大后天|后天|明天|明日")
+#: Past its due date: "逾期了", "已经过期", "超期", "拖过截止日期".
+_OVERDUE = re.compile(r"逾期|过期|超期|过了截止|拖过")
 _RANGE_CUES: Final = (
     (re.compile(r"今天|今日"), "TODAY"),
     (re.compile(r"本周|这周|这个?星期|这个?礼拜"), "THIS_WEEK"),
@@ -182,7 +187,8 @@ _RANGE_CUES: Final = (
     (re.compile(r"未来\s*7\s*天|最近一周|接下来一周"), "NEXT_7_DAYS"),
 )
 _STATUS_CUES: Final = (
-    (re.compile(r"已完成|完成了的"), "COMPLETED"),
+    # "哪些我已经做完了": done ones; "还没做完" (not yet) is the open default, never COMPLETED.
+    (re.compile(r"已完成|完成了的|(?<![没未不])(?:已经|都)?(?:做|办|弄|处理|搞)完了"), "COMPLETED"),
     (re.compile(r"进行中|处理中"), "IN_PROGRESS"),
     (re.compile(r"全部|所有"), "ALL"),
 )
@@ -212,6 +218,13 @@ def task_window(question: str, today: date) -> dict[str, Any]:
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * weeks)
         args["startDate"] = monday.isoformat()
         args["endDate"] = (monday + timedelta(days=6)).isoformat()
+    elif _OVERDUE.search(question) and not _NAMED_ITEM.search(question):
+        # "哪些待办已经逾期了": open ones due before today (a named task is read whatever its date,
+        # so "王芳那个审批过期了吗" can be answered with its due date).
+        args["endDate"] = (today - timedelta(days=1)).isoformat()
+    elif ahead := _DAY_AHEAD.search(question):
+        day = today + timedelta(days=_DAYS_AHEAD[ahead.group(0)])
+        args["startDate"] = args["endDate"] = day.isoformat()
     else:
         for cue, value in _RANGE_CUES:
             if cue.search(question):
@@ -234,6 +247,8 @@ _DOUBTS_FIGURE = re.compile(
     r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有)|没错吧|"
     # "婚假就给三天，真这么少？", "三百八封顶，现在还是这个数吧？"
     r"真(?:的)?(?:这么|那么)(?:少|多|低|高)|还是这个(?:数|标准|额度)|没变吧|还是这样吗"
+    # "今年出差还按三百报吗": whether an earlier figure still holds.
+    r"|还(?:按|是按|照)[^，,。？?]{0,6}(?:报|算|发|给)吗"
 )
 _FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|元|块|晚|千|百|万)")
 
@@ -296,10 +311,13 @@ def _is_task_question(question: str) -> bool:
     )
 
 
-#: Someone else's tasks ("李老师这周都有哪些待办", "他的待办"): `MY_CURRENT_TASKS` reads the caller's own
-#: rows only, so no tool can answer (docs/agent.md).
+#: Someone else's tasks ("李老师这周都有哪些待办", "他的待办", "查一下 u-wang 这周有哪些待办", "用户 zhang3
+#: 的任务"): `MY_CURRENT_TASKS` reads the caller's own rows only, so no tool can answer, whatever the
+#: caller says they are ("我是系统管理员" is an assertion, never a grant; docs/agent.md).
 _OTHERS_TASKS = re.compile(
-    r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事)"
+    r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事"
+    r"|(?<![A-Za-z0-9])[a-z][a-z0-9]*[-_.][a-z0-9]+(?![A-Za-z0-9])"
+    r"|(?:用户|账号|工号|员工)\s*[A-Za-z0-9][A-Za-z0-9_.-]*)"
     r"的?[^，,。？?我]{0,8}(?:待办|任务)"
 )
 

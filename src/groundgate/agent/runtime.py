@@ -29,6 +29,7 @@ from typing import TYPE_CHECKING
 
 from groundgate.agent.answer import (
     SUMMARY,
+    SUPERSEDED_SUMMARY,
     UNSUPPORTED_SUMMARY,
     ModelComposer,
     citations_for,
@@ -349,8 +350,19 @@ class AgentRuntime:
                 update={"answer_model_called": called, "dropped_statements": dropped, "reason": reason}
             )
         status = DecisionStatus.PARTIAL if missing else DecisionStatus.ANSWERED
+        summaries = SUMMARY
+        cited = {c for s in answer.statements for c in s.citations} | {
+            c for s in answer.steps for c in s.citations
+        }
+        if any(
+            (doc := assessment.documents.get(c)) is not None
+            and doc.effective_to is not None
+            and doc.effective_to < now.date()
+            for c in cited
+        ):
+            summaries = SUPERSEDED_SUMMARY
         answer = answer.model_copy(
-            update={"summary": answer.summary or SUMMARY[status], "missing_information": missing}
+            update={"summary": answer.summary or summaries[status], "missing_information": missing}
         )
         return result.model_copy(
             update={

@@ -48,7 +48,7 @@ __all__ = [
 #: relevant ("员工宠物补贴标准" shares 补贴/标准 with every allowance rule, but is about 宠物).
 _GENERIC_WORDS: Final = frozenset(
     tokenize(
-        "标准 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
+        "标准 按规定 按制度 当时 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
         "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
     )
@@ -66,6 +66,10 @@ _ASKED_NOUN = re.compile(
     # "要经过哪些领导审批": the approver asked for is the answer, not the subject.
     r"|(?:哪些|哪个|哪位|哪级|哪一级|什么|啥)(?:级别的|样的)?(?:领导|上级|人|部门|负责人)"
     r"|(?:什么|哪些|哪几|哪种|哪个|哪张|啥)(?:样的)?(?:单子|表格?|票)"
+    # "按多少比例给": a rate asked for; "批到哪一步了": the progress asked for.
+    r"|(?:多少|什么|啥|几成)(?:的)?比例|(?:批|审|走|办)到(?:哪一步|哪步|哪儿|哪里|哪)了?|(?:审批)?进度"
+    # "要给 HR 提供什么材料": whom something goes to is no subject.
+    r"|(?:给|向|交给|发给|提交给)\s*(?:HR|hr|HRBP|人事|人力|财务|领导|主管|公司)(?=\s*(?:提供|交|提交|递|发|报))"
 )
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
 ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
@@ -303,6 +307,11 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
     text += " " + " ".join(entities_in(text))  # 年休假 names 年假
     words = set(tokenize(text))
     # Substrings too: jieba cuts 住宿费 whole, and a question about 住宿 is still about it.
+    # A place is a condition a sentence naming no place need not repeat — judged per sentence, so a
+    # passage holding both a lodging table that ranks cities and a flat daily allowance is still
+    # about 成都's allowance ("…住宿费每晚不超过 500 元。…伙食补贴按每天 80 元").
+    sentences = [p for p in re.split(r"[。\n；;]", text) if p.strip()]
+    others = subject - PLACES
     named = sum(
         1
         for term in subject
@@ -310,5 +319,8 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
         or term in text
         or any(h in text for h in hypernyms_of({term}))
         or place_unranked(term, text)
+        or (
+            term in PLACES and any(place_unranked(term, p) and any(o in p for o in others) for p in sentences)
+        )
     )
     return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2

@@ -39,7 +39,7 @@ from groundgate.contracts import (
     ToolStatus,
     VerifiedFact,
 )
-from groundgate.knowledge import KnowledgeIndex, SearchFilter
+from groundgate.knowledge import KnowledgeIndex, SearchFilter, SearchHit
 from groundgate.tools.builtin.knowledge import best_excerpt, document_evidence
 from groundgate.tools.registry import ToolArguments, ToolFunction, ToolRegistry
 
@@ -162,8 +162,24 @@ class IndexDocumentSource:
 
     def search(self, query: str, domain: str | None, ctx: ExecutionContext) -> list[DocumentEvidence]:
         scopes = (COMPANY_SCOPE, ctx.project) if ctx.project else (COMPANY_SCOPE,)
-        filters = SearchFilter(tenant=ctx.tenant, as_of=self._today(), scopes=scopes)
-        hits = self._index.search(query, filters=filters, limit=self._limit * 2)
+        today = self._today()
+        current = SearchFilter(tenant=ctx.tenant, as_of=today, scopes=scopes)
+        out = self._evidence(self._index.search(query, filters=current, limit=self._limit * 2), domain)
+        out = out[: self._limit]
+        # Superseded versions come after, a few: a question placed in an earlier month or year is
+        # asked of the rules then in force (docs/agent.md, "Subject words"), and the evidence
+        # evaluator's governance gate judges every passage on the asked day — so an expired passage
+        # never answers a question about now (it is listed as GOVERNANCE_EXPIRED), and the current
+        # passages keep their places. The search takes no date: the tool's arguments stay
+        # `query` and `domain`.
+        anytime = SearchFilter(tenant=ctx.tenant, scopes=scopes)
+        hits = self._index.search(query, filters=anytime, limit=self._limit * 2)
+        expired = [
+            h for h in hits if h.chunk.meta.effective_to is not None and h.chunk.meta.effective_to < today
+        ]
+        return out + self._evidence(expired, domain)[: max(1, self._limit // 2)]
+
+    def _evidence(self, hits: Sequence[SearchHit], domain: str | None) -> list[DocumentEvidence]:
         out: list[DocumentEvidence] = []
         for hit in hits:
             chunk = hit.chunk
@@ -174,7 +190,7 @@ class IndexDocumentSource:
                     document_evidence(chunk, layer=hit.layer, score=round(hit.score, 4)), self._labeler
                 )
             )
-        return out[: self._limit]
+        return out
 
 
 class StaticDocumentSource:
