@@ -706,6 +706,55 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
             True,
             "",
         ),
+        # "为啥没付成功" asks why it failed, in other words: the outcome restated is no cause …
+        (
+            "帮我看下 ORD-20260314-00132 这单为啥没付成功？",
+            "order.status [order:ORD-20260314-00132:status]: FAILED",
+            False,
+            "need:kind_missing:reason",
+        ),
+        # … and the line saying what happened is, without repeating "没付成功"
+        (
+            "帮我看下 ORD-20260314-00132 这单为啥没付成功？",
+            "2026-03-14 14:38:05 payment-gateway INFO: bank channel CMB declined "
+            "order_id=ORD-20260314-00132 code=PAY-4005 reason=card_frozen took_ms=569",
+            True,
+            "",
+        ),
+        (
+            "Why didn't ORD-20260314-00132 go through?",
+            "order.status [order:ORD-20260314-00132:status]: FAILED",
+            False,
+            "need:kind_missing:reason",
+        ),
+        # "who runs Team A's standup": Team A described as a team names nobody who runs it
+        ("Who runs Team A's daily standup?", "Team A is the checkout team of Payments-Eng.", False, ""),
+        (
+            "Who runs Team A's daily standup?",
+            "Anyone who cannot attend the standup posts an update.",
+            False,
+            "",
+        ),
+        (
+            "Who runs Team A's daily standup?",
+            "Team A's daily standup is run by the team lead, Chen Yu.",
+            True,
+            "",
+        ),
+        # "which severity": a level is named, not severities spoken of in general
+        (
+            "Merchant webhooks are running 20 minutes late. Which severity should the incident get?",
+            "Severity can be raised or lowered at any time by the incident commander.",
+            False,
+            "need:kind_missing",
+        ),
+        (
+            "Merchant webhooks are running 20 minutes late. Which severity should the incident get?",
+            "The incident gets severity SEV2 when merchant webhooks are delayed by more than 15 minutes.",
+            True,
+            "",
+        ),
+        ("支付成功率跌到 85% 的事故应该定几级？", "事故级别可由指挥官随时调整。", False, "need:kind_missing"),
     ],
 )
 def test_a_cause_a_day_and_a_moment_must_be_the_asked_ones(

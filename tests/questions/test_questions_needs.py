@@ -302,6 +302,10 @@ def test_refers_back_only_for_short_questions_naming_nothing_of_their_own(
         ("What is the highest priority?", AnswerKind.DEFINITION, []),
         # an account of events on a day, not a meaning
         ("What happened to payment-db-proxy on 2026-03-14?", AnswerKind.OTHER, ["payment-db-proxy"]),
+        # who reported it is no name; "what was the reason" and 为啥 ask for the cause
+        ("Customer says ORD-7 got declined. What was the reason?", AnswerKind.REASON, ["ORD-7"]),
+        ("How come ORD-7 was refused?", AnswerKind.REASON, ["ORD-7"]),
+        ("ORD-7 这单为啥没付成功？", AnswerKind.REASON, ["ORD-7"]),
     ],
 )  # fmt: skip
 def test_a_sentence_opening_word_is_no_name_and_check_questions_ask_for_steps(
@@ -342,3 +346,17 @@ def test_a_why_that_names_nothing_asks_about_what_the_part_before_it_named() -> 
     first, why = derive_needs("ORD-20260314-00200 这笔订单最后停在什么状态？为什么一直没有结果？").needs
     assert why.kind is AnswerKind.REASON
     assert why.anchors == first.anchors == ["ORD-20260314-00200"]
+
+
+@pytest.mark.parametrize(
+    ("question", "terms"),
+    [
+        # a failure in other words is asked as one; how the record puts it is no subject
+        ("ORD-7 这单为啥没付成功？", ["失败"]),
+        ("Why didn't ORD-7 go through?", ["fail"]),
+        ("PaymentTimeoutRateHigh 告警触发的那条记录里，超时率写的是多少？", ["告警", "触发", "记录", "超时"]),
+    ],
+)
+def test_what_a_question_asks_about_is_read_past_its_wording(question: str, terms: list[str]) -> None:
+    (need,) = derive_needs(question).needs
+    assert need.terms == terms

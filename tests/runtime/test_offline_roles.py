@@ -79,7 +79,13 @@ def test_round_two_reads_logs_and_metrics_of_the_questions_window() -> None:
 
 
 @pytest.mark.parametrize(
-    "question", ["Why did ORD-20260314-00097 fail?", "ORD-20260314-00097 为什么支付失败？"]
+    "question",
+    [
+        "Why did ORD-20260314-00097 fail?",
+        "ORD-20260314-00097 为什么支付失败？",
+        "ORD-20260314-00097 为啥没付成功？",
+        "Customer says ORD-20260314-00097 got declined. What was the reason?",
+    ],
 )
 def test_round_two_of_a_why_about_a_record_reads_every_line_of_that_record(question: str) -> None:
     # The cause may be a warning (`acquire connection timeout …`) or an INFO line (`declined …
@@ -89,6 +95,26 @@ def test_round_two_of_a_why_about_a_record_reads_every_line_of_that_record(quest
     )
     logs = next(c for c in _plan(question, retry=retry) if c.tool == "query_logs")
     assert logs.arguments == {"keywords": ["ORD-20260314-00097"]}
+
+
+@pytest.mark.parametrize(
+    ("question", "arguments"),
+    [
+        # an alert rule's lines are warnings and INFO pages: every level, that rule's lines only
+        (
+            "PaymentTimeoutRateHigh 告警触发的那条记录里，超时率写的是多少？",
+            {"keywords": ["PaymentTimeoutRateHigh"]},
+        ),
+        # an error code named in a question about a value stays among the errors
+        ("ERR_TIMEOUT 的比例最高到过多少？", {"level": "ERROR", "keywords": ["ERR_TIMEOUT"]}),
+    ],
+)
+def test_round_two_reads_every_level_of_a_named_alert_rule(
+    question: str, arguments: dict[str, object]
+) -> None:
+    retry = RetryContext(round=1, missing_evidence_facts=["the value"], unmet_need_ids=["n1"])
+    logs = next(c for c in _plan(question, retry=retry) if c.tool == "query_logs")
+    assert logs.arguments == arguments
 
 
 def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:

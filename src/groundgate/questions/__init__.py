@@ -12,6 +12,7 @@ from groundgate.questions.coverage import (
     Statement,
     TermEquivalents,
     best_match,
+    is_rule_name,
     match_need,
     statement,
 )
@@ -43,6 +44,7 @@ __all__ = [
     "Statement",
     "TermEquivalents",
     "best_match",
+    "is_rule_name",
     "match_need",
     "statement",
     "gives_kind",

@@ -112,11 +112,25 @@ _PERSON_WORDS = re.compile(
     r"[\u4e00-\u9fff](?:组|部|人|官|长|师|员)(?![\u4e00-\u9fff]{0,1}时)|"
     r"(?i:\b(?:lead|leads|owner|owners|manager|managers|director|head|engineer|engineers|team|teams|"
     r"on-call|oncall|commander|ceo|cto|cfo|coo|founder|admin|administrator|approver|approvers|"
-    r"reviewer|officer|staff|employee|employees|chair|president|he|she|who|merchant|merchants|"
+    r"reviewer|officer|staff|employee|employees|chair|president|he|she|merchant|merchants|"
     r"customer|customers|user|users|platform|company|bank|vendor|supplier|tenant|tenants|"
     r"approved\s+by|paid\s+by|borne\s+by|owned\s+by|signed\s+off\s+by)\b)|"
     r"\b[A-Z][a-z]+\s+[A-Z][a-z]+\b"
 )
+
+
+def _without_asked_group(text: str, need: Need) -> str:
+    """The statement less the asked entity when that entity is itself a group or role ("Who runs *Team
+    A*'s standup?"): its name, and its kind word elsewhere ("Team A is the checkout *team*"), describe
+    it — they do not say who runs it."""
+    for anchor in need.anchors:
+        heads = {m.group(0).lower() for m in _PERSON_WORDS.finditer(anchor)}
+        if not heads:
+            continue
+        text = re.sub(re.escape(anchor), " ", text, flags=re.IGNORECASE)
+        for head in heads:
+            text = re.sub(rf"(?i)(?<![A-Za-z]){re.escape(head)}(?![A-Za-z])", " ", text)
+    return text
 
 
 _CLAUSE_CUT: Final = re.compile(r"[,;!?]\s|\.(?:\s|$)")
@@ -161,6 +175,10 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     if _DESCRIBES_DOCUMENT.search(s.text):
         # "This runbook describes how … bank certificates are renewed": what the document covers,
         # not what it says (not when they are renewed, nor who does it). Nothing is answered by it.
+        return False
+    if _ASKS_LEVEL.search(need.text) and kind is not AnswerKind.PERSON and not _SAYS_LEVEL.search(s.text):
+        # "Which severity should the incident get?", "定为几级": a level is named (`SEV2`, `P1`, `二级`),
+        # not a sentence about severities in general ("Severity can be raised at any time").
         return False
     if kind not in _NOT_IDENTIFIER_KINDS and _ASKS_IDENTIFIER.search(need.text):
         # "对应的退款单号是哪个" / "which ticket number": an identifier other than the ones the
@@ -228,7 +246,7 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
         # (`出差结束后 30 天内提交报销单` names no approver).
         if _ASKS_APPROVAL.search(need.text):
             return _names_approver(s.text) and not _approves_other_thing(s, need, lexicon=lexicon)
-        return bool(_PERSON_WORDS.search(s.text))
+        return bool(_PERSON_WORDS.search(_without_asked_group(s.text, need)))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
     if kind is AnswerKind.STATUS:
@@ -240,6 +258,16 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     return True
 
 
+_ASKS_LEVEL: Final = re.compile(
+    r"\b(?:which|what)\s+(?:severity|priority|sev|level|tier)\b(?!\s+(?:means|mean)\b)"
+    r"|(?:定|算|定为|算作|属于|是)(?:几级|什么级别|哪个级别|哪一级|哪一档|什么等级|哪个等级)|(?:优先级|严重级别|严重程度|级别)是(?:多少|什么|哪个)",
+    re.IGNORECASE,
+)
+_SAYS_LEVEL: Final = re.compile(
+    r"\b(?:SEV|Sev|sev|P|L|S|T)-?\d\b|\b(?:level|tier|severity|priority)\s+\d\b|[一二三四五六七八九十\d]\s*级(?!别)"
+    r"|\b(?:critical|high|medium|low|major|minor)\b",
+    re.IGNORECASE,
+)
 _ASKS_OCCURRENCES: Final = re.compile(
     r"多少(?:次|条|个|笔|回)|几(?:次|条|笔|回)|次数|条数|\bhow many\s+(?:times|errors|lines|entries|events|"
     r"failures|timeouts|requests|occurrences|alerts|warnings|messages)\b|\bhow often\b|\bcount\b",

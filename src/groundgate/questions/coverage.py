@@ -51,7 +51,7 @@ from groundgate.questions.needs import (
 from groundgate.questions.statements import _FLAT, Statement, statement
 from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
-__all__ = ["NeedMatch", "Statement", "TermEquivalents", "match_need", "statement"]
+__all__ = ["NeedMatch", "Statement", "TermEquivalents", "is_rule_name", "match_need", "statement"]
 
 #: Optional hook: other words for the same thing (`Beijing` → `北京`), e.g. a bilingual term layer.
 TermEquivalents = Callable[[str], Iterable[str]]
@@ -338,13 +338,13 @@ def _rivals(s: Statement, anchors: Sequence[str]) -> list[str]:
         pattern = _rival_pattern(anchor)
         if pattern is not None:
             found += [m.group() for m in pattern.finditer(s.text) if m.group().lower() != anchor.lower()]
-        if _is_rule_name(anchor):
+        if is_rule_name(anchor):
             # `GatewayLatencyHigh`: another alert rule's name in the sentence (`DBPoolSaturation 触发时
             # 抑制 … GatewayLatencyHigh`) makes it a sentence about that rule too.
             found += [
                 m.group()
                 for m in _RULE_NAME.finditer(s.text)
-                if m.group() != anchor and _is_rule_name(m.group())
+                if m.group() != anchor and is_rule_name(m.group())
             ]
         if _CAPS_NAME.fullmatch(anchor) and re.search(re.escape(anchor) + _FIGURE_AFTER, s.text):
             # `CMB 40%、ICBC 30%`: other short names each given a figure, as the asked one is, are
@@ -361,7 +361,7 @@ _CAPS_NAME = re.compile(r"[A-Z][A-Z0-9]{1,7}")
 _RULE_NAME = re.compile(r"(?<![A-Za-z0-9_\-])[A-Z][A-Za-z0-9]{5,}(?![A-Za-z0-9_\-])")
 
 
-def _is_rule_name(name: str) -> bool:
+def is_rule_name(name: str) -> bool:
     """An alert rule's kind of name: three or more capitalised words run together
     (`GatewayLatencyHigh`, `DBPoolSaturation`), not a product's two (`PagerDuty`, `PostgreSQL`)."""
     return bool(_RULE_NAME.fullmatch(name)) and len(re.findall(r"[A-Z][a-z0-9]+|[A-Z]+(?![a-z])", name)) >= 3

@@ -23,7 +23,7 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         (r"什么时候|何时|几点|哪天|哪一天|什么时间|几号|什么条件|什么情况下|何种情况", AnswerKind.TIME),
         # "怎么失败的" / "怎么回事": how something came about is its cause, not a procedure.
         (
-            r"为什么|为何|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)|"
+            r"为什么|为何|为啥|咋回事|咋会|啥原因|什么缘故|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)|"
             # "真的是 BOC 的问题吗": doubting the premise asks for the real cause
             r"(?:真的|真是|确实|到底)是?[^，。？?]{0,12}(?:的问题|的原因|导致的|造成的|引起的)|真正的?原因",
             AnswerKind.REASON,
@@ -57,7 +57,9 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         (
             # "Was BOC really the problem?": doubting the premise asks for the real cause
-            r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b|"
+            r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b|\bhow\s+come\b|"
+            # "What was the reason?", "the reason for the decline"
+            r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:main\s+|real\s+)?(?:reasons?|causes?)\b|\breasons?\s+(?:for|why)\b|"
             r"\b(?:really|actually|truly)\s+(?:the\s+)?(?:problem|cause|culprit|issue|reason|to\s+blame|at\s+fault)\b",
             AnswerKind.REASON,
         ),

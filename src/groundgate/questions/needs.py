@@ -61,7 +61,11 @@ _EN_KIND_WORDS = re.compile(
     r"\bhow\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|seconds|weeks|months|years|times)\b|"
     r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old|soon|quickly)\b|\bwhat\s+time\b|"
     r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
-    r"\bin\s+(?:which|what)\s+order\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b",
+    r"\bin\s+(?:which|what)\s+order\b|\bhow\s+to\b|\broot\s+cause\b|\bwhat\s+caused\b|"
+    r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:main\s+|real\s+)?(?:reasons?|causes?)\b|\bhow\s+come\b|"
+    # "Customer says …": who reported it (`_REPORTED_BY`)
+    r"^[A-Z][a-z]+\s+(?:says|said|reports|reported|claims|claimed|complains|complained|tells|told|thinks|"
+    r"mentioned|noticed|asks|asked|wrote|writes)\b",
     re.IGNORECASE,
 )
 _ZH_STOP: Final = wordset(
@@ -185,6 +189,13 @@ class _Part:
     zh: bool
 
 
+#: A capitalised word that reports what follows ("Customer says ORD-… got declined").
+_REPORTED_BY: Final = re.compile(
+    r"[A-Z][a-z]+\s+(?:says|said|reports|reported|claims|claimed|complains|complained|tells|told|thinks|"
+    r"mentioned|noticed|asks|asked|wrote|writes)\b"
+)
+
+
 def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[str]:
     found = [m.text for m in mentions if m.kind == "identifier"]
     found += [q.strip() for q in _QUOTED.findall(part)]
@@ -202,6 +213,10 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
                 words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS or words[0].lower().endswith("ly")
             ):
                 words = words[1:]  # `Roughly how many …`: an adverb opening the question is no name
+            if len(words) == 1 and _REPORTED_BY.match(
+                part, match.start() + len(match.group()) - len(match.group().lstrip())
+            ):
+                words = []  # "Customer says …", "Support reported …": who told it, not what is asked
             if words and not (len(words) == 1 and words[0].lower() in _EN_STOP | _EN_GENERIC):
                 found.append(" ".join(words))
     # A calendar date the question names is a condition (compared as a date, `2026-02-18` =
@@ -230,6 +245,8 @@ _ZH_NOT_SUBJECT: Final = re.compile(
     "一共|总共|共计|合计|总计"
     # "一张…报销单": how many of the thing, not what it is; "谁批就行": how little is enough
     "|(?<![\u4e00-\u9fff])[一两二三四五六七八九十几]+(?:张|笔|份|项|条|台)|就行了?|就可以了?|就够了?|就好了?"
+    # "超时率写的是多少": how the record puts it, not what it is about
+    "|写的是|写着|写了|显示的是|记的是|记录的是"
 )
 
 
@@ -304,6 +321,16 @@ def _zh_word_spans(part: str) -> list[tuple[int, int]]:
     return spans
 
 
+_NOT_SUCCEEDED_ZH: Final = re.compile(
+    r"(?:没有|没|未|不)(?:能)?(?:付|支付|付款|扣款|扣|交易|下单|退款|退)?成功"
+)
+_NOT_SUCCEEDED_EN: Final = re.compile(
+    r"\b(?:did(?:n't| not)|never)\s+(?:go|went)\s+through\b|\b(?:was|were)(?:n't| not)\s+successful\b"
+    r"|\b(?:did(?:n't| not)|never)\s+succeed(?:ed)?\b",
+    re.IGNORECASE,
+)
+
+
 def _analyse(part: str) -> _Part:
     zh = is_cjk_text(part)
     mentions = list(fidelity.extract(part))
@@ -337,6 +364,9 @@ def _analyse(part: str) -> _Part:
     for cue in (_ZH_KIND_WORDS if zh else _EN_KIND_WORDS).finditer(part):
         spans.append(cue.span())
     blanked = _blank(part, spans)
+    # "为啥没付成功", "why didn't it go through": a failure in other words, asked as one (the record's
+    # cause line need not repeat it — `failure_terms`).
+    blanked = (_NOT_SUCCEEDED_ZH if zh else _NOT_SUCCEEDED_EN).sub(" 失败 " if zh else " fail ", blanked)
     condition_subject = ""
     if zh:
         blanked = re.sub(r"(?:不满|未满|不足|不到|超过|满|以上|以下|以内|之内)", " ", blanked)

@@ -36,7 +36,7 @@ from groundgate.contracts import (
     PlannerOutput,
     ToolCall,
 )
-from groundgate.questions import TermEquivalents, derive_needs, round_two_query
+from groundgate.questions import TermEquivalents, derive_needs, is_rule_name, round_two_query
 from groundgate.questions.equivalents import bundled_equivalents
 from groundgate.questions.moments import asks_value_at
 from groundgate.runtime.answers import Unit, choose_units
@@ -167,11 +167,14 @@ class RulePlanner:
             # Errors of the window; a named record's lines whatever their level (a change approved,
             # an incident closed are INFO lines).
             args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
-            if args and keywords and any(n.kind is AnswerKind.REASON for n in unmet):
+            rules = all(is_rule_name(k) for k in keywords)
+            if args and keywords and (rules or any(n.kind is AnswerKind.REASON for n in unmet)):
                 # "Why did ORD-… fail?": every line of the named record — the warning that explains
                 # the error (`acquire connection timeout … order_id=ORD-…`), the INFO line that gives
                 # the bank's reason (`declined … reason=insufficient_balance`). A record has a few
-                # lines; the answer keeps those that say a cause (`gives_kind`, "Answer kinds").
+                # lines; the answer keeps those that say a cause (`gives_kind`, "Answer kinds"). So
+                # for alert rules asked about (`alert firing PaymentTimeoutRateHigh … rate=10.8` is a
+                # WARN line, a page acknowledged an INFO one).
                 args = {}
             if keywords:
                 args["keywords"] = keywords
