@@ -507,3 +507,29 @@ def test_a_cap_restated_with_another_figure_is_changed_and_a_total_of_the_claims
 ) -> None:
     codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
     assert bool(codes) is flagged, codes
+
+
+_PLANS = '[{"plan": "basic", "price_cny": 39, "seats": 5}, {"plan": "team", "price_cny": 129, "seats": 20}]'
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "flagged"),
+    [
+        # a difference said as one ("贵 90 元", "fell by four points, from 32% to 28%") is worked out …
+        (_PLANS, "团队版每月 129 元，比基础版的 39 元贵 90 元。", False),
+        (_PLANS, "团队版每月 129 元，比基础版的 39 元贵 80 元。", True),
+        ("Gross margin was 32% a year ago and is 28% now.", "Gross margin fell by four percentage points, from 32% to 28%.", False),
+        ("Gross margin was 32% a year ago and is 28% now.", "Gross margin fell by six percentage points, from 32% to 28%.", True),
+        # … so is a multiple of two of the claim's figures said as one …
+        (_PLANS, "座席数从五个增加到二十个，是基础版的四倍。", False),
+        (_PLANS, "座席数从五个增加到二十个，是基础版的三倍。", True),
+        # … and twelve months of a monthly price
+        ("Pro: $24 per month, 50 projects.", "Pro costs $24 a month — $288 over a year.", False),
+        ("Pro: $24 per month, 50 projects.", "Pro costs $24 a month — $298 over a year.", True),
+    ],
+)  # fmt: skip
+def test_a_difference_a_multiple_or_a_year_of_the_claims_own_figures_is_worked_out(
+    evidence: str, claim: str, flagged: bool
+) -> None:
+    codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
+    assert bool(codes) is flagged, codes

@@ -178,7 +178,12 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
 
 #: Words that say a figure is worked out from others: a remainder, a total, a difference.
 _ARITHMETIC_CUE = re.compile(
-    r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|\bremaining\b|\bleft\b|\bin total\b|"
+    r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
+    r"增加了?|减少了?|涨了|降了|提高了|下降了|"
+    # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
+    r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
+    r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
+    r"\bremaining\b|\bleft\b|\bin total\b|"
     r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
     r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
     re.IGNORECASE,
@@ -187,18 +192,34 @@ _ARITHMETIC_CUE = re.compile(
 
 def _from_own_figures(m: Mention, claim: str) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
-    states (each checked against the evidence on its own), said as one (`还剩`, `in total`) right
-    before it. The operands are the claim's, so small figures do not match by chance."""
+    states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
+    `fell by`) right before it; a multiple of two of its figures said as one (`是基础版的四倍`, `ten
+    times`); twelve months of a monthly figure (`$24 a month — $288 over a year`). The operands are
+    the claim's, so small figures do not match by chance."""
     before = claim[max(0, m.start - 12) : m.start]
-    if (
-        not isinstance(m.value, float)
-        # "add up to $70" reads as a bound ("up to"); it is a total
-        or (m.comparator and not _ADDS_UP_TO.search(before))
-        or not _ARITHMETIC_CUE.search(before)
-    ):
+    # "add up to $70" reads as a bound ("up to"); it is a total
+    if not isinstance(m.value, float) or (m.comparator and not _ADDS_UP_TO.search(before)):
         return False
     others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
-    values = [e.value for e in others if isinstance(e.value, float) and _same_kind(m, e) and e.unit == m.unit]
+    # `four percentage points, from 32% to 28%`: points are the difference of two percents.
+    unit = "%" if m.unit == "pp" else m.unit
+    values = [
+        e.value
+        for e in others
+        if isinstance(e.value, float) and (_same_kind(m, e) or m.unit == "pp") and e.unit == unit
+    ]
+    if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
+        plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
+        if any(_close(a / b, m.value) for a in plain for b in plain if a > b):
+            return True
+    if (
+        _PER_MONTH.search(claim)
+        and _OVER_A_YEAR.search(f"{before} {claim[m.end : m.end + 20]}")
+        and any(_close(a * 12, m.value) for a in values)
+    ):
+        return True
+    if not _ARITHMETIC_CUE.search(before):
+        return False
     # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
     return (
@@ -218,6 +239,16 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
 
 
 _ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
+#: A multiple said as one: "是基础版的四倍", "ten times as many", "three times the".
+_TIMES_AFTER = re.compile(r"\s*(?:倍|times\b|-fold\b|fold\b)", re.IGNORECASE)
+_TIMES_BEFORE = re.compile(r"(?:是|为|达到)[^，。；,;]{0,8}的\s*$")
+_PER_MONTH = re.compile(
+    r"每月|每个月|一个月|/\s*月|\ba month\b|\bper month\b|\bmonthly\b|/mo\b", re.IGNORECASE
+)
+_OVER_A_YEAR = re.compile(
+    r"一年|全年|每年|\bover a year\b|\ba year\b|\bper year\b|\bannually\b|\byearly\b", re.IGNORECASE
+)
+
 
 #: Figures that count how many times a rate applies (days, people, items).
 _COUNTED = frozenset({"duration", "count", "number"})
