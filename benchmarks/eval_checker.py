@@ -170,7 +170,8 @@ def main() -> None:
         "session 25): all 120 balanced accuracy 0.575 (en 0.583, zh 0.567), REJECT precision 0.636 (11); "
         "tune 0.550, test 0.600 (`groundgate check-eval --input tests/data/check_dev_v7.jsonl --split all` "
         "on that commit). Then tuned on `tune` only (a difference, a multiple or a year of the claim's own "
-        "figures said as one is worked out): tune 0.550 -> 0.567, test unchanged.",
+        "figures said as one is worked out; a `|` table's figures are checked against the row the claim "
+        "names): tune 0.550 -> 0.583, test unchanged.",
         "",
         head,
         rule,

@@ -266,3 +266,32 @@ def test_a_signed_change_in_a_record_is_read_with_its_direction(answer: str, rej
     )
     result = check(context=context, answer=answer)
     assert (result.verdict is Verdict.REJECT) is rejected, [c.reason_codes for c in result.claims]
+
+
+_DELIVERY = (
+    "上周各区域配送指标\n区域 | 订单量 | 准时送达率 | 平均配送时长\n"
+    "华东 | 18,200 | 96.1% | 38 分钟\n华南 | 12,750 | 93.4% | 45 分钟\n华北 | 9,880 | 97.3% | 41 分钟"
+)
+_PICKS = (
+    "Site | Picks | Errors | Accuracy\nLeeds | 41,200 | 206 | 99.50%\n"
+    "Bristol | 28,750 | 345 | 98.80%\nGlasgow | 19,400 | 58 | 99.70%"
+)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "rejected"),
+    [
+        # a figure of the same column of another row, given to the row the claim names
+        (_DELIVERY, "华南一共一万两千七百五十单，准时率 93.4%，平均配送时长是 38 分钟。", True),
+        (_DELIVERY, "华南一共一万两千七百五十单，准时率 93.4%，平均配送时长是 45 分钟。", False),
+        (_PICKS, "Bristol trailed at 98.8%, having logged 206 errors across 28,750 picks.", True),
+        (_PICKS, "Bristol trailed at 98.8%, having logged 345 errors across 28,750 picks.", False),
+        # a comparison names both rows: each figure is its own row's
+        (_PICKS, "Leeds reached 99.5%, ahead of Bristol at 98.8%.", False),
+    ],
+)
+def test_a_table_rows_figures_are_read_against_the_row_the_claim_names(
+    context: str, answer: str, rejected: bool
+) -> None:
+    result = check(context=context, answer=answer)
+    assert (result.verdict is Verdict.REJECT) is rejected, [c.reason_codes for c in result.claims]

@@ -158,6 +158,8 @@ class Field:
     """Which record of its passage the field belongs to (a window may join two)."""
     number: float | None = None
     """The value as a number, when it is one."""
+    table_row: bool = False
+    """A cell of a `|` table's row (`row_names`: the rows a claim is checked against one at a time)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -223,6 +225,42 @@ def _kv_records(passage: str) -> list[Record]:
     return [Record(start, len(passage.rstrip()), fields, _read_out(fields))]
 
 
+_TABLE_RULE = re.compile(r"^\s*\|?\s*:?-{2,}:?\s*(?:\|\s*:?-{2,}:?\s*)*\|?\s*$")
+
+
+def _cells(line: str) -> list[str]:
+    return [c.strip() for c in line.strip().strip("|").split("|")]
+
+
+def table_rows(passage: str) -> list[Record]:
+    """The rows of a table written with `|` between its cells (a title line above it may stay), each
+    a record of its cells under the header's names (`区域: 华南; 平均配送时长: 45 分钟`). The passage
+    stays prose for support (its windows are its lines); the rows only let a claim's figures be
+    checked against the row it names (`row_conflicts`)."""
+    spans = [(m.start(), m.end(), m.group()) for m in re.finditer(r"[^\n]+", passage)]
+    rows = [(a, b, line) for a, b, line in spans if line.count("|") >= 2 and not _TABLE_RULE.match(line)]
+    rules = sum(1 for _, _, line in spans if _TABLE_RULE.match(line))
+    if len(rows) < 3 or len(rows) + rules < 0.6 * len(spans):
+        return []
+    header = _cells(rows[0][2])
+    records: list[Record] = []
+    for a, b, line in rows[1:]:
+        cells = _cells(line)
+        if len(cells) != len(header):
+            return []
+        fields = tuple(
+            _numbered(
+                _field(key, cell, numeric=_NUMBER.match(cell.replace(",", "")) is not None),
+                len(records),
+                table_row=True,
+            )
+            for key, cell in zip(header, cells, strict=True)
+            if key and cell
+        )
+        records.append(Record(a, b, fields, _read_out(fields)))
+    return records
+
+
 def _record(value: object, start: int, end: int, number: int) -> Record:
     fields: list[Field] = []
     _walk(value, "", "", fields, None)
@@ -230,8 +268,8 @@ def _record(value: object, start: int, end: int, number: int) -> Record:
     return Record(start, end, own, _read_out(own))
 
 
-def _numbered(f: Field, record: int) -> Field:
-    return Field(f.key, f.words, f.value, f.boolean, record, f.number)
+def _numbered(f: Field, record: int, *, table_row: bool = False) -> Field:
+    return Field(f.key, f.words, f.value, f.boolean, record, f.number, table_row)
 
 
 def _walk(value: object, key: str, parent: str, out: list[Field], currency: str | None) -> None:
@@ -296,7 +334,7 @@ def _field(
         # `available` of `parking`: the field is the parking's availability, not anything's.
         words = f"{_split(parent)} {words}"
     tokens = frozenset(tokenize(words))
-    number = float(value) if numeric else None
+    number = float(value.replace(",", "")) if numeric else None
     if number is not None:
         words, value = _with_unit(words, value, number, currency)
     return Field(words, tokens, value, boolean, 0, number)
@@ -623,6 +661,64 @@ def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
         if named and not any(f.number is not None and abs(f.number - stated) < 1e-9 for f in named):
             found.append(named[0].key)
     return found
+
+
+_FIGURE_ANY = re.compile(r"(?<![\d.])\d[\d,]*(?:\.\d+)?(?![\d])")
+
+
+def _figures(text: str) -> set[str]:
+    return {m.group().replace(",", "") for m in _FIGURE_ANY.finditer(text)}
+
+
+def row_names(fields: tuple[Field, ...]) -> dict[int, str]:
+    """record number -> its name, for the rows of a `|` table: the first cell of each row that is a
+    short word, not a figure or a yes/no (`区域: 华南`, `Site: Leeds`)."""
+    names: dict[int, str] = {}
+    for f in fields:
+        if not f.table_row or f.record in names or f.number is not None or f.boolean is not None:
+            continue
+        if f.value and len(f.value) <= 24 and not re.search(r"\d", f.value):
+            names[f.record] = f.value
+    return names
+
+
+def names_row(name: str, text: str) -> bool:
+    return last_place(name, text) >= 0
+
+
+def last_place(name: str, text: str) -> int:
+    """Where `text` last names the row `name` (a Latin name as a whole word: `Pro` is not in
+    `projects`); -1 when it does not."""
+    if re.search(r"[A-Za-z0-9]", name):
+        found = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.IGNORECASE))
+        return found[-1].start() if found else -1
+    return text.rfind(name)
+
+
+def row_conflicts(clause: str, own: tuple[Field, ...], others: tuple[Field, ...]) -> list[str]:
+    """Fields whose figure the clause takes from another row: a figure the named row (`own`) does
+    not state and another row does (`平均配送时长是 38 分钟` for 华南, when 38 分钟 is 华东's)."""
+    stated = set().union(*(_figures(f.value) for f in own)) if own else set()
+    by_key = {f.key: f for f in own}
+    found: list[str] = []
+    for figure in sorted(_figures(clause) - stated):
+        # Only a figure of the same column written the same way as the named row's own value there
+        # (`38 分钟` where 华南 has `45 分钟`): a count beside a percentage row is another metric.
+        elsewhere = [
+            f
+            for f in others
+            if figure in _figures(f.value)
+            and f.key in by_key
+            and _shape(f.value) == _shape(by_key[f.key].value)
+        ]
+        if elsewhere:
+            found.append(f"{elsewhere[0].key} (another row)")
+    return found
+
+
+def _shape(value: str) -> str:
+    """A value without its figures: its unit or currency (`38 分钟` → `分钟`, `$482,300` → `$`)."""
+    return _FIGURE_ANY.sub("", value).replace(" ", "").lower()
 
 
 def misattributed(claim: Sequence[str], fields: tuple[Field, ...], fold: Callable[[str], str]) -> list[str]:

@@ -149,6 +149,7 @@ class ContextIndex:
         "_lists",
         "_lower",
         "_normalized",
+        "_rows",
         "_sets",
         "all_text",
         "bigram_postings",
@@ -176,6 +177,7 @@ class ContextIndex:
         self.read_out: dict[int, str] = {}
         """Sentence number -> the record's fields read out, for the windows that are records."""
         self.fields: dict[int, tuple[records.Field, ...]] = {}
+        self._rows: dict[str, tuple[records.Field, ...]] | None = None
         """Sentence number -> the record's fields."""
         self.fidelity_text = ""
         """The whole context as the fidelity checks read it (records read out after their text)."""
@@ -298,6 +300,20 @@ class ContextIndex:
             )
             return Window(passage, start, end, text, bool(w & 1), raw)
         return Window(passage, start, end, raw, bool(w & 1), raw)
+
+    def rows(self) -> dict[str, tuple[records.Field, ...]]:
+        """Row name -> that row's cells, for the `|` tables of the context (`records.table_rows`):
+        empty when there are fewer than two named rows. Worked out once, on first use."""
+        if self._rows is None:
+            found: dict[str, tuple[records.Field, ...]] = {}
+            for passage in self.passages:
+                if passage.count("|") < 4:
+                    continue
+                for record in records.table_rows(passage):
+                    for number, name in records.row_names(record.fields).items():
+                        found.setdefault(name, tuple(f for f in record.fields if f.record == number))
+            self._rows = found if len(found) > 1 else {}
+        return self._rows
 
     def window_fields(self, w: int) -> tuple[records.Field, ...]:
         """The record fields of window `w` (none for prose)."""
