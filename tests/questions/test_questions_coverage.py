@@ -755,6 +755,13 @@ def test_what_the_question_sets_aside_is_no_part_of_its_subject(question: str, e
             "",
         ),
         ("支付成功率跌到 85% 的事故应该定几级？", "事故级别可由指挥官随时调整。", False, "need:kind_missing"),
+        # the row of a category the question rules out is another case; a row outside it is not
+        (
+            "我去苏州出差（苏州不是省会，也不是计划单列市），住宿每晚上限多少？",
+            "省会城市及计划单列市出差住宿每晚不超过 450 元。",
+            False,
+            "need:other_case:省会",
+        ),
     ],
 )
 def test_a_cause_a_day_and_a_moment_must_be_the_asked_ones(
@@ -828,3 +835,10 @@ def test_the_word_that_tells_the_asked_thing_from_its_neighbours_must_be_said() 
     eq = bundled_equivalents()
     assert not match_need(need, pay, equivalents=eq).met
     assert match_need(need, refund, equivalents=eq).met
+
+
+def test_a_statement_about_what_lies_outside_an_excluded_category_is_not_about_that_category() -> None:
+    need = derive_needs("我去苏州出差（苏州不是省会，也不是计划单列市），住宿每晚上限多少？").needs[0]
+    for statement in ("非省会城市出差住宿每晚不超过 400 元。", "省会以外的城市每晚不超过 400 元。"):
+        codes = match_need(need, statement, equivalents=bundled_equivalents()).codes
+        assert not any(code.startswith("need:other_case:省会") for code in codes), codes

@@ -360,3 +360,21 @@ def test_a_why_that_names_nothing_asks_about_what_the_part_before_it_named() -> 
 def test_what_a_question_asks_about_is_read_past_its_wording(question: str, terms: list[str]) -> None:
     (need,) = derive_needs(question).needs
     assert need.terms == terms
+
+
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        ("我一个人去苏州出差（苏州不是省会，也不是计划单列市），住宿每晚上限多少？", ["省会", "计划单列市"]),
+        (
+            "The trip is to Suzhou, which is not a provincial capital. What is the hotel cap?",
+            ["provincial capital"],
+        ),
+        # a predicate denied rules out no row
+        ("The committed offsets are not moving at all. What should I check?", []),
+    ],
+)
+def test_a_category_the_question_says_its_case_is_not_is_excluded(question: str, excluded: list[str]) -> None:
+    (need,) = derive_needs(question).needs[-1:]
+    assert need.excluded_terms == excluded
+    assert not set(need.terms) & set(excluded)

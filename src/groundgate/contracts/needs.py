@@ -100,6 +100,9 @@ class Need(BaseModel):
     """Words the answering statement or its heading must hold: those beside the question word of a
     quantity question ("提前*几天*提醒": 提前, 提醒 — a figure without them measures something else)
     and a word the question says twice ("*退款*金额…*退款*接口": its subject's head)."""
+    excluded_terms: list[str] = Field(default_factory=list)
+    """Categories the question says its case is not ("苏州不是省会，也不是计划单列市", "it is not a
+    holiday"): a statement about one of them is about another case."""
     category: str = ""
     """The kind of thing named as the answer ("哪个*组件*", "what *time*"): never required as a word."""
     value_kinds: list[str] = Field(default_factory=list)

@@ -167,6 +167,10 @@ def _subject_codes(need: Need, s: Statement, words: TermEquivalents | None) -> l
         # "offsets are *not moving*" answered by "If committed offsets *move* but lag still grows":
         # the statement speaks of the opposite case.
         codes.append("need:other_case:not " + flipped[0])
+    excluded = [x for x in need.excluded_terms if _states_case(s.text, x)]
+    if excluded:
+        # "省会城市及计划单列市每晚不超过 450 元" for a city the question says is neither.
+        codes.append(f"need:other_case:{excluded[0]}")
     other = _other_endpoint(need, s, words) if not need.anchors else None
     if other is not None:
         # The statement names its own endpoint ("POST /api/v1/pay 200 QPS") and a noun of the asked
@@ -570,6 +574,19 @@ def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -
     if reference and any(t not in reference for t in checkable):
         return [t for t in checkable if t not in reference], reference
     return checkable, reference
+
+
+def _states_case(text: str, category: str) -> bool:
+    """Whether `text` states something of `category` itself — not of what is outside it (`非省会城市`,
+    `省会以外`, `other than a holiday`)."""
+    for m in re.finditer(re.escape(category), text, re.IGNORECASE):
+        before, after = text[max(0, m.start() - 3) : m.start()], text[m.end() : m.end() + 6]
+        if re.search(r"非|不是|除了?|not\s+(?:a|an|the)?\s*$", before) or re.match(
+            r"\s*(?:以外|之外)", after
+        ):
+            continue
+        return True
+    return False
 
 
 def _case_codes(need: Need, s: Statement, words: TermEquivalents | None) -> list[str]:

@@ -247,6 +247,8 @@ _ZH_NOT_SUBJECT: Final = re.compile(
     "|(?<![\u4e00-\u9fff])[一两二三四五六七八九十几]+(?:张|笔|份|项|条|台)|就行了?|就可以了?|就够了?|就好了?"
     # "超时率写的是多少": how the record puts it, not what it is about
     "|写的是|写着|写了|显示的是|记的是|记录的是"
+    # "我一个人去苏州出差": alone, not a subject
+    "|(?:自己)?一个人|独自"
 )
 
 
@@ -319,6 +321,25 @@ def _zh_word_spans(part: str) -> list[tuple[int, int]]:
         spans.append((at, at + len(word)))
         at += len(word)
     return spans
+
+
+_EXCLUDED_ZH: Final = re.compile(
+    r"(?:不是|并非|不属于|不算|而非)\s*([\u4e00-\u9fff]{2,8}?)(?=[，,。；;）)、]|也|$|\s)"
+)
+_EXCLUDED_EN: Final = re.compile(
+    # "Suzhou is not a provincial capital": a category (an article before it), not a predicate
+    # ("the offsets are not moving" says what happens, it rules out no row).
+    r"\b(?:is|are|was|were)(?:\s+not|n't)\s+(?:a|an|the|one of the)\s+([a-z][a-z\- ]{2,30}?)"
+    r"(?=\s*(?:[,.;)]|$|\s+(?:and|or|nor|but)\b))",
+    re.IGNORECASE,
+)
+
+
+def _excluded_categories(text: str) -> list[str]:
+    """What the question says its case is not: `苏州不是省会，也不是计划单列市` → 省会, 计划单列市."""
+    found = [m.group(1) for m in _EXCLUDED_ZH.finditer(text)]
+    found += [m.group(1).strip().lower() for m in _EXCLUDED_EN.finditer(text)]
+    return list(dict.fromkeys(x for x in found if x))
 
 
 _NOT_SUCCEEDED_ZH: Final = re.compile(
@@ -625,6 +646,11 @@ def derive_needs(
             # neighbours (`bank callbacks on /api/v1/pay/callback`) must be said.
             need.required_terms = [qualifier]
     for need in needs:
+        # "苏州不是省会，也不是计划单列市": the rows of those categories are other cases, and their
+        # words are no subject an answer must name.
+        need.excluded_terms = _excluded_categories(need.text)
+        if need.excluded_terms:
+            need.terms = [t for t in need.terms if not any(t in x or x in t for x in need.excluded_terms)]
         # A case the question sets ("出差当天出发的话", "if the merchant is new") must be said by the
         # answer: the general rule under the same heading answers another case.
         clause = _case_clause(need.text)

@@ -406,28 +406,6 @@ class OfflineChecker:
             return FactCategory.INDIRECT_SUPPORT, max(score, 0.3), [reason]
         return FactCategory.NO_EVIDENCE, score, ["support_low"]
 
-    @staticmethod
-    def _field_conflicts(
-        before: str, clause: str, fields: tuple[records.Field, ...], index: ContextIndex
-    ) -> list[str]:
-        """The record fields a clause states otherwise. The rows of a `|` table are read one at a
-        time: a clause is checked against the row the claim last named up to it (`华南…平均配送时长是
-        38 分钟` against 华南's row, wherever the claim aligned), and a figure only another row states
-        in that column is that row's (`row_conflicts`). A clause naming two rows (a comparison), or a
-        claim naming none, is checked against its aligned window's record fields."""
-        rows = index.rows()
-        if len(rows) > 1:
-            said = f"{before}{clause}"
-            in_clause = [n for n in rows if records.names_row(n, clause)]
-            if len(in_clause) <= 1:
-                placed = [(records.last_place(n, said), n) for n in rows]
-                where, named = max(placed, default=(-1, ""))
-                if where >= 0:
-                    own = rows[named]
-                    others = tuple(f for n, fs in rows.items() if n != named for f in fs)
-                    return records.row_conflicts(clause, own, others) + records.field_conflicts(clause, own)
-        return records.field_conflicts(clause, fields) if fields else []
-
     def _units(
         self,
         span: Span,
@@ -447,7 +425,9 @@ class OfflineChecker:
         for part in parts:
             measure = _measure(part.text, index, skip=vetted) if len(parts) > 1 else None
             score = _unit_score(part.text, measure, index) if measure is not None else 1.0
-            conflicts = self._field_conflicts(span.text[: part.start - span.start], part.text, fields, index)
+            conflicts = records.clause_conflicts(
+                span.text[: part.start - span.start], part.text, fields, index.rows()
+            )
             mentioned = [i for i in contradictions if i.claim_mention and i.claim_mention in part.text]
             if conflicts or mentioned:
                 codes = tuple(f"record:field_mismatch:{c}" for c in conflicts) + tuple(

@@ -721,6 +721,24 @@ def _shape(value: str) -> str:
     return _FIGURE_ANY.sub("", value).replace(" ", "").lower()
 
 
+def clause_conflicts(
+    before: str, clause: str, fields: tuple[Field, ...], rows: dict[str, tuple[Field, ...]]
+) -> list[str]:
+    """The record fields a clause states otherwise. The rows of a `|` table (`rows`, by name) are
+    read one at a time: a clause is checked against the row the claim last named up to it
+    (`华南…平均配送时长是 38 分钟` against 华南's row, wherever the claim aligned), and a figure only
+    another row states in that column is that row's (`row_conflicts`). A clause naming two rows (a
+    comparison), or a claim naming none, is checked against its aligned window's fields."""
+    if len(rows) > 1 and sum(1 for name in rows if names_row(name, clause)) <= 1:
+        said = f"{before}{clause}"
+        where, named = max(((last_place(name, said), name) for name in rows), default=(-1, ""))
+        if where >= 0:
+            own = rows[named]
+            others = tuple(f for name, fs in rows.items() if name != named for f in fs)
+            return row_conflicts(clause, own, others) + field_conflicts(clause, own)
+    return field_conflicts(clause, fields) if fields else []
+
+
 def misattributed(claim: Sequence[str], fields: tuple[Field, ...], fold: Callable[[str], str]) -> list[str]:
     """Claim words naming an attribute the record lacks, next to a value the record gives another
     field: `free parking` against `WiFi: free` (the record says nothing of parking).
