@@ -29,6 +29,12 @@ LEAVING = "员工提出离职后，由部门经理指定交接人并签字确认
             "配偶和孩子都可以自愿加保，加保的保费由公司承担。",
             ("公司", "员工个人"),
         ),
+        # the same action in other words (超出标准 for 超标, 批准 for 审批): matched by character pairs too
+        (
+            "超标部分需由部门总监书面审批，否则由员工自行承担。",
+            "超出标准的部分得有财务经理的书面批准，否则只能自己承担。",
+            ("财务经理", "部门总监"),
+        ),
         (
             HANDOFF,
             "If the incoming engineer hasn't acknowledged within 30 minutes, the outgoing engineer stays on call and pages the engineering manager.",
@@ -50,6 +56,7 @@ def test_another_role_in_the_clause_about_the_same_action_is_a_swap(
     [
         (DISK, "使用率还高于 85% 的话就申请扩容，扩容工单由存储组审批。"),
         (LEAVING, "部门经理指定交接人，并签字确认交接清单。"),
+        ("超标部分需由部门总监书面审批，否则由员工自行承担。", "超出标准的部分得有部门总监的书面批准。"),
         (
             HANDOFF,
             "After 30 minutes without an acknowledgement the outgoing engineer escalates to the team leader.",

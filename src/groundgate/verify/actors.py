@@ -26,7 +26,7 @@ _ZH_HEAD: Final = re.compile(
 )
 #: Characters that end what stands before a Chinese role (`由`, `需要`, `获得`, `的`): the role is what
 #: follows the last of them, at most four characters before its head.
-_ZH_STOP: Final = frozenset("由经需须向交给请找让被的和或及并要得到获拿先前后在与为是把从对按时")
+_ZH_STOP: Final = frozenset("由经需须向交给请找让被的和或及并要得到获拿先前后在与为是把从对按时有")
 _EN_HEADS: Final = frozenset(
     {"manager", "director", "lead", "leader", "head", "officer", "partner", "team", "owner", "supervisor",
      "committee", "desk", "administrator", "admin", "coordinator", "chair", "vp"}
@@ -78,6 +78,17 @@ def _same_role(a: str, b: str) -> bool:
     return a in b or b in a
 
 
+def _pairs(text: str, roles: set[str]) -> set[str]:
+    """The Chinese character pairs of `text` outside its roles."""
+    for role in roles:
+        text = text.replace(role, " ")
+    return {
+        a + b
+        for a, b in zip(text, text[1:], strict=False)
+        if "\u4e00" <= a <= "\u9fff" and "\u4e00" <= b <= "\u9fff"
+    }
+
+
 def actor_swaps(claim: str, window: str) -> list[tuple[str, str]]:
     """`(claim role, window role)` for each clause of `claim` whose role the window's clause about the
     same action replaces with another (module docs)."""
@@ -90,9 +101,12 @@ def actor_swaps(claim: str, window: str) -> list[tuple[str, str]]:
         others = set(tokenize(piece)) - {w for r in mine for w in tokenize(r)}
         if len(others) < 2:
             continue
-        best, best_shared = None, 0
+        best, best_shared = None, 0.0
+        mine_pairs = _pairs(piece, mine)
         for text, roles in clauses:
-            shared = len(others & set(tokenize(text)))
+            # Shared words, and for Chinese shared character pairs too: "超出标准的部分得有…书面批准"
+            # retells "超标部分需由…书面审批" in other words.
+            shared = len(others & set(tokenize(text))) + 0.5 * len(mine_pairs & _pairs(text, roles))
             if shared > best_shared:
                 best, best_shared = (text, roles), shared
         if best is None or best_shared < max(2, (len(others) + 1) // 2):
