@@ -14,6 +14,7 @@ when that clause names another role and not the claim's, the pair is reported an
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 from typing import Final
 
 from groundgate.text import tokenize
@@ -82,11 +83,7 @@ def _pairs(text: str, roles: set[str]) -> set[str]:
     """The Chinese character pairs of `text` outside its roles."""
     for role in roles:
         text = text.replace(role, " ")
-    return {
-        a + b
-        for a, b in zip(text, text[1:], strict=False)
-        if "\u4e00" <= a <= "\u9fff" and "\u4e00" <= b <= "\u9fff"
-    }
+    return {a + b for a, b in pairwise(text) if "\u4e00" <= a <= "\u9fff" and "\u4e00" <= b <= "\u9fff"}
 
 
 def actor_swaps(claim: str, window: str) -> list[tuple[str, str]]:
