@@ -533,3 +533,24 @@ def test_a_difference_a_multiple_or_a_year_of_the_claims_own_figures_is_worked_o
 ) -> None:
     codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
     assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        # a conversion to imperial units is compared in grams and metres: worked out wrong, it is changed
+        ("It weighs 1.2 kg, or roughly 4.5 pounds.", True),
+        ("It weighs 1.2 kg, or about 2.6 lb.", False),
+        ("Laptops up to 16 inches fit in its sleeve.", False),
+        ("The trail is 5 km long, about 3.1 miles.", False),
+        ("The trail is 5 km long, about 5 miles.", True),
+    ],
+)
+def test_a_conversion_to_imperial_units_is_compared_as_a_quantity(claim: str, flagged: bool) -> None:
+    evidence = "The backpack weighs 1.2 kg and fits laptops up to 16 inches. The trail is 5 km long."
+    codes = [
+        i.code
+        for i in check_claim(claim, evidence, evidence)
+        if i.code in {"number_mismatch", "unit_mismatch"}
+    ]
+    assert bool(codes) is flagged, codes
