@@ -40,6 +40,7 @@ from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTI
 from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
+from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
 from groundgate.verify.swaps import exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
@@ -742,7 +743,7 @@ def _stated_apart(
     task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
-    return codes
+    return codes + persistence_dropped(claim, index.all_text)
 
 
 def _figures_from_elsewhere(
