@@ -76,6 +76,12 @@ def test_a_changed_time_inside_a_long_hedged_sentence_rejects() -> None:
             "差旅报销需在费用发生后 30 天内提交，逾期可由部门经理特批补交。",
             "逾期可由部门经理特批补交",
         ),
+        # an invented consequence after 如果
+        (
+            "评分低于 70 分的，可延长试用期一次，最长不超过 3 个月。",
+            "评估分数不到 70 分的，可以把试用期延长一次，最多三个月，如果延长期满后仍不达标就会解除劳动合同。",
+            "解除劳动合同",
+        ),
     ],
 )
 def test_an_invented_clause_riding_on_a_supported_one_is_not_passed(
@@ -1193,3 +1199,11 @@ def test_a_clause_that_drops_its_sources_negation_is_not_passed(
 def test_a_clause_that_moves_or_adds_a_negation_is_no_flip(context: str, answer: str) -> None:
     result = check(context=context, answer=answer)
     assert not _flipped_units(result)
+
+
+def test_a_clause_that_only_announces_the_next_is_no_unit_of_its_own() -> None:
+    context = "以下情形不发放奖金：推荐人是候选人的直属上级或参与了面试评估。"
+    answer = "另外要注意，如果你是他的直属上级或参与了他的面试评估，就拿不到这笔奖金。"
+    result = check(context=context, answer=answer)
+    assert all(not u.text.startswith("另外要注意") or len(u.text) > 6 for c in result.claims for u in c.units)
+    assert not any(code.startswith("unit_unsupported:另外") for c in result.claims for code in c.reason_codes)

@@ -94,7 +94,7 @@ def key_decision(claim: str) -> KeyDecision:
 _ZH_BOUNDARY = re.compile(
     r"[；;](?=\s*\S)"
     r"|[，,](?=\s*(?:否则|不然|但|但是|可是|然而|不过|因此|所以|因而|从而|而且|并且|此外|另外|同时|根因|原因|导致|由于|因为|逾期|超期|之后|然后"
-    r"|这也是|这是|这将|这意味着|此举))"
+    r"|这也是|这是|这将|这意味着|此举|如果|假如|要是|若是))"
 )
 _EN_BOUNDARY = re.compile(
     r"(?:[,;]\s+|\s+)(?=(?:otherwise|but|because|which|so that|so|whereas|while|although|though|and then|and)\b\s+\S)"
@@ -105,6 +105,12 @@ _EN_BOUNDARY = re.compile(
 #: join words inside one predication: `salt and pepper`, `so far`, `which one`).
 _EN_COMMA_ONLY = re.compile(r"^(?:and|so|which|while|and then)\b", re.IGNORECASE)
 _MIN_UNIT_TOKENS = 2
+#: A clause that only announces the next one ("另外要注意", "需要提醒的是", "please note").
+_OPENER_ONLY = re.compile(
+    r"^(?:另外|此外|同时|还有|最后|不过)?(?:还)?(?:要|需要|请|得)?(?:特别)?(?:注意|提醒(?:一下|您)?|说明(?:一下)?|补充(?:一下)?)"
+    r"(?:的是|一点|一下)?$|^(?:also\s+|but\s+)?(?:please\s+)?note(?:\s+that)?$",
+    re.IGNORECASE,
+)
 
 
 def split_units(claim: Span) -> list[Span]:
@@ -131,6 +137,14 @@ def split_units(claim: Span) -> list[Span]:
         if cut > start:
             pieces.append((start, cut))
             start = cut
+    # A piece that only opens what follows ("另外要注意，如果…") joins the next one: it says nothing.
+    joined: list[tuple[int, int]] = []
+    for begin, end in pieces:
+        if joined and _OPENER_ONLY.match(text[joined[-1][0] : joined[-1][1]].strip(" ，,；;")):
+            joined[-1] = (joined[-1][0], end)
+        else:
+            joined.append((begin, end))
+    pieces = joined
     # Merge pieces too short to stand alone into their left neighbour (or the right, for the first).
     merged: list[tuple[int, int]] = []
     for begin, end in pieces:
