@@ -554,3 +554,23 @@ def test_a_conversion_to_imperial_units_is_compared_as_a_quantity(claim: str, fl
         if i.code in {"number_mismatch", "unit_mismatch"}
     ]
     assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        # a window past midnight lasts the rest of the evening plus the morning
+        ("The change is booked into a four-hour window that opens at 22:00 UTC.", False),
+        ("The change is booked into a six-hour window that opens at 22:00 UTC.", True),
+    ],
+)
+def test_a_span_past_midnight_is_worked_out_across_it(claim: str, flagged: bool) -> None:
+    evidence = (
+        "Window: 2024-10-05 22:00 – 2024-10-06 02:00 UTC\nExpected impact: up to 4 minutes of packet loss"
+    )
+    codes = [
+        i.code
+        for i in check_claim(claim, evidence, evidence)
+        if i.code.endswith("mismatch") or i.code == "number_not_in_evidence"
+    ]
+    assert bool(codes) is flagged, codes

@@ -275,7 +275,13 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
         clocks = sorted(
             {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
         )
-        return any(_close(b - a, m.value) for i, a in enumerate(clocks) for b in clocks[i + 1 :])
+        # A span past midnight (`22:00 – 02:00`) is the rest of the day after the later time plus the
+        # morning: 4 hours, not 20.
+        return any(
+            _close(b - a, m.value) or (b - a > 43_200 and _close(86_400 - (b - a), m.value))
+            for i, a in enumerate(clocks)
+            for b in clocks[i + 1 :]
+        )
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float)}
     factors = {1 + p / 100 for p in percents if 0 < p < 100} | {1 - p / 100 for p in percents if 0 < p < 100}
     for text in (x.source, x.aligned.text):
