@@ -439,6 +439,7 @@ ENTRIES = """
 架构说明, 架构 = architecture, architecture overview, design
 常见问题 = faq, frequently asked questions
 错误码手册, 错误码表 = error code reference, error code table, error codes
+改过, 改了, 修改, 更改, 改动 = changed, modified, altered
 """
 
 

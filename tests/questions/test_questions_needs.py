@@ -273,6 +273,9 @@ def test_a_pronoun_question_in_a_session_takes_the_previous_subject(
         ("它的上限是多少？", True),
         # the date and figures it adds do not make it long
         ("那 3 月 14 日它真的被排满过吗？大概是几点？", True),
+        # what happened next to the thing the turn before named
+        ("后来改过吗？什么时候改的，为啥？", True),
+        ("And afterwards, when did it recover?", True),
         ("What is the Team B standup time?", False),
         ("What does ERR_TIMEOUT mean and what causes it?", False),
     ],

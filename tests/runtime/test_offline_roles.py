@@ -195,3 +195,20 @@ def test_a_clause_of_a_sentence_stated_whole_is_stated_once() -> None:
     texts = [t.rstrip("。") for t, _ in claims]
     assert len(texts) == len(set(texts))
     assert not any(a != b and a in b for a in texts for b in texts)
+
+
+def test_a_follow_up_reads_the_record_the_turn_before_named() -> None:
+    # "后来改过吗？" names nothing: the needs carry INC-… over from the previous question, and round 1
+    # reads that record's day of logs as if the question had named it.
+    question = "后来改过吗？什么时候改的，为啥？"
+    request = PlanRequest(
+        question=question,
+        tools=[{"name": "query_logs"}, {"name": "lookup_knowledge"}],
+        round=1,
+        needs=derive_needs(question, previous_question="INC-20260314-01 刚开的时候定的是几级？"),
+    )
+    output = RulePlanner(now=NOW).plan(request).output
+    assert output is not None
+    logs = [c for c in output.calls if c.tool == "query_logs"]
+    assert logs
+    assert logs[0].arguments["keywords"] == ["INC-20260314-01"]

@@ -85,12 +85,17 @@ _EN_STOP: Final = wordset(
 _ZH_FUNCTION: Final = wordset(
     "的 了 是 有 在 和 与 及 或 由 被 把 对 给 为 向 从 按 以 之 而 则 且 并 吗 呢 吧 啊"
 )
-_PRONOUNS_EN = re.compile(r"\b(?:it|its|they|them|their|this|that|these|those)\b", re.IGNORECASE)
+_PRONOUNS_EN = re.compile(
+    r"\b(?:it|its|they|them|their|this|that|these|those)\b|^\s*(?:and\s+)?(?:later|afterwards|after\s+that)\b",
+    re.IGNORECASE,
+)
 _PRONOUNS_ZH = re.compile(
     r"它|其|该|这个|那个|此|那(?:条|笔|次|台|些|几条)"
     # A part that refers back without a pronoun: "ORD-… 现在是什么状态？*走的*哪个通道？*是不是也是*…那种？"
     # — a one-character verb with 的 and no subject of its own, or "also".
     r"|^(?:那|那么)?[走用付扣退发买刷]的|也(?:是|有|会)|同样是"
+    # "后来改过吗？": what happened next to the thing the turn before named
+    r"|^(?:那|那么)?(?:后来|之后|随后|再后来)"
 )
 
 # --------------------------------------------------------------------------- names

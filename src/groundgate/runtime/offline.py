@@ -124,7 +124,10 @@ class RulePlanner:
                         ToolCall(tool="query_logs", arguments={"trace_id": trace_id}, purpose="trace")
                     )
                     targets.append(f"trace {trace_id}")
-                for record_id, day in _dated_ids(question)[:2]:
+                # A follow-up's record is named by the turn before ("后来改过吗？" after "INC-… 刚开的时候
+                # 定的是几级？"): the needs carry it over as their anchors.
+                named = " ".join([question, *(a for n in request.unmet_needs for a in n.anchors)])
+                for record_id, day in _dated_ids(named)[:2]:
                     # `INC-20260314-01`, `CHG-20260314-007`: a record of that day; its lines (opened,
                     # closed, approved — not errors) are in that day's logs.
                     start = datetime.combine(day, datetime.min.time(), tzinfo=UTC)
@@ -158,7 +161,7 @@ class RulePlanner:
         the needs themselves (names, words, conditions), never from the gap prose."""
         assert request.retry_context is not None
         unmet = request.unmet_needs
-        text = " ".join([request.question, *(n.text for n in unmet)])
+        text = " ".join([request.question, *(n.text for n in unmet), *(a for n in unmet for a in n.anchors)])
         window = self._window(request.question)
         calls: list[ToolCall] = []
         targets = [n.label for n in unmet] or list(request.retry_context.missing_evidence_facts)
