@@ -842,3 +842,18 @@ def test_a_statement_about_what_lies_outside_an_excluded_category_is_not_about_t
     for statement in ("非省会城市出差住宿每晚不超过 400 元。", "省会以外的城市每晚不超过 400 元。"):
         codes = match_need(need, statement, equivalents=bundled_equivalents()).codes
         assert not any(code.startswith("need:other_case:省会") for code in codes), codes
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "met"),
+    [
+        # a city is met by the rule for its class, and a bound asked for by the bound a rule states
+        ("我一个人去苏州出差（苏州不是省会，也不是计划单列市），住宿每晚上限多少？", "出差住宿其他城市每晚不超过 400 元。", True),
+        ("我一个人去苏州出差（苏州不是省会，也不是计划单列市），住宿每晚上限多少？", "出差住宿省会城市每晚不超过 450 元。", False),
+        ("去杭州出差，住宿每晚上限多少？", "出差住宿省会城市及计划单列市每晚不超过 450 元。", True),
+    ],
+)  # fmt: skip
+def test_a_city_is_met_by_the_rule_for_its_class(question: str, statement: str, met: bool) -> None:
+    need = derive_needs(question).needs[0]
+    match = match_need(need, statement, equivalents=bundled_equivalents())
+    assert match.met is met, match.codes

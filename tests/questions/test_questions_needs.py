@@ -381,3 +381,8 @@ def test_a_category_the_question_says_its_case_is_not_is_excluded(question: str,
     (need,) = derive_needs(question).needs[-1:]
     assert need.excluded_terms == excluded
     assert not set(need.terms) & set(excluded)
+
+
+def test_may_one_get_is_no_word_the_measured_figure_needs() -> None:
+    (need,) = derive_needs("下周去苏州出差住两晚，酒店每晚能报多少？").needs
+    assert "能报" not in need.required_terms

@@ -701,6 +701,8 @@ def _is_period_word(term: str) -> bool:
     return len(term) >= 2 and [tag for _, tag in jieba_tag(term)] == ["t"] and not term.endswith(("天", "日"))
 
 
+#: "能报多少", "能拿几天": may one get — the modal verb says nothing of what is measured.
+_GETTING: Final = re.compile(r"(?:能|可以|可|最多|最多能|一共能|总共能)(?:报|拿|领|休|请|批|用|花|住)")
 _ZH_HOW_MUCH = re.compile(r"多少|几(?:[天个次年月周项条笔道家人]|小时|分钟|秒)?|多久|多长(?:时间)?")
 
 
@@ -714,7 +716,7 @@ def _measure_terms(text: str, terms: Sequence[str]) -> list[str]:
             i = text.find(term)
             if i < 0 or term_weight(term) == 0:
                 continue
-            if 0 <= start - (i + len(term)) <= 1 or i == end:
+            if (0 <= start - (i + len(term)) <= 1 or i == end) and not _GETTING.fullmatch(term):
                 found.append(term)
     return list(dict.fromkeys(found))
 

@@ -6,7 +6,8 @@ lexicon read from the package.
 - `lexicon`: the bundled zh↔en lexicon (`data/lexicon_zh_en.tsv`, built by
   `benchmarks/build_lexicon.py`);
 - `instructions`: text addressed to the assistant ("ignore previous instructions…"), never evidence;
-- `safety`: control characters refused at the edges (API, CLI, store).
+- `safety`: control characters refused at the edges (API, CLI, store);
+- `places`: which class of city (一线, 省会, 计划单列市, other) a Chinese city is, as lodging rules rank them.
 """
 
 from __future__ import annotations
@@ -30,6 +31,7 @@ if TYPE_CHECKING:  # the lazy names, for type checkers and editors
         TermMatch,
         default_lexicon,
     )
+    from groundgate.text.places import city_classes
     from groundgate.text.safety import (
         control_character_problem,
         describe,
@@ -59,6 +61,7 @@ _HOMES: dict[str, str] = {
     "Lexicon": "groundgate.text.lexicon",
     "TermMatch": "groundgate.text.lexicon",
     "default_lexicon": "groundgate.text.lexicon",
+    "city_classes": "groundgate.text.places",
     "control_character_problem": "groundgate.text.safety",
     "describe": "groundgate.text.safety",
     "first_control_character": "groundgate.text.safety",
@@ -96,6 +99,8 @@ __all__ = [
     "is_instruction_like",
     "mask_instructions",
     "overlaps",
+    # city classes
+    "city_classes",
     # control characters
     "control_character_problem",
     "first_control_character",

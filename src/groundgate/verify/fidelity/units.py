@@ -188,7 +188,7 @@ _UNITS: dict[str, _Unit] = {
     **_u("mult", None, 1e9, "bn", "bn", "bln"),
     **_u("mult", None, 1e12, "tn", "tn", "trillion"),
 }
-_CLASSIFIERS = "个台条项人位件笔单张页行家名组套款份批轮层级种步道座辆架艘栋幢所间户只头匹棵枚颗篇首场届"
+_CLASSIFIERS = "个台条项人位件笔单张页行家名组套款份批轮层级种步道座辆架艘栋幢所间户只头匹棵枚颗篇首场届晚"
 _UNITS.update({c: _Unit("count", c, 1.0, c) for c in _CLASSIFIERS})
 # `打九折` / `9 折` (a discount: pay 90 %) is the price's percentage: `转正工资的 90%` bears it out.
 _UNITS["折"] = _Unit("percent", "%", 10.0, "折")
