@@ -1207,3 +1207,12 @@ def test_a_clause_that_only_announces_the_next_is_no_unit_of_its_own() -> None:
     result = check(context=context, answer=answer)
     assert all(not u.text.startswith("另外要注意") or len(u.text) > 6 for c in result.claims for u in c.units)
     assert not any(code.startswith("unit_unsupported:另外") for c in result.claims for code in c.reason_codes)
+
+
+@pytest.mark.parametrize("reply", ["No on both counts.", "No.", "不是的。"])
+def test_a_bare_reply_to_the_question_has_no_polarity_to_flip(reply: str) -> None:
+    context = (
+        "Results are paginated with a maximum of 100 per page; offset-based pagination is not supported."
+    )
+    result = check(context=context, answer=f"{reply} The most you can get per page is 100.")
+    assert result.verdict is not Verdict.REJECT, [c.reason_codes for c in result.claims]

@@ -574,3 +574,29 @@ def test_a_span_past_midnight_is_worked_out_across_it(claim: str, flagged: bool)
         if i.code.endswith("mismatch") or i.code == "number_not_in_evidence"
     ]
     assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "flagged"),
+    [
+        # how far a rate is past the whole: 完成率 105.0% is 5% over target
+        ("华北 | 1,050 | 1,000 | 105.0% | -2%", "华北比目标多出 5%。", False),
+        ("华北 | 1,050 | 1,000 | 105.0% | -2%", "华北比目标多出 8%。", True),
+        # twelve months of a monthly figure, said "every month … over a full year"
+        (
+            "Full-time employees accrue 1.5 days of paid time off per month.",
+            "You earn a day and a half of PTO every month, which comes to 18 days over a full year.",
+            False,
+        ),
+        (
+            "Full-time employees accrue 1.5 days of paid time off per month.",
+            "You earn a day and a half of PTO every month, which comes to 20 days over a full year.",
+            True,
+        ),
+    ],
+)
+def test_a_rate_past_its_target_and_a_year_of_a_monthly_figure_are_worked_out(
+    evidence: str, claim: str, flagged: bool
+) -> None:
+    codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
+    assert bool(codes) is flagged, codes

@@ -239,14 +239,20 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
 
 
 _ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
+_PAST_TARGET = re.compile(
+    r"多出|超出|超额|超过了?|高出|差了?|少了?|\b(?:over|above|beyond|short\s+of|below|exceed(?:ed|s)?\s+(?:it\s+)?by)\s*$",
+    re.IGNORECASE,
+)
 #: A multiple said as one: "是基础版的四倍", "ten times as many", "three times the".
 _TIMES_AFTER = re.compile(r"\s*(?:倍|times\b|-fold\b|fold\b)", re.IGNORECASE)
 _TIMES_BEFORE = re.compile(r"(?:是|为|达到)[^，。；,;]{0,8}的\s*$")
 _PER_MONTH = re.compile(
-    r"每月|每个月|一个月|/\s*月|\ba month\b|\bper month\b|\bmonthly\b|/mo\b", re.IGNORECASE
+    r"每月|每个月|一个月|/\s*月|\ba month\b|\b(?:per|every|each) month\b|\bmonthly\b|/mo\b", re.IGNORECASE
 )
 _OVER_A_YEAR = re.compile(
-    r"一年|全年|每年|\bover a year\b|\ba year\b|\bper year\b|\bannually\b|\byearly\b", re.IGNORECASE
+    r"一年|全年|每年|一整年|\bover a (?:full |whole )?year\b|\ba (?:full |whole )?year\b|\bper year\b|\bannually\b"
+    r"|\byearly\b",
+    re.IGNORECASE,
 )
 
 
@@ -283,6 +289,9 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
             for b in clocks[i + 1 :]
         )
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float)}
+    if m.kind == "percent" and _PAST_TARGET.search(x.source[max(0, m.start - 10) : m.start]):
+        # `完成率 105.0%` retold as `比目标多出 5%`: how far a rate is past (or short of) the whole.
+        return any(_close(abs(p - 100), m.value) for p in percents)
     factors = {1 + p / 100 for p in percents if 0 < p < 100} | {1 - p / 100 for p in percents if 0 < p < 100}
     for text in (x.source, x.aligned.text):
         factors |= {_DISCOUNTS.get(word, 0.5) for word in _DISCOUNT.findall(text)}

@@ -66,6 +66,14 @@ def _prefix_flip(src: _Polarity, oth: _Polarity) -> tuple[str, str] | None:
     return None
 
 
+#: A bare reply to a yes/no question: `No.`, `No on both counts.`, `Yes, both.`, `不是的。`, `对。`
+_BARE_REPLY = re.compile(
+    r"^\s*(?:(?:no|yes|nope|yep|not really|correct|right)\b[\s,]*(?:on\s+(?:both|all)\s+counts?|to\s+both|both|"
+    r"sir|indeed|exactly)?|不是的?|是的|对|不对|没错|不行|可以|不可以|不能|能)\s*[.!。！]?\s*$",
+    re.IGNORECASE,
+)
+
+
 def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     """Does one side negate what the other states plainly?
 
@@ -75,6 +83,8 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
     one when the two texts are well aligned overall.
     """
     r = x.r
+    if _BARE_REPLY.match(x.source):
+        return  # "No on both counts.": a reply to the question, with no predicate of its own to flip
     src = _polarity(x.source)
     oth = other.polarity()
     prefixed = _prefix_flip(src, oth)
