@@ -152,13 +152,6 @@ _UNITS: dict[str, _Unit] = {
     **_u("measure", "g", 1.0, "g", "克", "gram", "grams"),
     **_u("measure", "g", 1e3, "kg", "kg", "千克", "公斤", "kilogram", "kilograms"),
     **_u("measure", "g", 1e6, "t", "吨", "tonne", "tonnes"),
-    # Imperial and market units a retelling converts to (`1.2 kg, about 2.6 lb`): compared in grams
-    # and metres, so a conversion worked out wrong is a changed figure.
-    **_u("measure", "g", 453.59237, "lb", "lb", "lbs", "pound", "pounds", "磅"),
-    **_u("measure", "g", 28.349523125, "oz", "oz", "ounce", "ounces", "盎司"),
-    **_u("measure", "m", 0.0254, "in", "inch", "inches", "英寸"),
-    **_u("measure", "m", 0.3048, "ft", "ft", "foot", "feet", "英尺"),
-    **_u("measure", "m", 1609.344, "mi", "mile", "miles", "英里"),
     **_u("measure", "L", 1e-3, "ml", "ml", "毫升", "milliliter", "milliliters", "millilitre", "millilitres"),
     **_u("measure", "L", 1.0, "L", "升", "liter", "liters", "litre", "litres"),
     **_u("measure", "Hz", 1.0, "Hz", "hz", "赫兹"),
