@@ -373,11 +373,14 @@ _TITLE_GENERIC: Final = frozenset({"审批", "报销", "提交", "申请", "任�
 NAMED_TASK_MIN: Final = 4
 
 
-def named_tasks(question: str, facts: Sequence[VerifiedFact]) -> set[str]:
+def named_tasks(
+    question: str, facts: Sequence[VerifiedFact], pointed: dict[str, str] | None = None
+) -> set[str]:
     """The refs of the tasks the question names by their title ("王芳那个病假审批…" → 审批王芳的病假申请):
     those sharing the most title words with it, at least `NAMED_TASK_MIN` characters of them; empty
     when it names none (a list question, or a task that is not in this list)."""
-    pointed = _pointed_titles(question, facts)
+    if pointed is None:
+        pointed = _pointed_titles(question, facts)
     if len(pointed) == 1:
         return set(pointed.values())
     asked = {t for t in tokenize(question) if len(t) > 1 and t not in _TITLE_GENERIC}
@@ -426,9 +429,10 @@ def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, s
 def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     """The titles of the tasks a singular reference ("我那个审批还剩几天") could mean, when it could
     mean more than one and the question names none by its title (`named_tasks`); else []."""
-    if named_tasks(question, facts):
+    pointed = _pointed_titles(question, facts)
+    if named_tasks(question, facts, pointed):
         return []
-    if len(pointed := _pointed_titles(question, facts)) >= 2:
+    if len(pointed) >= 2:
         return list(pointed)
     titles = [
         str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)

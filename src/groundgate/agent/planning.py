@@ -176,7 +176,7 @@ _CN_DIGITS: Final = {
 }
 #: "明天截止的", "后天到期吗": one day ahead of the runtime's day (`startDate` = `endDate`).
 _DAYS_AHEAD: Final = {"明天": 1, "明日": 1, "后天": 2, "大后天": 3}
-_DAY_AHEAD = re.compile(r"大后天|后天|明天|明日")
+_DAY_AHEAD = re.compile("|".join(sorted(_DAYS_AHEAD, key=len, reverse=True)))
 #: Past its due date: "逾期了", "已经过期", "超期", "拖过截止日期".
 _OVERDUE = re.compile(r"逾期|过期|超期|过了截止|拖过")
 _RANGE_CUES: Final = (
