@@ -19,8 +19,8 @@ as is, a second blind figure), and `eval_tune_blind3.yaml` (40 blind-written ent
 the two follow-ups, session 22: scored once before any change — that figure is in docs/benchmarks.md
 — then tuned on, like the first tune set), and `eval_tune_blind4.yaml` (43 more blind-written questions,
 session 23, scored once before any change and then tuned on the same way), and `eval_tune_blind5.yaml` (40 more,
-session 24, the same way), `eval_tune_blind6.yaml` (40 more, session 25, the same way) and `eval_tune_blind7.yaml`
-(40 more, session 26, the same way).
+session 24, the same way), `eval_tune_blind6.yaml` (40 more, session 25, the same way), `eval_tune_blind7.yaml`
+(40 more, session 26, the same way) and `eval_tune_blind8.yaml` (40 more, session 27, the same way).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -50,6 +50,7 @@ SETS = {
     "tune 5 (blind-written, tuned on)": "eval_tune_blind5.yaml",
     "tune 6 (blind-written, tuned on)": "eval_tune_blind6.yaml",
     "tune 7 (blind-written, tuned on)": "eval_tune_blind7.yaml",
+    "tune 8 (blind-written, tuned on)": "eval_tune_blind8.yaml",
 }
 
 
