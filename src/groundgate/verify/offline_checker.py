@@ -40,6 +40,7 @@ from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTI
 from groundgate.verify.causes import cause_phrases
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
+from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
 from groundgate.verify.swaps import exclusive_swaps, states_exclusive_value
@@ -49,11 +50,9 @@ from groundgate.verify.windows import (
     MAX_EXCERPT_CHARS,
     ContextIndex,
     Support,
-    best_window,
-    char_bigrams,
     weighted,
 )
-from groundgate.verify.worked_figures import FIGURE_TOKEN, vetted_figures
+from groundgate.verify.worked_figures import vetted_figures
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,7 +182,7 @@ class OfflineChecker:
         claim = span.text
         decision = key_decision(claim)
         reasons: list[str] = [decision.reason]
-        measure = _measure(claim, index)
+        measure = measure_support(claim, index)
         best, tokens = measure.best, measure.tokens
         cjk = is_cjk_text(claim)
         novel = self._novel_terms(tokens, index)
@@ -246,7 +245,7 @@ class OfflineChecker:
         # checks accepted is no word the context lacks: support is measured on the rest.
         vetted = vetted_figures(claim, novel, issues, index.canonical)
         if vetted:
-            measure = _measure(claim, index, skip=vetted)
+            measure = measure_support(claim, index, skip=vetted)
             best, novel = measure.best, [word for word in novel if word not in vetted]
         reasons.extend(f"fidelity:{issue.code}" for issue in issues)
         reasons.append(f"support:{best.score:.2f}")
@@ -295,7 +294,7 @@ class OfflineChecker:
     def _category(
         self,
         claim: str,
-        measure: _Measure,
+        measure: Measure,
         index: ContextIndex,
         novel_entities: list[str],
         apart: list[str],
@@ -356,7 +355,7 @@ class OfflineChecker:
             for piece in _comma_pieces(claim):
                 # A clause that is no unit of its own (`补贴按月打入社保卡，出生后 6 个月内申请的可补发`)
                 # is read against its own window too: the sentence that states its schedule.
-                own = _measure(piece, index).best
+                own = measure_support(piece, index).best
                 if own.window is not None and (excluded := exclusive_swaps(piece, own.window.text)):
                     return (
                         FactCategory.NO_EVIDENCE,
@@ -369,7 +368,7 @@ class OfflineChecker:
                 for swap in entity_swaps(
                     measure.ordered, tokenize(index.canonical(best.window.text)), index.anywhere
                 )
-                if _modifier(claim, swap[0])
+                if is_modifier(claim, swap[0])
                 and (_entity_like(swap[0], claim) or _entity_like(swap[1], best.window.text))
             ]
             if swaps:
@@ -424,8 +423,8 @@ class OfflineChecker:
             return ()
         found: list[UnitAssessment] = []
         for part in parts:
-            measure = _measure(part.text, index, skip=vetted) if len(parts) > 1 else None
-            score = _unit_score(part.text, measure, index) if measure is not None else 1.0
+            measure = measure_support(part.text, index, skip=vetted) if len(parts) > 1 else None
+            score = unit_score(part.text, measure, index) if measure is not None else 1.0
             conflicts = records.clause_conflicts(
                 span.text[: part.start - span.start], part.text, fields, index.rows()
             )
@@ -472,16 +471,6 @@ class OfflineChecker:
         )
 
     # ------------------------------------------------------------------ measures
-
-    @staticmethod
-    def _scattered(tokens: list[str], index: ContextIndex) -> float:
-        """Weighted share of the claim's words found anywhere in the context."""
-        total = covered = 0.0
-        for token, w in weighted(tokens):
-            total += w
-            if index.anywhere(token):
-                covered += w
-        return covered / total if total else 0.0
 
     @staticmethod
     def _novel_terms(tokens: list[str], index: ContextIndex) -> list[str]:
@@ -578,7 +567,7 @@ def _around(best: Support, index: ContextIndex) -> str:
 def _cause_share(cause: str, words: list[str], index: ContextIndex) -> float:
     """Weighted share of a cause's words the context states: anywhere, or for a Chinese word, each of
     its characters in the sentence best aligned with the cause (`涨价` retells `价格上涨`)."""
-    window = _measure(cause, index).best.window if is_cjk_text(cause) else None
+    window = measure_support(cause, index).best.window if is_cjk_text(cause) else None
     window_text = index.canonical(window.text) if window is not None else ""
     total = found = 0.0
     for word, weight in weighted(words):
@@ -589,7 +578,7 @@ def _cause_share(cause: str, words: list[str], index: ContextIndex) -> float:
 
 
 def _key_for_question(
-    key: bool, reason: str, measure: _Measure, question_tokens: set[str], t: CheckerThresholds
+    key: bool, reason: str, measure: Measure, question_tokens: set[str], t: CheckerThresholds
 ) -> tuple[bool, str]:
     """Whether a claim is key once the question is known, and why."""
     tokens = measure.tokens
@@ -620,96 +609,6 @@ def _out_of_time(done: list[ClaimAssessment], rest: Sequence[Span]) -> Classific
             )
         )
     return Classification([*done, *cut], notes=[BUDGET_TIME_EXCEEDED])
-
-
-@dataclass(frozen=True, slots=True)
-class _Measure:
-    """What support scoring found for one text (a claim or one of its clauses)."""
-
-    best: Support
-    tokens: list[str]
-    """Content words of the text after synonym folding, in order."""
-    scattered: float
-
-    @property
-    def ordered(self) -> list[str]:
-        return self.tokens
-
-
-_EN_STOP_AFTER = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "to",
-        "in",
-        "on",
-        "at",
-        "for",
-        "with",
-        "by",
-        "from",
-        "and",
-        "or",
-        "but",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "as",
-        "that",
-        "this",
-        "it",
-        "its",
-    ]
-)
-
-
-def _modifier(claim: str, word: str) -> bool:
-    """`word` stands right before another content word, as an attribute does (`memory quota`,
-    `内存配额`); verbs (`answered with`, `moving`) are paraphrased far more often than swapped."""
-    if word.startswith("qz"):
-        return True  # a lexicon concept: `entity_swaps` already required a Latin name opposite
-    if not word.isascii():
-        at = claim.find(word)
-        return at >= 0 and at + len(word) < len(claim) and is_cjk_text(claim[at + len(word)])
-    found = re.search(rf"(?i)\b({re.escape(word)}[a-z]*)\s+([A-Za-z][\w-]*)", claim)
-    if found is None:
-        return False
-    surface, following = found.group(1).lower(), found.group(2).lower()
-    return not surface.endswith(("ed", "ing")) and following not in _EN_STOP_AFTER
-
-
-def _unit_score(text: str, measure: _Measure, index: ContextIndex) -> float:
-    """A clause's support: for English, its words must be the window's words, not parts of them
-    (`call` is not in `on-call`); a clause is short, and one loose match would carry it."""
-    window = measure.best.window
-    if window is None or is_cjk_text(text) or not measure.tokens:
-        return measure.best.score
-    words = set(tokenize(index.canonical(window.text)))
-    total = covered = 0.0
-    for token, weight in weighted(measure.tokens):
-        total += weight
-        if token in words:
-            covered += weight
-    return min(measure.best.score, covered / total)
-
-
-def _measure(text: str, index: ContextIndex, skip: frozenset[str] = frozenset()) -> _Measure:
-    """Support of `text`, leaving out the words in `skip` (figures already vetted, see `_assess`)."""
-    folded = index.canonical(text)
-    # A linking word the context never uses (`另外`, `currently`) is the retelling's, not a fact.
-    tokens = [token for token in tokenize(folded) if token not in DISCOURSE or index.anywhere(token)]
-    if skip:
-        tokens = [token for token in tokens if token not in skip]
-        if is_cjk_text(text):
-            folded = FIGURE_TOKEN.sub(lambda m: " " if m.group() in skip else m.group(), folded)
-    claim_bigrams = char_bigrams(normalize(folded)) if is_cjk_text(text) else set()
-    best = best_window(tokens, claim_bigrams, index)
-    return _Measure(best, tokens, OfflineChecker._scattered(tokens, index))
 
 
 def _window_evidence(
@@ -782,7 +681,7 @@ def _direct_bar(claim: str, t: CheckerThresholds, record: bool) -> float:
 
 
 def _cross_language(
-    measure: _Measure, index: ContextIndex, t: CheckerThresholds
+    measure: Measure, index: ContextIndex, t: CheckerThresholds
 ) -> tuple[FactCategory, float, list[str]]:
     """A claim in the other language than its context: judged on its anchors only."""
     window = measure.best.window

@@ -32,7 +32,7 @@ def char_bigrams(normalized: str) -> set[str]:
 
 #: Words that link or frame what a sentence says, not what it says (`目前`, `另外`, `也就是`,
 #: `currently`): a retelling adds them freely, so one the context never uses is left out of a claim's
-#: support (`offline_checker._measure`); one it uses counts as any word. Negations, hedges,
+#: support (`measures.measure_support`); one it uses counts as any word. Negations, hedges,
 #: causes and restrictions (`不`, `只有`, `因为`) are not here: the fidelity checks, the cause check
 #: and polarity read those off the raw text.
 DISCOURSE: Final = wordset(
