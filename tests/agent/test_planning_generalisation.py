@@ -71,6 +71,14 @@ def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
         ("出差伙食补贴是按工作日算还是按自然日算？", [NeedCode.AMOUNT_RULE]),
         ("季度绩效自评那个我是不是已经交了？", [NeedCode.TASK_STATE]),
         ("我帮 u-wang 问一下，他下周有什么东西要交？", [NeedCode.TASK_STATE]),
+        # session 27
+        ("病假连着请三天，还得交病历吗？", [NeedCode.MATERIALS]),
+        ("婚假要交啥？", [NeedCode.MATERIALS]),
+        ("出差伙食补贴现在还是一天八十块吧？", [NeedCode.AMOUNT_RULE]),
+        ("出差正好赶上周六周日，这两天还算伙食补贴吗？", [NeedCode.AMOUNT_RULE]),
+        ("下礼拜去北京出差，看中的酒店一晚五百八，能全额报吗？", [NeedCode.AMOUNT_RULE]),
+        ("这周我还有几件事没弄完？", [NeedCode.TASK_STATE]),
+        ("西部项目这边，后天有要交的东西吗？", [NeedCode.TASK_STATE]),
     ],
 )
 def test_colloquial_phrasings_name_their_needs(
@@ -83,7 +91,15 @@ def test_colloquial_phrasings_name_their_needs(
 
 @pytest.mark.parametrize(
     "question",
-    ["这个要谁批？", "那张单子到期了没？", "上回跟你说的那件事办得怎么样了？", "我想报销，最多能报多少钱？"],
+    [
+        "这个要谁批？",
+        "那张单子到期了没？",
+        "上回跟你说的那件事办得怎么样了？",
+        "我想报销，最多能报多少钱？",
+        # leave in general: each kind has its own materials and approvers
+        "下周想请两天假，需要准备点什么材料？",
+        "假要是连着请超过五天，除了主管还得找谁批？",
+    ],
 )
 def test_a_question_with_nothing_to_point_at_is_not_planned(question: str, registry: ToolRegistry) -> None:
     # Not guessed: the runtime asks (NEEDS_INPUT) instead of answering about some subject.
@@ -100,6 +116,55 @@ def test_a_named_subject_is_not_ambiguous(registry: ToolRegistry) -> None:
 )
 def test_requests_to_act_are_unsupported(question: str, registry: ToolRegistry) -> None:
     assert _plan(question, registry).intent is Intent.UNSUPPORTED
+
+
+@pytest.mark.parametrize(
+    ("question", "someone_else"),
+    [
+        ("帮我看看张伟这周手上都有哪些待办", True),
+        ("查一下王芳的待办", True),
+        ("我这周手上有哪些待办？", False),
+        ("下周我手上有哪些活儿要到期？", False),  # "周我" is no name
+        ("帮我看看周报的待办", False),  # a report, not 周 someone
+        ("王芳那个病假审批是不是已经拖过期了？", False),  # the caller's task about 王芳
+    ],
+)
+def test_someone_named_by_a_bare_name_has_tasks_no_tool_reads(
+    question: str, someone_else: bool, registry: ToolRegistry
+) -> None:
+    assert (_plan(question, registry).intent is Intent.UNSUPPORTED) is someone_else
+
+
+@pytest.mark.parametrize(
+    ("question", "terms_left_out"),
+    [
+        ("病假正好请五天，用得着找 HRBP 审批吗？", {"hrbp", "用得着"}),
+        ("假要是连着请超过五天，除了主管还得找谁批？", {"主管"}),
+        ("二线城市住酒店不是一晚三百八封顶嘛，现在还是这个标准？", {"封顶"}),
+    ],
+)
+def test_the_approver_put_up_for_checking_is_no_subject(question: str, terms_left_out: set[str]) -> None:
+    assert not subject_terms(question) & terms_left_out
+
+
+@pytest.mark.parametrize(
+    ("question", "tier", "fits"),
+    [
+        (
+            "我在这儿干了十九年半了，离二十年还差一点，今年年假算几天？",
+            "满 10 年不满 20 年的每年享有年休假 10 天",
+            True,
+        ),
+        (
+            "我在这儿干了十九年半了，离二十年还差一点，今年年假算几天？",
+            "满 20 年的每年享有年休假 15 天",
+            False,
+        ),
+        ("干了 3 年半，年假几天？", "入职满 1 年不满 10 年的员工每年享有年休假 5 天", True),
+    ],
+)
+def test_a_length_with_half_a_year_falls_in_one_tier(question: str, tier: str, fits: bool) -> None:
+    assert condition_fit(tier, question) is fits
 
 
 def test_windows_next_week_and_a_month_that_names_a_task() -> None:
@@ -161,8 +226,9 @@ def test_only_words_that_may_name_a_thing_are_subject_words(question: str, subje
         # the approver or form asked for is the answer's kind
         ("这趟出差前前后后花了一万二，报销要经过哪些领导审批？", {"差旅"}),
         ("请婚假的时候要把结婚证原件交上去吗？", {"婚假", "结婚证"}),
-        # an A-not-A question form is no subject ("用不用"), nor is handing in (`交上去`)
-        ("这次出差报销正好 5000 块，用不用找财务总监签字？", {"差旅", "财务总监"}),
+        # an A-not-A question form is no subject ("用不用"), nor is handing in (`交上去`), nor the
+        # approver put up for checking: the approval rule answers whoever it names
+        ("这次出差报销正好 5000 块，用不用找财务总监签字？", {"差旅"}),
         ("报差旅的时候，除了住宿发票和水单，还要交哪些单子？", {"住宿", "差旅", "发票", "水单"}),
         # a place stated in another clause stays a condition
         ("下个月要去新加坡出差，酒店一晚能报多少？", {"新加坡", "住宿", "差旅"}),

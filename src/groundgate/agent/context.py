@@ -41,7 +41,7 @@ from groundgate.agent.contracts import (
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
-from groundgate.agent.vocabulary import REPLACEABLE_CLASSES, entities_in
+from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, entities_in
 from groundgate.questions import resolve_followup
 
 __all__ = ["STATE_VERSION", "ConversationState", "ordinal_of", "resolve_context"]
@@ -123,6 +123,15 @@ def _same_class_replacement(focus: str, previous: str) -> str | None:
 _MONTH_WORD = re.compile(r"(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
 
+#: "不是一二线城市", "非一线城市": said the way the rules read exclusions ("一二线以外的城市"), so the
+#: class named is left out rather than asked about.
+_NOT_CLASS = re.compile(r"(?:不是|不在|非)\s*([一二三四五]{1,3}线)(?:的)?(?:城市|地方)?")
+#: A class named to be left out ("不是一二线城市", "一二线以外的城市", "非一线城市").
+_EXCLUDED_CLASS = re.compile(
+    r"(?:不是|不在|非|除了)[^，,。？?]{0,6}?城市|[^，,。？?\s]{1,6}?(?:以外|之外)(?:的城市|的地方)?"
+)
+
+
 def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     """(old, new): the word of `previous` that `focus` replaces with one of the same class (a month
     replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的")."""
@@ -133,6 +142,10 @@ def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:
             continue
+        excluded = _EXCLUDED_CLASS.search(focus)
+        if excluded and new in excluded.group(0):
+            # "那要是去的地方不是一二线城市呢？": the case is what the phrase leaves out, not 二线城市.
+            new = excluded.group(0)
         old = next((w for w in sorted(group, key=len, reverse=True) if w in previous and w != new), None)
         if old is not None:
             return old, new
@@ -147,6 +160,10 @@ def _follow_up(question: str, previous: str) -> str | None:
         or not (re.match(r"^\s*(?:那么|那|还有|另外)", question) or re.search(r"呢|也|那儿|那里", question))
     ):
         return None
+    if entities_in(body) and any(cue.search(body) for cue in NEED_CUES.values()):
+        # "那婚假要交啥？" after "病假连着请三天，还得交病历吗？" names its subject and asks its own
+        # need: a question of its own, not the earlier one with 婚假 put in (which would ask for 病历).
+        return body
     replaced = _same_class_replacement(body, previous)
     if replaced is not None:
         return replaced
@@ -261,7 +278,7 @@ def resolve_context(
 
     return ResolvedContext(
         question=text,
-        resolved_question=resolved,
+        resolved_question=_NOT_CLASS.sub(r"\1以外的城市", resolved),
         relation=relation,
         current_goal=resolved,
         candidate_entities=entities_in(resolved),

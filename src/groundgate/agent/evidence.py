@@ -138,6 +138,10 @@ _JOINED = re.compile(
 )
 
 
+#: "这两天还算伙食补贴吗", "周末算不算": whether a case counts under a rule, not the rule's figure.
+_COUNTS_ASKED: Final = re.compile(r"(?:还|也)算[^？?，,。]{0,6}吗|算不算")
+
+
 def as_service_length(question: str, today: date) -> str:
     """A joining date said as the whole years it makes on `today` ("2017 年 3 月入职" on 2026-04-15 →
     "入职满 9 年"), so a tiered rule ("满 1 年不满 10 年") can be matched against it."""
@@ -178,6 +182,16 @@ _PER_YEAR = re.compile(
 
 
 _YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个?月")
+#: "十九年半", "3 年半": a length of service with half a year on top, in months.
+_YEARS_AND_A_HALF: Final = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*年半")
+#: "离二十年还差一点": short of that length (a hint beside the length itself, dropped).
+_SHORT_OF: Final = re.compile(
+    r"离\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:年|个月|天)\s*还?差(?:一点|一些|点|几个月)?"
+)
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else int(parse_chinese_numeral(raw) or 0)
 
 
 def _as_conditions(question: str) -> str:
@@ -188,6 +202,10 @@ def _as_conditions(question: str) -> str:
     # "19 年零 11 个月" is one length of service, 239 months: not 19 years and, apart, 11 months
     # (which no tier holds, so every tier would look contradicted).
     question = _YEARS_AND_MONTHS.sub(lambda m: f"{int(m.group(1)) * 12 + int(m.group(2))} 个月", question)
+    question = _YEARS_AND_A_HALF.sub(lambda m: f"{_count(m.group(1)) * 12 + 6} 个月", question)
+    # "离二十年还差一点" only says the length is under twenty years, which the length said beside it
+    # already places; as a bound of its own it would fit no tier whole.
+    question = _SHORT_OF.sub(" ", question)
     return _PER_YEAR.sub(" ", question)
 
 
@@ -402,6 +420,10 @@ _SINGULAR_REF = re.compile(
 )
 
 
+#: A task said by what the caller has to do with it ("我要审批的那个待办"): as singular as "我那个审批".
+_RELATIVE_REF = re.compile(r"(?:要|得|该)([\u4e00-\u9fff]{2,3}?)的(?:那|这)(?:个|项|笔|条|件|张)")
+
+
 #: The words right before a pointer ("采购申请那个审批", "看下差旅那条待办"): they name the task.
 _BEFORE_POINTER = re.compile(r"([\u4e00-\u9fff]{2,8})(?:那个|那张|那笔|那项|那条|那件)")
 
@@ -437,8 +459,9 @@ def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     titles = [
         str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)
     ]
-    for m in _SINGULAR_REF.finditer(question):
-        word = m.group(1)
+    words = [m.group(1) for m in _SINGULAR_REF.finditer(question)]
+    words += [m.group(1) for m in _RELATIVE_REF.finditer(question)]
+    for word in words:
         # The longest start of the words after it that some title holds (`审批还剩` → `审批`).
         hits = next(
             (found for n in range(len(word), 1, -1) if (found := [t for t in titles if word[:n] in t])), []
@@ -577,10 +600,11 @@ class EvidenceEvaluator:
             return []
         offered = alternatives_offered(self.question)
         rest = ALTERNATIVES.sub(" ", self.question)
-        if offered and not re.search(r"多少|几", rest):
+        if (offered or _COUNTS_ASKED.search(self.question)) and not re.search(r"多少|几", rest):
             # "按工作日算还是按自然日算" asks which way a rule counts, not its figure: sources that
             # differ in the amount but count the same way do not disagree about what was asked
-            # (unless it also asks the figure: "…还是按工作日算？一天多少？").
+            # (unless it also asks the figure: "…还是按工作日算？一天多少？"). So does "周六周日还算
+            # 伙食补贴吗": whether a day counts, not how much it pays.
             return []
         subject = subject_terms(self.question)
         terms = subject or frozenset(tokenize(self.question))

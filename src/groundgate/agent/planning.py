@@ -51,6 +51,7 @@ from groundgate.agent.subjects import subject_terms
 from groundgate.agent.vocabulary import ASKS, NEED_CUES, OFFERED_FIGURES, canonical_terms, entities_in
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
+from groundgate.text.names import looks_like_name
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
 from groundgate.verify.fidelity import compare_constraints, extract
 
@@ -99,7 +100,10 @@ _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
         r"报销|差旅|出差|住宿|酒店|宾馆|餐补|饭补|餐费|伙食|交通费|打车|机票|招待|发票|水单|行程单|票据|"
         r"(?:能|给|可以|照样|也能)报(?!告)|报不报|补贴"
     ),
-    "leave": re.compile(r"年假|年休假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休"),
+    "leave": re.compile(
+        r"年假|年休假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休|"
+        r"请\s*[一二两三四五六七八九十几半\d]+\s*个?(?:天|周|星期)假|^假(?=要|如果|连)"
+    ),
 }
 #: Questions about the caller's own live tasks: lists ("我有哪些待办", "这礼拜我手上有啥活儿", "这礼拜我有
 #: 什么要审批的" — a task verb, not "有什么要注意的", which asks the policy) and one
@@ -107,7 +111,9 @@ _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
 _TASK_CUE = re.compile(
     r"待办|任务|待审批|待处理|要处理的|等着我|手(?:上|头)(?:有|还有)|(?:啥|什么|哪些)(?:活儿?|事儿?)(?:要|在|没)?|"
     r"要交的(?!材料|资料|单据|证明|发票|票据|凭证)|有啥要|(?:什么|啥)(?:东西|事儿?|活儿?)要(?:交|做|办|处理|审批|批|完成)|我[^，,？?]{0,4}有(?:什么|啥|哪些)要(?:审批|批|处理|提交|交|做|完成|办|签|跟进)的|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
-    r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度"
+    r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度|"
+    # "这周我还有几件事没弄完": a count of the caller's open items
+    r"(?:几|多少)(?:件|个|项)(?:事|活)"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
@@ -127,15 +133,23 @@ _AMOUNT_SUBJECT = re.compile(
     r"住宿|酒店|伙食|餐|交通|机票|火车|年假|年休假|病假|婚假|事假|产假|丧假|差旅|出差|实习"
 )
 #: Leave in general ("请假的话要准备哪些证明材料？"): every kind of leave has its own materials.
-_ANY_LEAVE = re.compile(r"请假|休假")
+#: "请两天假", "假要是连着请超过五天" name no kind of leave either.
+_ANY_LEAVE = re.compile(
+    r"请假|休假|请\s*[一二两三四五六七八九十几半\d]+\s*个?(?:天|周|星期)假|^假(?=要|如果|连)"
+)
 _REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
 _OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担|多出来|多出的|多出部分|超过的部分")
 _STILL_IN_TIME = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期")
 
 
+#: An amount said the spoken way, without its unit ("一晚五百八", "一千二"): a sum of money in a
+#: question about what is reimbursed.
+_SPOKEN_AMOUNT = re.compile(r"[一二两三四五六七八九][百千][一二两三四五六七八九]?(?![天年月周个])")
+
+
 def _names_amount(text: str) -> bool:
-    return any(m.kind == "amount" for m in extract(text))
+    return any(m.kind == "amount" for m in extract(text)) or bool(_SPOKEN_AMOUNT.search(text))
 
 
 _UNSUPPORTED = re.compile(r"(?i)CRM|客户|合同|商机|销售额|工资条|薪资")
@@ -249,6 +263,8 @@ _DOUBTS_FIGURE = re.compile(
     r"真(?:的)?(?:这么|那么)(?:少|多|低|高)|还是这个(?:数|标准|额度)|没变吧|还是这样吗"
     # "今年出差还按三百报吗": whether an earlier figure still holds.
     r"|还(?:按|是按|照)[^，,。？?]{0,6}(?:报|算|发|给)吗"
+    # "现在还是一天八十块吧": an earlier figure taken for granted
+    r"|还是[^，,。？?]{0,6}(?:块|元|天)吧"
 )
 _FIGURE = re.compile(r"\d|[一两二三四五六七八九十百千万]\s*(?:天|元|块|晚|千|百|万)")
 
@@ -322,10 +338,39 @@ _OTHERS_TASKS = re.compile(
 )
 
 
+#: A person named by their bare name before their tasks ("帮我看看张伟这周手上都有哪些待办", "查一下王芳的
+#: 待办"): the run before `手上`/`手头` (after an optional window), or before `的待办` right after a verb of
+#: looking or the start. A name is two or three characters starting with a surname (`text.names`).
+_BEFORE_HANDS = re.compile(r"(?:这周|本周|这礼拜|这个礼拜|这星期|下周|今天|这个月|本月|最近)?(?:手上|手头)")
+_NAME_THEN_TASKS = re.compile(
+    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务)"
+)
+
+
+#: Words of work that start with a surname's character but name no one ("周报的待办").
+_NOT_NAMES: Final = frozenset(
+    {"周报", "周会", "月报", "日报", "年报", "方案", "安排", "成本", "文档", "时间", "高层"}
+)
+
+
+def _a_name(word: str) -> bool:
+    return looks_like_name(word) and word not in _NOT_NAMES
+
+
+def _someone_elses_tasks(question: str) -> bool:
+    if _OTHERS_TASKS.search(question):
+        return True
+    for m in _BEFORE_HANDS.finditer(question):
+        before = question[: m.start()]
+        if any(_a_name(before[-n:]) for n in (2, 3) if len(before) >= n):
+            return True
+    return any(_a_name(m.group(1)) for m in _NAME_THEN_TASKS.finditer(question))
+
+
 def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     """The offline planner: cue tables over the resolved question."""
     question = resolved.resolved_question
-    if _WRITE_ACTION.search(question) or _OTHERS_TASKS.search(question):
+    if _WRITE_ACTION.search(question) or _someone_elses_tasks(question):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
     parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
@@ -368,7 +413,7 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         and not resolved.trusted_refs
         and resolved.relation.value == "NEW"
         and not entities_in(question)
-        and not subject_terms(question) - {"请假", "休假"}
+        and not subject_terms(question) - {"请假", "休假", "假"}
     ):
         # "需要交哪些材料？" (or "请假的话…") with no kind of leave, expense or process named, and nothing earlier to lean on:
         # every policy lists its own materials; ask which one, never pick one. (No task part and no

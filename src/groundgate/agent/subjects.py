@@ -71,6 +71,13 @@ _ASKED_NOUN = re.compile(
     # "要给 HR 提供什么材料": whom something goes to is no subject.
     r"|(?:给|向|交给|发给|提交给)\s*(?:HR|hr|HRBP|人事|人力|财务|领导|主管|公司)(?=\s*(?:提供|交|提交|递|发|报))"
 )
+#: The approver an approval question names ("用得着找 HRBP 审批吗", "除了主管还得找谁批"): the one put
+#: up for checking, or already known; the rule's sentence names who approves, whatever its subject.
+_NAMED_APPROVER: Final = re.compile(
+    r"除了\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)"
+    r"|(?:找|让|经过|要|得)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))",
+    re.IGNORECASE,
+)
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
 ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
 
@@ -111,6 +118,7 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
     question = _A_NOT_A.sub(" ", question)  # "用不用找财务总监签字": a question form, no subject
+    question = _NAMED_APPROVER.sub(" ", question)
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
     question = _ASKED_NOUN.sub(" ", question)
     # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import re
 
+from groundgate.text.names import SURNAMES
+
 __all__ = ["role_name_findings"]
 
 #: Roles that stand right before a person's name in news, HR and ops prose.
@@ -23,15 +25,6 @@ _ROLE_NAME = re.compile(rf"(?P<role>[\u4e00-\u9fff]{{0,2}}(?:{_ROLES}))\s*(?P<na
 #: Characters that end a name's run rather than belong to it (`刘珊表示`, `周屹头球`).
 _AFTER_NAME = re.compile(
     r"(?:表示|介绍|说|称|指出|认为|透露|强调|在|于|和|与|的|也|则|已|将|是|头球|打入|破门)"
-)
-
-
-#: The common Chinese surnames (a run after a role that starts with none of them is no name).
-_SURNAMES = frozenset(
-    "王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁"
-    "任沈姚卢姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴"
-    "莫孔向汤常温康施文牛樊葛邢安齐易乔伍庞颜倪庄聂章鲁岳翟殷詹申欧耿关兰焦俞左柳甘祝包宁尚符舒阮柯"
-    "纪梅童凌毕单季裴霍涂成苗谷盛曲翁冉骆蓝路游辛靳管柴蒙鲍华喻祁蒲房滕屈饶解牟艾尤阳时穆农司卓古吉缪简车"
 )
 
 
@@ -51,7 +44,7 @@ def role_name_findings(claim: str, context: str) -> list[str]:
     findings: list[str] = []
     for m in _ROLE_NAME.finditer(claim):
         role, name = m.group("role"), _name(claim, m)
-        if name[0] not in _SURNAMES:
+        if name[0] not in SURNAMES:
             continue  # `负责人审批`, `经理签字`: a verb after the role, not a person
         if name not in context and not (len(name) == 3 and name[:2] in context):
             findings.append(f"name_not_in_evidence:{name}")
