@@ -71,6 +71,8 @@ TUNE10 = ROOT / "tests" / "data" / "pipeline_questions_tune10.yaml"
 """A ninth blind-written set of session 25: records, traps, rows, cross-language, sessions (`tune10`)."""
 TUNE11 = ROOT / "tests" / "data" / "pipeline_questions_tune11.yaml"
 """A tenth blind-written set of session 26, the same mix as tune10 (`tune11`)."""
+TUNE12 = ROOT / "tests" / "data" / "pipeline_questions_tune12.yaml"
+"""An eleventh blind-written set of session 27, the same mix as tune11 (`tune12`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -99,6 +101,7 @@ SPLITS = (
     "tune9",
     "tune10",
     "tune11",
+    "tune12",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -685,7 +688,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     files = args.questions or [
         p
-        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, TUNE11, HOLDOUT)
+        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, TUNE11, TUNE12, HOLDOUT)
         if p.is_file()
     ]
     questions = [q for path in files for q in load_questions(path)]
