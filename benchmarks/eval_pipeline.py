@@ -688,7 +688,21 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     files = args.questions or [
         p
-        for p in (QUESTIONS, TUNE2, TUNE3, TUNE4, TUNE5, TUNE6, TUNE7, TUNE8, TUNE9, TUNE10, TUNE11, TUNE12, HOLDOUT)
+        for p in (
+            QUESTIONS,
+            TUNE2,
+            TUNE3,
+            TUNE4,
+            TUNE5,
+            TUNE6,
+            TUNE7,
+            TUNE8,
+            TUNE9,
+            TUNE10,
+            TUNE11,
+            TUNE12,
+            HOLDOUT,
+        )
         if p.is_file()
     ]
     questions = [q for path in files for q in load_questions(path)]
