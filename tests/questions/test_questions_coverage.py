@@ -69,6 +69,15 @@ TEAM_B = "team-b.md > Team B handbook > Rituals"
         # "when … before …": the time of the main clause's event, the reference event said its own way
         ("When do merchants get reminded before the old key is revoked?", "Security sends merchants reminders 14 days and 3 days before the revocation.", "keys", True, ""),
         ("When do merchants get reminded before the old key is revoked?", "After the window the old key is revoked and requests fail.", "keys", False, "need:"),
+        # session 27: a record field that only repeats what the question states answers nothing
+        ("ORD-1 一直卡在 PENDING，客户问要不要重新付一次？", "order.status [order:ORD-1:status]: PENDING", "orders", False, "need:repeats_question"),
+        # "从几点到几点" asks clock times: a condition (`触发时`) does not give them
+        ("用户影响是从几点到几点？", "PaymentTimeoutRateHigh 触发时直接反映用户影响。", "alerts", False, "need:kind_missing:time"),
+        ("用户影响是从几点到几点？", "用户影响从 14:05 持续到 14:32。", "incident", True, ""),
+        # the kind of staff the asker says they are is a case the rule must state
+        ("我是实习生，请了一周病假，工资怎么算？", "每个自然年前 5 天病假工资全额发放，超过 5 天的部分按基本工资的 80% 发放。", "leave", False, "need:case_unsaid:实习生"),
+        # "一年有几天" asks a yearly figure: 一年 is no condition that rules out the 10-20 year row
+        ("我累计工作 12 年了，一年有几天年假？", "累计工作年限满 10 年不满 20 年，年休假天数 10 天。", LEAVE, True, ""),
     ],
 )  # fmt: skip
 def test_a_statement_meets_a_need_only_for_the_asked_entity_attribute_and_case(

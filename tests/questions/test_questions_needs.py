@@ -119,6 +119,23 @@ def test_a_part_without_a_subject_takes_the_earlier_parts_names_and_day() -> Non
     assert second.label == "recovery time of the ERR_TIMEOUT rate"
 
 
+def test_how_an_order_failed_asks_its_cause_and_the_error_asked_after_it_is_the_orders() -> None:
+    why, error = derive_needs("ORD-20260314-00081 这单怎么失败了？报的什么错？").needs
+    assert why.kind is AnswerKind.REASON
+    assert (error.anchors, error.terms) == (["ORD-20260314-00081"], ["报错"])
+
+
+@pytest.mark.parametrize(
+    ("question", "conditions"),
+    [
+        ("我累计工作 12 年了，一年有几天年假？", ["12 年"]),  # 一年 is the rate's unit
+        ("入职一年了，能休几天年假？", ["一年"]),  # a length served
+    ],
+)
+def test_one_year_as_the_unit_of_a_rate_is_no_condition(question: str, conditions: list[str]) -> None:
+    assert [c.text for c in derive_needs(question).needs[0].conditions] == conditions
+
+
 def test_parts_about_different_things_must_each_name_their_own() -> None:
     maternity, marriage = derive_needs("产假多少天？婚假多少天？").needs
     assert (maternity.distinct, marriage.distinct) == (["产假"], ["婚假"])

@@ -34,6 +34,11 @@ _TIME_WORDS = re.compile(
 _WHEN_MENTIONS: Final = frozenset(
     {"time", "date", "period", "duration", "range", "percent", "amount", "count"}
 )
+#: A question asking for a clock time or a day, which no condition answers.
+_ASKS_CLOCK: Final = re.compile(
+    r"几点|几时几分|哪天|哪一天|几号|\bwhat\s+time\b|\bat\s+what\s+time\b|\bwhich\s+(?:day|date)\b",
+    re.IGNORECASE,
+)
 _WHEN_WORDS = re.compile(
     r"当|若|如果|一旦|之前|之后|以后|以前|期间|时|超过|持续|"
     r"\b(?:when|whenever|if|once|after|before|until|during|within|while|above|below)\b",
@@ -223,6 +228,9 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             return True
         return False
     if kind is AnswerKind.TIME:
+        if _ASKS_CLOCK.search(need.text):
+            # "从几点到几点", "what time": a clock time or a day, not a condition (`触发时`).
+            return any(m.kind in ("time", "date") for m in s.mentions)
         # "When does the alert fire?" is answered by a condition as often as by a clock time.
         return (
             any(m.kind in _WHEN_MENTIONS for m in s.mentions)

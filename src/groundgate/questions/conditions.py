@@ -77,6 +77,9 @@ def read_conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[Nee
         if m.start > 0 and part[m.start - 1] in "哪那这该每":
             # `哪一天` (the question word), `那一天` / `这一年` (that day): no condition of one day.
             continue
+        if m.text.startswith("一") and _RATE_AFTER.match(part, m.end):
+            # `一年有几天年假`, `一个月能报几次`: a rate asked for, no condition of one year.
+            continue
         if m.kind in QUANTITY_MENTIONS:
             low, high, low_inc, high_inc = quantity_interval(part, m)
             found.append(
@@ -103,6 +106,12 @@ def read_conditions(part: str, mentions: Sequence[fidelity.Mention]) -> list[Nee
                 )
             )
     return found
+
+
+#: What follows `一年` / `一个月` when it is the unit of a rate asked for, not a length of time.
+_RATE_AFTER: Final = re.compile(
+    r"\s*(?:到底|究竟|大概|大约|一般)?\s*(?:能|可以|有|可|给|一共|总共|共|休|享|几|多少|最多|的(?:年假|假期|额度))"
+)
 
 
 #: "3/14 那天", "on 3/14": a day written month/day, which the figure extractor leaves alone (it

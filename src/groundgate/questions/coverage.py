@@ -497,15 +497,8 @@ def match_need(
         # Every word found is a heading's and no asked name is said: the statement itself says
         # something else under that heading ("Normal values are below 100" under "… and alert").
         codes.append("need:terms_unsaid:" + ",".join(t for t in weighed if t in present))
-    codes += _predicate_codes(need, checkable, present)
-    codes += _case_codes(need, s, words)
-    codes += _subject_codes(need, s, words)
-    qualifiers = _qualifier_conflicts(need, s)
-    codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
-    rivals = _rivals(s, need.anchors)
-    if rivals and need.kind in _ONE_FACT_KINDS:
-        # It also states another case (`P1 … P2 … P3`): a clause of it answers, not the whole.
-        codes.append(f"need:other_case:{rivals[0]}")
+    more, qualifiers, rivals = _statement_codes(need, s, words, checkable, present)
+    codes += more
 
     outcomes = [(c, condition_outcome(s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == SATISFIED)
@@ -553,6 +546,33 @@ def match_need(
     )
     mixed = bool(rivals) or _mixed_quantities(need, s, outcomes)
     return NeedMatch(met=met, on_topic=on_topic or met, codes=tuple(codes), score=score, mixed=mixed)
+
+
+def _statement_codes(
+    need: Need, s: Statement, words: TermEquivalents | None, checkable: Sequence[str], present: set[str]
+) -> tuple[list[str], list[str], list[str]]:
+    """The codes of what the statement says against the need's predicate, case, subject and
+    qualifiers, whether it states other cases too, and whether it only repeats the question; with
+    the qualifier conflicts and rival cases found (the caller weighs those again)."""
+    codes = _predicate_codes(need, checkable, present)
+    codes += _case_codes(need, s, words)
+    codes += _subject_codes(need, s, words)
+    qualifiers = _qualifier_conflicts(need, s)
+    codes += [f"need:qualifier_conflict:{q}" for q in qualifiers]
+    rivals = _rivals(s, need.anchors)
+    if rivals and need.kind in _ONE_FACT_KINDS:
+        # It also states another case (`P1 … P2 … P3`): a clause of it answers, not the whole.
+        codes.append(f"need:other_case:{rivals[0]}")
+    echo = _RECORD_FIELD.match(s.text)
+    if echo and need.kind is not AnswerKind.YES_NO and echo.group(1).strip().lower() in need.text.lower():
+        # "ORD-… 一直卡在 PENDING，要不要重新付？" is not answered by `order.status …: PENDING`: a
+        # record field whose value the question itself states only repeats the question.
+        codes.append("need:repeats_question")
+    return codes, qualifiers, rivals
+
+
+#: One field of a record as the executor states it (`order.status [order:ORD-…:status]: PENDING`).
+_RECORD_FIELD: Final = re.compile(r"^[\w.]+ \[[^\]]+\]: (.+)$")
 
 
 #: Where an English yes/no question's main clause ends: "Are any minutes left out | when the SLO

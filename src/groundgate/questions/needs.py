@@ -350,6 +350,8 @@ def _excluded_categories(text: str) -> list[str]:
 _NOT_SUCCEEDED_ZH: Final = re.compile(
     r"(?:没有|没|未|不)(?:能)?(?:付|支付|付款|扣款|扣|交易|下单|退款|退)?成功"
 )
+_ERROR_WORDS: Final = frozenset({"报错", "错误", "错误码", "失败", "error", "errors", "fail", "failure"})
+_ERROR_ASKED_ZH: Final = re.compile(r"报[的了]?\s+错(?:误码?)?|(?<=\s)错误?码?(?=\s|$)")
 _NOT_SUCCEEDED_EN: Final = re.compile(
     r"\b(?:did(?:n't| not)|never)\s+(?:go|went)\s+through\b|\b(?:was|were)(?:n't| not)\s+successful\b"
     r"|\b(?:did(?:n't| not)|never)\s+succeed(?:ed)?\b",
@@ -393,6 +395,8 @@ def _analyse(part: str) -> _Part:
     # "为啥没付成功", "why didn't it go through": a failure in other words, asked as one (the record's
     # cause line need not repeat it — `failure_terms`).
     blanked = (_NOT_SUCCEEDED_ZH if zh else _NOT_SUCCEEDED_EN).sub(" 失败 " if zh else " fail ", blanked)
+    if zh:  # "报的什么错" (its `什么` blanked): the error asked for
+        blanked = _ERROR_ASKED_ZH.sub(" 报错 ", blanked)
     condition_subject = ""
     if zh:
         blanked = re.sub(r"(?:不满|未满|不足|不到|超过|满|以上|以下|以内|之内)", " ", blanked)
@@ -584,11 +588,7 @@ def derive_needs(
     for part in parts:
         anchors, terms, soft = list(part.anchors), list(part.terms), []
         conditions = list(part.conditions)
-        empty = not anchors and not terms and not part.conditions
-        # "ORD-… 停在什么状态？为什么一直没有结果？": a why that names nothing asks about what the part
-        # before it named.
-        asks_why_of_it = part.kind is AnswerKind.REASON and not anchors and previous is not None
-        if previous is not None and (empty or (part.has_pronoun and not anchors) or asks_why_of_it):
+        if previous is not None and _about_the_part_before(part):
             # "含义是什么？" / "when did it recover": about the subject of the part before it.
             anchors = list(previous.anchors)
             soft = [t for t in previous.terms if t not in terms]
@@ -721,8 +721,35 @@ def _measure_terms(text: str, terms: Sequence[str]) -> list[str]:
     return list(dict.fromkeys(found))
 
 
+def _about_the_part_before(part: _Part) -> bool:
+    """Whether a part names nothing of its own and so asks about the subject of the part before it:
+    no words at all ("含义是什么？"), a pronoun, a why that names nothing ("ORD-… 停在什么状态？为什么
+    一直没有结果？"), or an error asked for with nothing named ("…怎么失败了？报的什么错？")."""
+    if part.anchors:
+        return False
+    return (
+        (not part.terms and not part.conditions)
+        or part.has_pronoun
+        or part.kind is AnswerKind.REASON
+        or (bool(part.terms) and set(part.terms) <= _ERROR_WORDS)
+    )
+
+
+#: The kind of staff the asker says they are ("我是实习生，…", "I'm a contractor —"): a policy for
+#: staff in general (often written for regular employees only) answers another case.
+_ASKER_GROUP: Final = re.compile(
+    r"我是(?P<case>实习生|外包(?:员工)?|派遣员工|劳务派遣|兼职|临时工|试用期员工|顾问)"
+    r"|\bI(?:'m| am)\s+(?:an?\s+)?(?P<en>intern|contractor|temp|part[- ]timer|consultant)\b",
+    re.IGNORECASE,
+)
+
+
 def _case_clause(text: str) -> str:
-    """The case a question sets before it asks (`出差当天出发的话`, `if the key leaked,`), or ``."""
+    """The case a question sets before it asks (`出差当天出发的话`, `if the key leaked,`, `我是实习生`),
+    or ``."""
+    group = _ASKER_GROUP.search(text)
+    if group:
+        return group.group("case") or group.group("en")
     found = CASE_ZH.match(text) if is_cjk_text(text) else CASE_EN.search(text)
     if found is None or _TOPIC_OPENER.match(found.group(0)):
         # "In the February 18 callback storm, …" names what the question is about (its subject,
