@@ -234,6 +234,7 @@ def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> O
         models=role_models(settings),
         budgets=budgets_from_settings(settings),
         thresholds=checker_thresholds(settings),
+        live_until=workspace.live_until,
     )
 
 

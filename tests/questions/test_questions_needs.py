@@ -403,3 +403,10 @@ def test_a_category_the_question_says_its_case_is_not_is_excluded(question: str,
 def test_may_one_get_is_no_word_the_measured_figure_needs() -> None:
     (need,) = derive_needs("下周去苏州出差住两晚，酒店每晚能报多少？").needs
     assert "能报" not in need.required_terms
+
+
+@pytest.mark.parametrize(
+    "question", ["payment success rate at 14:16 UTC?", "gateway p99 latency at 14:03", "支付成功率 14:16？"]
+)
+def test_a_measure_named_at_a_minute_without_a_question_word_asks_its_value(question: str) -> None:
+    assert derive_needs(question).needs[0].kind is AnswerKind.QUANTITY

@@ -79,6 +79,45 @@ def test_round_two_reads_logs_and_metrics_of_the_questions_window() -> None:
 
 
 @pytest.mark.parametrize(
+    ("live_until", "start"),
+    [
+        # a replay whose data ends at 16:00 on the 14th: that day's 14:16
+        (datetime(2026, 3, 14, 16, 0, tzinfo=UTC), "2026-03-14T14:01:00+00:00"),
+        # live data ending at 09:00: 14:16 has not come yet today, so it is yesterday's
+        (datetime(2026, 3, 20, 9, 0, tzinfo=UTC), "2026-03-19T14:01:00+00:00"),
+    ],
+)
+def test_a_clock_time_without_a_day_is_the_last_such_minute_before_the_live_data_ends(
+    live_until: datetime, start: str
+) -> None:
+    question = "payment success rate at 14:16 UTC?"
+    request = PlanRequest(
+        question=question,
+        tools=TOOLS,
+        round=2,
+        retry_context=RetryContext(round=1, missing_evidence_facts=["x"], unmet_need_ids=["n1"]),
+        needs=derive_needs(question),
+    )
+    calls = RulePlanner(now=NOW, live_until=lambda: live_until).plan(request).output.calls
+    metric = next(c for c in calls if c.tool == "query_metrics")
+    assert metric.arguments["name"] == "payment_success_rate"
+    assert metric.arguments["start"] == start
+
+
+def test_without_live_data_a_clock_time_is_read_against_now() -> None:
+    request = PlanRequest(
+        question="p99 latency at 14:03?",
+        tools=TOOLS,
+        round=2,
+        retry_context=RetryContext(round=1, missing_evidence_facts=["x"], unmet_need_ids=["n1"]),
+        needs=derive_needs("p99 latency at 14:03?"),
+    )
+    calls = RulePlanner(now=NOW, live_until=lambda: None).plan(request).output.calls
+    metric = next(c for c in calls if c.tool == "query_metrics")
+    assert metric.arguments["start"].startswith("2026-03-19T")  # NOW is midnight of the 20th
+
+
+@pytest.mark.parametrize(
     "question",
     [
         "Why did ORD-20260314-00097 fail?",

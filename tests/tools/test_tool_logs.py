@@ -424,3 +424,11 @@ def test_arguments_are_validated_and_normalised() -> None:
     ):
         with pytest.raises(ValueError, match=r"."):
             QueryLogsArgs.model_validate(bad)
+
+
+def test_the_store_knows_when_its_newest_line_was_written(store: LogStore) -> None:
+    newest = store.latest()
+    assert newest is not None
+    assert all(line.ts is None or line.ts <= newest for line in store.query(tenant="acme").lines)
+    with LogStore() as empty:
+        assert empty.latest() is None

@@ -271,3 +271,10 @@ def test_tool_arguments(registry: ToolRegistry) -> None:
         assert result.error.startswith("invalid_arguments:")
     args = QueryMetricsArgs.model_validate({"name": "up", "labels": {"b": " 2 ", "a": "1"}})
     assert list((args.labels or {}).items()) == [("a", "1"), ("b", "2")]
+
+
+def test_the_store_knows_when_its_newest_sample_was_taken(store: MetricStore) -> None:
+    # 120 one-minute samples from 13:00: the live evidence ends at 14:59 (a replay's "now")
+    assert store.latest() == T0 + timedelta(minutes=119)
+    with MetricStore() as empty:
+        assert empty.latest() is None

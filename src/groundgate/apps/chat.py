@@ -11,6 +11,7 @@ import logging
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Final
 
 from groundgate.compose.composer import compose_degraded, language_of
@@ -58,11 +59,15 @@ def build_orchestrator(
     models: RoleModels | None = None,
     budgets: Budgets | None = None,
     thresholds: CheckerThresholds | None = None,
+    live_until: Callable[[], datetime | None] | None = None,
 ) -> Orchestrator:
-    """Wire the pipeline. A model-backed planner falls back to the rule planner when its plan fails."""
+    """Wire the pipeline. A model-backed planner falls back to the rule planner when its plan fails.
+    `live_until` says when the live evidence ends (`Workspace.live_until`): the rule planner reads a
+    clock time without a day ("at 14:16") as the last such minute before it."""
     models = models or RoleModels()
     offline_checker = OfflineChecker(thresholds)
-    planner: Planner = ModelPlanner(models.planner) if models.planner else RulePlanner()
+    rules = RulePlanner(live_until=live_until)
+    planner: Planner = ModelPlanner(models.planner) if models.planner else rules
     executor: Executor = ModelExecutor(models.executor) if models.executor else ExtractiveExecutor()
     classifier: ClaimClassifier = (
         LLMJudge(models.verifier, fallback=offline_checker, role="verifier")
@@ -74,7 +79,7 @@ def build_orchestrator(
         planner=planner,
         executor=executor,
         verifier=Verifier(classifier),
-        fallback_planner=RulePlanner() if models.planner else None,
+        fallback_planner=rules if models.planner else None,
         budgets=budgets,
     )
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 from types import TracebackType
 from typing import Self
@@ -44,6 +45,14 @@ class Workspace:
     metrics: MetricStore
     orders: OrderStore
     registry: ToolRegistry
+
+    def live_until(self) -> datetime | None:
+        """When the live evidence loaded here ends (the newest log line or metric sample), None when
+        there is none. A replayed incident (the demo's 2026-03-14) is asked about as of its own day:
+        "the success rate at 14:16" means 14:16 of the data's last day, as it means today's on a live
+        system, whose data ends now."""
+        times = [t for t in (self.logs.latest(), self.metrics.latest()) if t is not None]
+        return max(times) if times else None
 
     def close(self) -> None:
         self.registry.close()

@@ -121,7 +121,20 @@ def answer_kind(part: str, zh: bool) -> AnswerKind:
     for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
         if pattern.search(part):
             return kind
+    if _MEASURE_AT.search(part):
+        # "payment success rate at 14:16 UTC?": a measure named at a moment, asked without a
+        # question word, asks its value.
+        return AnswerKind.QUANTITY
     return AnswerKind.OTHER
+
+
+#: A terse question naming a measure at a clock time ("p99 latency at 14:03?", "支付成功率 14:16？").
+_MEASURE_AT: Final = re.compile(
+    r"\b(?:rate|ratio|latency|lag|count|usage|utilization|qps|throughput|p\d{2}|depth|backlog|"
+    r"connections?|queue|errors?)\b[^?？]{0,20}?(?:\bat\s+)?\d{1,2}:\d{2}"
+    r"|(?:率|延迟|积压|数量|连接数|排队)[^?？]{0,12}?\d{1,2}:\d{2}",
+    re.IGNORECASE,
+)
 
 
 def value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:

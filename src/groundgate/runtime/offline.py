@@ -20,7 +20,7 @@ where sources disagree, the higher one wins.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import UTC, date, datetime, timedelta
 from typing import Any
@@ -93,9 +93,17 @@ def _identifiers(text: str) -> list[str]:
 class RulePlanner:
     """Deterministic planner used when no model is configured."""
 
-    def __init__(self, *, now: datetime | None = None, window_minutes: int = 30) -> None:
+    def __init__(
+        self,
+        *,
+        now: datetime | None = None,
+        window_minutes: int = 30,
+        live_until: Callable[[], datetime | None] | None = None,
+    ) -> None:
         self.now = now
         self.window = timedelta(minutes=window_minutes)
+        self.live_until = live_until
+        """When the live evidence ends (None: it runs up to now); see `_window`."""
 
     def plan(self, request: PlanRequest) -> RoleOutcome[PlannerOutput]:
         tools = _tool_names(request.tools)
@@ -219,7 +227,7 @@ class RulePlanner:
         day = next((str(m.value) for m in mentions if m.kind == "date"), None)
         clock = next((str(m.value) for m in mentions if m.kind == "time"), None)
         if day is None:
-            return None
+            return self._last_such_minute(clock, half)
         year = (self.now or datetime.now(UTC)).year
         match = re.fullmatch(r"(\d{4})?-?-(\d{2})-(\d{2})|(\d{4})-(\d{2})-(\d{2})", day)
         if not match:
@@ -233,6 +241,21 @@ class RulePlanner:
             at = start.replace(hour=hour, minute=minute)
             return at - (half or self.window), at + (half or self.window)
         return start, start + timedelta(days=1)
+
+    def _last_such_minute(
+        self, clock: str | None, half: timedelta | None
+    ) -> tuple[datetime, datetime] | None:
+        """A clock time without a day ("payment success rate at 14:16 UTC?") is the last such minute
+        before the live evidence ends (`live_until`; now when there is none): today's 14:16 on a live
+        system once it has passed, yesterday's before; the replayed day's in a replay."""
+        if not clock or not re.fullmatch(r"\d{2}:\d{2}", clock):
+            return None
+        end = (self.live_until() if self.live_until else None) or self.now or datetime.now(UTC)
+        hour, minute = map(int, clock.split(":"))
+        at = end.replace(hour=hour, minute=minute, second=0, microsecond=0)
+        if at > end:
+            at -= timedelta(days=1)
+        return at - (half or self.window), at + (half or self.window)
 
 
 #: Interrogatives and fillers that say what kind of answer is wanted, not what it is about.

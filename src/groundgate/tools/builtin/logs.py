@@ -539,6 +539,11 @@ class LogStore(EmbeddedStore):
 
         return self._read(read)
 
+    def latest(self) -> datetime | None:
+        """When the newest stored line was written (every tenant), None when no line has a time."""
+        row = self._read(lambda conn: conn.execute("SELECT max(ts_us) FROM log_lines").fetchone())
+        return from_epoch_us(row[0]) if row and row[0] is not None else None
+
     def count(self) -> int:
         """All stored lines, every tenant (for diagnostics)."""
         return self._read(lambda conn: int(conn.execute("SELECT count(*) FROM log_lines").fetchone()[0]))

@@ -327,6 +327,11 @@ class MetricStore(EmbeddedStore):
 
     # ------------------------------------------------------------------ reading
 
+    def latest(self) -> datetime | None:
+        """The time of the newest stored sample, None when the store is empty."""
+        row = self._read(lambda conn: conn.execute("SELECT max(ts_us) FROM metric_points").fetchone())
+        return from_epoch_us(row[0]) if row and row[0] is not None else None
+
     def names(self) -> list[str]:
         """Every metric name with at least one point, sorted."""
 
