@@ -29,6 +29,9 @@ _EN_INCIDENT = (
         ("The index was dropped, leading to slow checkouts.", ["slow checkouts"]),
         ("毛利率下降了 1.2 个百分点。", []),
         ("Latency rose after the deploy.", []),
+        # `due to` before a verb is a schedule, not a cause
+        ("Work is due to begin in March 2025 and take two years.", []),
+        ("The outage was due to a bad config.", ["a bad config"]),
     ],
 )
 def test_the_cause_a_sentence_gives_is_read_up_to_the_end_of_its_clause(text: str, causes: list[str]) -> None:

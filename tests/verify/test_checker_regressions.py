@@ -1216,3 +1216,87 @@ def test_a_bare_reply_to_the_question_has_no_polarity_to_flip(reply: str) -> Non
     )
     result = check(context=context, answer=f"{reply} The most you can get per page is 100.")
     assert result.verdict is not Verdict.REJECT, [c.reason_codes for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "passes"),
+    [
+        # the rest of a total the context states, with the part the claim states
+        (
+            "The council approved a £38 million plan. £22 million comes from a national grant, "
+            "the rest from council borrowing.",
+            "Of the £38 million plan, £22 million comes from a national grant and the remaining "
+            "£16 million from council borrowing.",
+            True,
+        ),
+        (
+            "The council approved a £38 million plan. £22 million comes from a national grant, "
+            "the rest from council borrowing.",
+            "Of the £38 million plan, £22 million comes from a national grant and the remaining "
+            "£18 million from council borrowing.",
+            False,
+        ),
+    ],
+)
+def test_a_remainder_of_a_stated_total_is_worked_out_not_invented(
+    context: str, answer: str, passes: bool
+) -> None:
+    assert (check(context=context, answer=answer).verdict is Verdict.PASS) is passes
+
+
+def test_and_last_26_months_is_a_length_that_a_little_over_two_years_retells() -> None:
+    # "last" here is the verb (a duration), not "the last 26 months"; `due to begin` states no cause
+    result = check(
+        context="Work is scheduled to start in March 2025 and last 26 months.",
+        answer="Work is due to begin in March 2025 and take a little over two years.",
+    )
+    codes = [code for c in result.claims for code in c.reason_codes]
+    assert not any(code.startswith(("fidelity:", "cause_not_in_evidence")) for code in codes)
+    assert result.verdict is not Verdict.REJECT
+
+
+def test_an_example_the_answer_supposes_is_no_claimed_value_to_reject() -> None:
+    # "a 13-hour delay" is the case supposed; "€100" what it yields: worked out, so not shown, but
+    # no changed value either (REJECT is for values the evidence states otherwise)
+    context = "Delayed flights are paid only if the delay exceeds 6 hours, at €50 per full 6-hour block."
+    answer = "You get €50 for every full six hours, so a 13-hour delay would pay €100."
+    assert check(context=context, answer=answer).verdict is Verdict.LOW_CONFID
+
+
+_RACE = json.dumps(
+    {
+        "results": [
+            {"pos": 1, "name": "Lena Marchetti", "time": "1:58:42"},
+            {"pos": 2, "name": "Aiko Brandt", "time": "1:59:10"},
+            {"pos": 3, "name": "Fionnuala Hart", "time": "2:01:05"},
+        ]
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("Aiko Brandt was second in 1:59:10, less than a minute behind the winner.", True),
+        ("Fionnuala Hart was third in 2:01:05, less than a minute behind the winner.", False),
+    ],
+)
+def test_a_gap_said_as_a_bound_is_measured_from_the_time_it_is_said_of(answer: str, shown: bool) -> None:
+    # the bound `a minute` is no bare `1` (a finishing position); Brandt's gap is 0:28, Hart's 2:23
+    result = check(context=_RACE, answer=answer)
+    codes = [code for c in result.claims for code in c.reason_codes]
+    assert (not any(code.startswith("fidelity:") for code in codes)) is shown
+    if not shown:
+        assert result.verdict is not Verdict.PASS
+
+
+def test_a_flip_against_a_loosely_aligned_window_is_not_shown() -> None:
+    context = (
+        "值班工程师须在 15 分钟内确认是否存在慢查询；如确认存在，应先在只读副本上执行 EXPLAIN 分析，"
+        "禁止直接在主库上终止会话。"
+    )
+    answer = (
+        "值班工程师要在一刻钟内确认有没有慢查询，确认存在的话先到只读副本上用 EXPLAIN 分析，"
+        "情况紧急时也可以直接在主库上终止会话释放连接。"
+    )
+    assert check(context=context, answer=answer).verdict is not Verdict.PASS

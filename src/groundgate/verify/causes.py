@@ -23,7 +23,9 @@ _ZH_CAUSE = re.compile(
 #: "写清楚招待的是谁、因为*什么事*": an indirect question names no cause.
 _ASKED_CAUSE = re.compile(r"(?:什么|啥|何|哪)|(?:what|which|whatever)\b", re.IGNORECASE)
 _EN_CAUSE = re.compile(
-    r"\b(?:because(?: of)?|due to|caused by|driven by|thanks to|as a result of|owing to|"
+    # "due to begin in March" is a schedule: `due to` before a verb names no cause
+    r"\b(?:because(?: of)?|due to(?!\s+(?:be|begin|start|open|close|finish|end|arrive|launch|complete|"
+    r"expire|run|take|reopen|resume|go|come|leave|land|depart|last|return|report|retire)\b)|caused by|driven by|thanks to|as a result of|owing to|"
     r"the root cause (?:is|was)|the reason (?:is|was)(?: that)?|leading to|resulting in|which (?:led to|caused))"
     r"\s+(?P<cause>[^,;.!?:]+)",
     re.IGNORECASE,

@@ -82,6 +82,12 @@ def triage(
                 unjudged = True
             continue
         if issue.code in _ALIGNMENT_DEPENDENT and not polarity_ok:
+            # Against a loosely aligned window the flip may pair the claim with another sentence:
+            # not a contradiction, but a negation or prohibition of the evidence that the claim
+            # drops (`禁止直接…` retold as `也可以直接…`) is not shown either (issue 10: a flipped
+            # obligation must not pass). A negation the claim adds (`没有 WiFi` over `WiFi: 无`) is
+            # too often the record's own no, said in words.
+            unjudged = unjudged or (issue.code == "negation_flip" and bool(issue.evidence_mention))
             continue
         if issue.code == "negation_flip" and _phrase_in_context(issue.claim_mention, index):
             # The claim's own negated phrase (`not known`) is in the context word for word: the

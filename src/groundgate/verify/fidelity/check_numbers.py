@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Sequence
 from functools import lru_cache
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
@@ -238,6 +239,53 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
     )
 
 
+#: An example the answer supposes ("so a 13-hour delay would pay €100", "比如延误 13 小时"): its
+#: figure is the case put, not a value claimed of the evidence (what the example yields is checked).
+_EXAMPLE_BEFORE = re.compile(
+    r"(?:\b(?:so|say|e\.g\.|for\s+example|for\s+instance)\s*,?\s*(?:a|an)\s*$)|(?:比如|例如|举个例子|打个比方)[^，。；]{0,6}$",
+    re.IGNORECASE,
+)
+_WOULD_AFTER = re.compile(r"^[^.;!?]{0,40}?\bwould\b", re.IGNORECASE)
+#: A remainder or the rest of a total ("the remaining £16 million", "其余 1600 万"): worked out from a
+#: total the context states and a part the claim states.
+_REMAINDER_BEFORE = re.compile(
+    r"(?:\bremaining\b|\bthe\s+rest\b|\bleft\s*$|剩余|剩下|其余|余下)[^,;，；]{0,12}$", re.I
+)
+
+
+def _example_case(m: Mention, claim: str) -> bool:
+    before = claim[max(0, m.start - 24) : m.start]
+    found = _EXAMPLE_BEFORE.search(before)
+    if not found:
+        return False
+    return bool(found.group(0).strip().startswith(("比", "例", "举", "打"))) or bool(
+        _WOULD_AFTER.match(claim[m.end :])
+    )
+
+
+def _example_result(m: Mention, claim: str) -> bool:
+    """The figure an example yields: after `would` in the clause whose case is an example."""
+    start = max((claim.rfind(p, 0, m.start) for p in ",;，；"), default=-1) + 1
+    clause = claim[start : m.start]
+    return bool(re.search(r"\bwould\b", clause, re.IGNORECASE)) and any(
+        _example_case(e, claim) for e in extract(claim).items if start <= e.start < m.start
+    )
+
+
+def _remainder_of_context(m: Mention, x: _Ctx) -> bool:
+    if not isinstance(m.value, float) or not _REMAINDER_BEFORE.search(
+        x.source[max(0, m.start - 24) : m.start]
+    ):
+        return False
+    own = [
+        e.value
+        for e in extract(x.source).items
+        if e.start != m.start and isinstance(e.value, float) and _same_kind(m, e)
+    ]
+    totals = [e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
+    return any(_close(t - part, m.value) for t in totals for part in own if t > part)
+
+
 _ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
 _PAST_TARGET = re.compile(
     r"多出|超出|超额|超过了?|高出|差了?|少了?|\b(?:over|above|beyond|short\s+of|below|exceed(?:ed|s)?\s+(?:it\s+)?by)\s*$",
@@ -267,6 +315,25 @@ _DISCOUNTS = {str(n): n / 10 for n in range(1, 10)} | {
 }
 
 
+def _gap_within_bound(m: Mention, x: _Ctx, nearby: Sequence[Mention]) -> bool:
+    """`Brandt, 1:59:10, less than a minute behind the winner (1:58:42)`: the gap between the clock
+    time the claim states last before the bound and another one of the claim or its window meets the
+    bound. Only that time's gaps: across a results table some pair is always close."""
+    own = [e for e in extract(x.source) if e.kind == "time" and e.end <= m.start]
+    mine = _clock_seconds(str(own[-1].value)) if own else None
+    if mine is None or not isinstance(m.value, float):
+        return False
+    others = {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
+    gaps = [abs(mine - t) for t in others if t != mine]
+    return any(
+        (m.comparator == "<" and g < m.value)
+        or (m.comparator == "<=" and g <= m.value)
+        or (m.comparator == ">" and g > m.value)
+        or (m.comparator == ">=" and g >= m.value)
+        for g in gaps
+    )
+
+
 def _worked_out(m: Mention, x: _Ctx) -> bool:
     """A figure the claim works out rather than states (docs/design.md §2.1, "Worked figures"): a
     duration between two clock times that the claim or its window gives (`42 分钟（14:05 到 14:47）`),
@@ -277,6 +344,8 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
     if not isinstance(m.value, float) or not m.value:
         return False
     nearby = [*extract(x.source), *x.aligned.mentions.items]
+    if m.kind == "duration" and m.comparator:
+        return _gap_within_bound(m, x, nearby)
     if m.kind == "duration":
         clocks = sorted(
             {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
@@ -428,6 +497,19 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         )
         return
     if _sum_or_difference(m, x.aligned) or _worked_out(m, x) or _from_own_figures(m, x.source):
+        return
+    if not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)):
+        return
+    if not x.plan and _example_result(m, x.source):
+        # What the supposed example yields (`would pay €100`) is worked out, not stated: not shown,
+        # and not a changed value either.
+        r.add(
+            "number_not_in_evidence",
+            "warning",
+            f"The {r.side} works out {_describe(m)} for an example.",
+            m.text,
+            None,
+        )
         return
     if not x.plan:
         if _given_number(m, x.given):

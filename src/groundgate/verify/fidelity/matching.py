@@ -87,6 +87,9 @@ def _num_match(c: Mention, e: Mention) -> bool:
     if not isinstance(ev, float) or e.kind not in _NUMERIC_KINDS:
         return False
     if c.kind == "number" or e.kind == "number":
+        if c.spelled and c.raw == 1 and c.kind != "number":
+            # `a minute`, `one day`: its count of one is no figure a bare `1` (a rank, a row) states
+            return _close(cv, ev)
         return _close(cv, e.raw) or _close(cv, ev) or _close(c.raw, ev)
     if not _close(cv, ev):
         return False

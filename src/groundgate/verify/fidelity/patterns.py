@@ -136,6 +136,8 @@ _REL_EN_RX = re.compile(  # lower-cased text
     r"(?![a-z0-9])|yesterday|today|tomorrow"
 )
 _LAST_N_EN_RX = re.compile(  # lower-cased text
+    # "and last 26 months", "will last 3 days": the verb, a duration (not "the last 26 months")
+    r"(?<!\band )(?<!\bto )(?<!\bwill )(?<!\bwould )(?<!\bshould )(?<!\bcan )(?<!\bmust )(?<!\bmay )"
     rf"(?:last|past|previous|recent)[ \t_\-]+(?P<n>\d+|{_EN_NUM_WORDS})[ \t_\-]+"
     r"(?P<u>days?|weeks?|months?|years?|hours?|minutes?)(?![a-z0-9])"
 )

@@ -580,6 +580,17 @@ _UNIT_AND_A_HALF_RX = re.compile(
     rf"(?P<n>\d+|an?|{_EN_NUM_WORDS})[ \t]+{_EN_HALF_UNIT}s?[ \t]+and[ \t]+a[ \t]+half(?![a-z])"
 )
 
+#: `a fortnight` (14 days), `two fortnights`.
+_FORTNIGHT_RX = re.compile(r"(?P<n>a|one|two|\d+)[ \t]+fortnights?(?![a-z])")
+#: `less than a minute`, `within an hour`, `over a week`: one unit, said after a bound (alone,
+#: `a day` is as often "per day").
+_BOUND_ONE_UNIT_RX = re.compile(
+    r"(?<![a-z])(?:less[ \t]+than|under|within|more[ \t]+than|over|about|around|nearly|almost|"
+    r"up[ \t]+to|at[ \t]+least|at[ \t]+most)[ \t]+(?P<a>an?)[ \t]+(?P<u>minute|hour|day|week|month|year)(?![a-z])"
+    # "15% more than a year earlier": a point in time compared with, not a length
+    r"(?![ \t]+(?:earlier|ago|before|later|after|back|prior|previously|from|since|on)\b)"
+)
+
 #: `twice a week`, `thrice`: counts of times, as `two times` is.
 _TIMES_WORD_RX = re.compile(r"(?P<w>twice|thrice)(?![a-z])")
 
@@ -606,6 +617,18 @@ def _en_halves(ex: _Extractor) -> None:
                     if not n:
                         continue
                 _add_words_quantity(ex, m.start(), m.end(), n + 0.5, m.group("u"))
+    if "fortnight" in lt:
+        for m in _FORTNIGHT_RX.finditer(lt):
+            n_text = m.group("n")
+            n = float(n_text) if n_text.isdigit() else 2.0 if n_text == "two" else 1.0
+            if ex.word_ok(m.start(), m.end()):
+                _add_words_quantity(ex, m.start(), m.end(), 14.0 * n, "day")
+    for m in _BOUND_ONE_UNIT_RX.finditer(lt):
+        if re.search(r"[\d%][ \t]*$", lt[: m.start()]):
+            continue  # "15% more than a year …": the bound is the figure's
+        # the bound word itself is read as the comparator (an article between them is filler)
+        if ex.word_ok(m.start("u"), m.end()):
+            _add_words_quantity(ex, m.start("u"), m.end(), 1.0, m.group("u"))
     if "twice" in lt or "thrice" in lt:
         for m in _TIMES_WORD_RX.finditer(lt):
             if ex.word_ok(m.start(), m.end()) and ex.free(*m.span()):
