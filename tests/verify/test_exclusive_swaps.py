@@ -68,3 +68,31 @@ def test_a_changed_schedule_in_one_clause_of_a_longer_sentence_is_flagged() -> N
     assert any(code.startswith("exclusive:") for c in wrong.claims for code in c.reason_codes)
     right = check(context=context, answer=answer.replace("按月", "按季度"))
     assert not any(code.startswith("exclusive:") for c in right.claims for code in c.reason_codes)
+
+
+RETURNS = (
+    "自签收之日起 7 天内，商品未拆封的可无理由退货；生鲜商品不支持无理由退货。"
+    "质量问题商品可在 30 天内申请换货，运费由商家承担。"
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "added"),
+    [
+        ("如果是质量问题，三十天内可以申请退货或换货，运费由商家承担。", [("退货", "换货")]),
+        ("如果是质量问题，三十天内可以申请换货，运费由商家承担。", []),
+        # the seven-day rule allows returns only: an exchange within a week widens it too
+        ("签收后一周内没拆封的可以退货或换货。", [("换货", "退货")]),
+    ],
+)
+def test_an_alternative_the_rule_does_not_allow_is_found(claim: str, added: list[tuple[str, str]]) -> None:
+    from groundgate.verify.swaps import added_alternatives
+
+    assert added_alternatives(claim, RETURNS, RETURNS) == added
+
+
+def test_alternatives_the_rule_itself_offers_are_no_widening() -> None:
+    from groundgate.verify.swaps import added_alternatives
+
+    rule = "质量问题商品可在 30 天内申请退货或换货。"
+    assert added_alternatives("质量问题三十天内可以退货或换货。", rule, rule) == []

@@ -168,3 +168,12 @@ def test_a_figure_after_and_is_labelled_by_its_own_words_not_by_the_figure_befor
     context = "Drip-irrigated plots used 38% less water and produced yields about 9% higher."
     answer = "Drip plots used 38% less water than furrow plots and yielded around 9% more."
     assert check(context=context, answer=answer).verdict is Verdict.PASS
+
+
+def test_an_alternative_denied_with_rather_than_keeps_the_evidences_not() -> None:
+    context = "Claims must be made in store or via live chat, not by email."
+    answer = "You need to make the claim in a store or over live chat rather than by email."
+    result = check(context=context, answer=answer)
+    assert not any("negation_flip" in code for c in result.claims for code in c.reason_codes)
+    flipped = check(context=context, answer="You can make the claim in a store, over live chat or by email.")
+    assert flipped.verdict is not Verdict.PASS

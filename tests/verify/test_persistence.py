@@ -27,6 +27,8 @@ EN = "If the queue depth stays above 50,000 messages for more than 10 minutes, s
         (ZH, "5xx 错误率连续十分钟都在 2% 以上时，一线值班要在 20 分钟内完成初步定位。", False),
         (EN, "When the queue depth stays over 50,000 for more than ten minutes, scale to 12 pods.", False),
         (EN, "If the queue depth is above 50,000 messages, scale the consumer group to 12 pods.", False),
+        # `一旦` ("whenever") with the duration kept is the same trigger
+        (ZH, "5xx 错误率一旦高于 2% 而且持续十分钟，一线值班就要在 20 分钟内完成初步定位。", False),
         # at once, but of another figure than the held threshold
         (ZH, "一旦收到告警，一线值班就要在 20 分钟内完成初步定位。", False),
     ],

@@ -38,12 +38,13 @@ from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAs
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.causes import cause_phrases
+from groundgate.verify.certainty import causation_not_shown, certainty_added
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
-from groundgate.verify.swaps import exclusive_swaps, states_exclusive_value
+from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.windows import (
     DISCOURSE,
@@ -343,7 +344,11 @@ class OfflineChecker:
             if flipped:
                 # One word turned into its opposite (`放缓` for `加快`, `lower` for `higher`).
                 return FactCategory.NO_EVIDENCE, min(score, 0.3), [_pairs("opposite", flipped, claim, best)]
-            excluded = exclusive_swaps(claim, best.window.text)
+            # Another schedule, kind or rank than the window states; or one of two alternatives the
+            # window does not allow (`退货或换货` where it allows `换货` only).
+            excluded = exclusive_swaps(claim, best.window.text) or added_alternatives(
+                claim, best.window.text, index.all_text
+            )
             actors = actor_swaps(claim, best.window.text)
             if actors:
                 # Another approver, owner or escalation target than the window's clause about the
@@ -642,6 +647,7 @@ def _stated_apart(
     task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
+    codes += certainty_added(claim, index.all_text) + causation_not_shown(claim, index.all_text)
     return codes + persistence_dropped(claim, index.all_text)
 
 

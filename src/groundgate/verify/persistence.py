@@ -39,7 +39,8 @@ def _figures(text: str) -> set[str]:
 def persistence_dropped(claim: str, context: str) -> list[str]:
     """`["condition:persistence_dropped:<figure>"]` when the claim says a threshold of the context is
     met at once that the context holds for a time (module docs); else []."""
-    if not _AT_ONCE.search(claim):
+    if not _AT_ONCE.search(claim) or _HELD_FOR.search(claim):
+        # "一旦高于 85% 而且持续五分钟": the claim keeps the duration; `一旦` only says "whenever"
         return []
     said = _figures(claim)
     if not said:

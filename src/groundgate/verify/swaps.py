@@ -14,6 +14,10 @@ reader can tell (docs/design.md §2.1, "Exclusive values"). Pure: no I/O.
 - **numbered kind**: a Chinese numeral fused to a noun character (`三价`, `两室`, `四驱`): the same
   noun with another numeral in the window.
 - **rank**: an ordinal before a noun of rank (`third seed`, `top seed`, `second place`, `No. 2 seed`).
+
+`added_alternatives` is the same question asked of a pair the claim offers (`退货或换货`): when the
+window allows only one of two words of a kind (`质量问题商品可在 30 天内申请换货`) and the context uses
+the other elsewhere (for another case), the claim widens the rule's scope.
 """
 
 from __future__ import annotations
@@ -21,7 +25,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
-__all__ = ["exclusive_swaps", "states_exclusive_value"]
+__all__ = ["added_alternatives", "exclusive_swaps", "states_exclusive_value"]
 
 _ZH_PERIOD: Final = {"天": "day", "日": "day", "周": "week", "星期": "week", "月": "month", "季度": "quarter",
                      "季": "quarter", "半年": "half-year", "年": "year"}  # fmt: skip
@@ -134,3 +138,32 @@ def exclusive_swaps(claim: str, window: str) -> list[tuple[str, str]]:
         if other_ranks and not ranks & other_ranks:
             pairs.append((f"{min(ranks)} {noun}", f"{min(other_ranks)} {noun}"))
     return pairs
+
+
+#: Two Chinese words of two characters joined as alternatives or a list (`退货或换货`, `退货和换货`).
+_ZH_PAIR: Final = re.compile(r"([\u4e00-\u9fff]{2})(?:或者|或|和|及|、)([\u4e00-\u9fff]{2})")
+
+
+def added_alternatives(claim: str, window: str, context: str) -> list[tuple[str, str]]:
+    """`(added, kept)` for each pair of the claim whose words share a character (two of one kind:
+    `退货` / `换货`), of which the window states only `kept` while the context states `added` elsewhere."""
+    found: list[tuple[str, str]] = []
+    pieces = [p for p in re.split(r"[。；;！？!?\n]", window) if p.strip()]
+    for m in _ZH_PAIR.finditer(claim):
+        a, b = m.group(1), m.group(2)
+        if not set(a) & set(b) or not pieces:
+            continue
+        # Against the piece of the window most about the clause that offers the pair: a window of two
+        # sentences may allow the other word for another case (`7 天内…无理由退货；质量问题…换货`).
+        start = max((c.end() for c in re.finditer(r"[，,；;。]", claim[: m.start()])), default=0)
+        cut = re.search(r"[，,；;。]", claim[m.end() :])
+        clause = claim[start : m.end() + (cut.start() if cut else len(claim))]
+        piece = max(pieces, key=lambda p: len(_bigrams(p) & _bigrams(clause)))
+        for added, kept in ((a, b), (b, a)):
+            if kept in piece and added not in piece and added in context:
+                found.append((added, kept))
+    return found
+
+
+def _bigrams(text: str) -> set[str]:
+    return {text[i : i + 2] for i in range(len(text) - 1)}

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from groundgate.text.segmentation import tokenize
+from groundgate.text.segmentation import stem, tokenize
 from groundgate.verify.fidelity.check_facts import _check_date, _check_identifier, _check_version
 from groundgate.verify.fidelity.check_numbers import _check_number, _check_range, _check_unattached_comparator
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, index_evidence
@@ -128,6 +128,8 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                 continue
             if _both_prohibit(cue, word, there):
                 continue
+            if here is oth and _denied_as_alternative(word, there.text):
+                continue  # "…over live chat rather than by email" denies email as `not by email` does
             plain = r.other if side == r.side else r.side
             r.add(
                 "negation_flip",
@@ -157,6 +159,20 @@ _NO_NOUN_PREDICATE_RX = re.compile(
     r"(?P<verb>[a-z]+(?:ed|en))\b",
     re.IGNORECASE,
 )
+
+
+_ALTERNATIVE_DENIED_RX = re.compile(r"\b(?:rather\s+than|instead\s+of|as\s+opposed\s+to)\s+", re.IGNORECASE)
+
+
+def _denied_as_alternative(word: str, text: str) -> bool:
+    """`word` stands within three words after `rather than` / `instead of` in `text`."""
+    for m in _ALTERNATIVE_DENIED_RX.finditer(text):
+        if any(
+            stem(w.lower()) == word or w.lower() == word
+            for w in re.findall(r"[A-Za-z]+", text[m.end() :])[:3]
+        ):
+            return True
+    return False
 
 
 def _predicate_unstated(cue_end: int, here: _Polarity, there: _Polarity) -> bool:

@@ -150,7 +150,8 @@ _CLOCK_RX = re.compile(  # lower-cased text
 _AMPM_RX = re.compile(r"\d\d?[ \t]*(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])")  # lower-cased text
 _ZH_CLOCK_RX = re.compile(
     r"[\d一二两三四五六七八九十][\d一二两三四五六七八九十]?[ \t]*[点时]"
-    r"(?:[ \t]*(?P<mi>\d\d?|[一二三四五六七八九十]{1,3})[ \t]*分|(?P<half>半)|(?P<qt>一刻|三刻)|(?P<z>整|钟))?"
+    # `九点零五分`: a zero before a one-digit minute
+    r"(?:[ \t]*[零〇]?(?P<mi>\d\d?|[一二三四五六七八九十]{1,3})[ \t]*分|(?P<half>半)|(?P<qt>一刻|三刻)|(?P<z>整|钟))?"
 )
 _DAYPART_BEFORE_RX = re.compile(
     r"(?P<p>凌晨|早上|早晨|清晨|上午|中午|下午|傍晚|晚上|夜里|夜间|深夜|每晚|今晚|明晚|当晚|晚间)[ \t]*$"

@@ -1,0 +1,78 @@
+"""What the context hedges, retold as settled: a forecast as a decision, an association as a cause.
+
+"预计 2 至 3 年后才可能进入中试" retold as "团队已经敲定在两到三年后正式进入中试", or "the study was
+observational and cannot establish that walking caused the lower risk" under an answer saying "walking
+7,000 steps a day lowers the risk": every figure and name is the context's, but the claim is surer than
+its source. Two findings, both `no_evidence` (not shown), never `contradicted` — the context does not
+say the opposite, only less (docs/design.md §2.1):
+
+- `certainty_added`: the claim says a thing is decided or certain (`已经敲定`, `has been confirmed`)
+  where a context sentence about the same thing hedges it (`预计`, `可能`, `expected`, `may`);
+- `causation_not_shown`: the context disclaims causation (`cannot establish that … caused`,
+  `observational`, `不能证明…导致`) and the claim states a cause (`lowers`, `降低`) without saying
+  "associated" or repeating the disclaimer.
+
+Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Final
+
+from groundgate.text.segmentation import split_sentences, tokenize
+
+__all__ = ["causation_not_shown", "certainty_added"]
+
+_HEDGE: Final = re.compile(
+    r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取"
+    r"|\b(?:expected|expects|may|might|could|likely|possibly|plans?\s+to|aims?\s+to|hopes?\s+to|"
+    r"intends?\s+to|projected|forecast|anticipated|tentative(?:ly)?)\b",
+    re.IGNORECASE,
+)
+_CERTAIN: Final = re.compile(
+    r"已经?敲定|已经?确定|正式确定|确定了|板上钉钉|一定会|必将|已定于|已经定了"
+    r"|\b(?:has|have)\s+(?:been\s+)?(?:confirmed|fixed|finali[sz]ed|locked\s+in|set\s+in\s+stone)\b"
+    r"|\bis\s+(?:confirmed|certain|guaranteed)\s+to\b|\bwill\s+definitely\b|\bdefinitely\s+will\b",
+    re.IGNORECASE,
+)
+_CLAUSE: Final = re.compile(r"[，,；;。!?！？]")
+
+_NO_CAUSATION: Final = re.compile(
+    r"\b(?:cannot|can't|could\s+not|does\s+not|do\s+not|did\s+not|doesn't|don't|didn't)\s+"
+    r"(?:establish|prove|show|determine|demonstrate)\b[^.;]{0,60}\bcaus"
+    r"|\bobservational\b|\bcorrelation\b[^.;]{0,20}\bnot\s+causation\b"
+    r"|(?:不能|无法|并不能|尚不能)(?:证明|确定|说明|证实)[^。；]{0,24}(?:导致|造成|引起|因果)|观察性研究|相关(?:性)?不(?:等于|代表)因果",
+    re.IGNORECASE,
+)
+_CAUSAL: Final = re.compile(
+    r"\b(?:lowers|lowered\s+the|reduces|reduced\s+the|cuts|causes|caused|prevents|prevented|leads\s+to|led\s+to|"
+    r"results\s+in|improves|boosts|raises|protects\s+against)\b|(?<!不)(?:降低了|减少了|导致|引起了|造成了|预防|能降低|可以降低)",
+    re.IGNORECASE,
+)
+_ASSOCIATED: Final = re.compile(
+    r"\b(?:associat\w*|link\w*|correlat\w*|tied\s+to)\b|相关|关联|有联系", re.IGNORECASE
+)
+
+
+def certainty_added(claim: str, context: str) -> list[str]:
+    """`["certainty_added:<cue>"]` when the claim settles what a context sentence about the same thing
+    hedges (module docs); else []."""
+    found = _CERTAIN.search(claim)
+    if found is None:
+        return []
+    starts = [m.end() for m in _CLAUSE.finditer(claim, 0, found.start())]
+    end = _CLAUSE.search(claim, found.end())
+    clause = claim[max(starts, default=0) : end.start() if end else len(claim)]
+    words = {w for w in tokenize(clause) if len(w) >= 2}
+    for sentence in split_sentences(context):
+        if _HEDGE.search(sentence.text) and words & set(tokenize(sentence.text)):
+            return [f"certainty_added:{found.group(0)}"]
+    return []
+
+
+def causation_not_shown(claim: str, context: str) -> list[str]:
+    """`["causation_not_shown"]` when the context disclaims a cause the claim states (module docs)."""
+    if not _CAUSAL.search(claim) or _NO_CAUSATION.search(claim) or _ASSOCIATED.search(claim):
+        return []
+    return ["causation_not_shown"] if _NO_CAUSATION.search(context) else []

@@ -1,0 +1,52 @@
+"""A hedge or a causation disclaimer of the context that the answer drops: not shown, never rejected."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify.certainty import causation_not_shown, certainty_added
+from groundgate.verify.grounding_check import check
+
+PILOT = "团队表示，该材料目前仍处于实验室阶段，预计 2 至 3 年后才可能进入中试。"
+STUDY = (
+    "Those who walked at least 7,000 steps a day had a 31% lower risk of cardiovascular events. The "
+    "authors stress that the study was observational and cannot establish that walking caused the lower risk."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("目前仍处于实验室阶段，团队已经敲定在两到三年后正式进入中试。", True),
+        ("目前仍处于实验室阶段，估计两三年后才有可能进入中试。", False),  # hedged as the source is
+        ("目前仍处于实验室阶段，两到三年后进入中试。", False),  # hedge left out, no "decided" said
+        ("公司已经确定年底发布新版本。", False),  # settled, but nothing of the context about it
+    ],
+)
+def test_a_forecast_retold_as_decided_is_found(claim: str, found: bool) -> None:
+    assert bool(certainty_added(claim, PILOT)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("Walking at least 7,000 steps a day lowers the risk of cardiovascular events by 31%.", True),
+        ("Walking at least 7,000 steps a day was associated with a 31% lower risk.", False),
+        (
+            "People who walked 7,000 steps had a 31% lower risk, though the study cannot establish that walking caused it.",
+            False,
+        ),
+    ],
+)
+def test_a_cause_the_context_disclaims_is_found(claim: str, found: bool) -> None:
+    assert bool(causation_not_shown(claim, STUDY)) is found
+
+
+def test_a_cause_is_only_questioned_where_the_context_disclaims_one() -> None:
+    assert causation_not_shown("Walking lowers the risk.", "Walking lowers the risk, the trial showed.") == []
+
+
+def test_the_surer_claim_is_not_shown_and_never_rejected() -> None:
+    result = check(context=PILOT, answer="该材料目前仍处于实验室阶段，团队已经敲定在两到三年后正式进入中试。")
+    assert result.verdict is Verdict.LOW_CONFID
