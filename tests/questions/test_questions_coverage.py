@@ -866,3 +866,30 @@ def test_a_city_is_met_by_the_rule_for_its_class(question: str, statement: str, 
     need = derive_needs(question).needs[0]
     match = match_need(need, statement, equivalents=bundled_equivalents())
     assert match.met is met, match.codes
+
+
+@pytest.mark.parametrize(
+    ("question", "statement", "source", "met"),
+    [
+        # a document titled for the thing speaks of it throughout, once the statement names another of
+        # the need's names (`max.poll.interval.ms`)
+        (
+            "Kafka 消费者老是 rebalance，max.poll.interval.ms 是多少？批处理慢的话 max.poll.records 该调成多少？",
+            "For rebalancing loops, check that one poll batch stays under max.poll.interval.ms (300000 ms).",
+            "runbook-kafka.md > Kafka Consumer Lag Runbook > Remediation",
+            True,
+        ),
+        # ...but a title alone does not make a statement about the thing that says nothing of it
+        (
+            "pay-cache 用的是哪种内存淘汰策略？客户端连接超时设的是多少？",
+            "内存不足导致大量淘汰。",
+            "runbook-redis.md > Redis 缓存集群 pay-cache 运维手册 > 命中率下降",
+            False,
+        ),
+    ],
+)
+def test_a_document_title_names_a_part_only_for_a_statement_that_names_another_of_its_names(
+    question: str, statement: str, source: str, met: bool
+) -> None:
+    need = derive_needs(question).needs[0]
+    assert match_need(need, statement, context=source, equivalents=bundled_equivalents()).met is met

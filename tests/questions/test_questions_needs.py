@@ -410,3 +410,9 @@ def test_may_one_get_is_no_word_the_measured_figure_needs() -> None:
 )
 def test_a_measure_named_at_a_minute_without_a_question_word_asks_its_value(question: str) -> None:
     assert derive_needs(question).needs[0].kind is AnswerKind.QUANTITY
+
+
+def test_two_latin_words_either_side_of_a_chinese_comma_stay_apart() -> None:
+    first = derive_needs("Kafka 消费者老是 rebalance，max.poll.interval.ms 是多少？").needs[0]
+    assert "max.poll.interval.ms" in first.anchors
+    assert not any("rebalancemax" in a for a in first.anchors)

@@ -205,6 +205,17 @@ def _said(s: Statement, word: str, equivalents: TermEquivalents | None) -> bool:
     return any(_has_word(place, w) for place in places for w in words)
 
 
+def _in_title(s: Statement, word: str, equivalents: TermEquivalents | None = None) -> bool:
+    """Whether the title of the statement's document (`path > Title > Section`) names `word` (or an
+    equivalent): a runbook titled "Kafka Consumer Lag Runbook" is about Kafka consumers throughout,
+    where a section heading ("产假与婚假") only groups what its sentences are about."""
+    parts = s.context.split(" > ")
+    if len(parts) < 3:
+        return False
+    title = statement(parts[1])
+    return any(_has_word(title, w) for w in [word, *(equivalents(word) if equivalents is not None else ())])
+
+
 def _checkable(s: Statement, word: str, equivalents: TermEquivalents | None) -> bool:
     """A word can be looked for only in a statement written in its script (or through an
     equivalent): a Chinese word is not "missing" from an English log line, nor an English word from
@@ -433,6 +444,25 @@ def _qualifier_conflicts(need: Need, s: Statement) -> list[str]:
 # --------------------------------------------------------------------------- matching
 
 
+def _anchors_missing(need: Need, s: Statement, equivalents: TermEquivalents | None) -> list[str]:
+    """The need's names the statement does not carry: absent from it and its headings, or, for a name
+    that tells this need from the question's other parts, not said by the statement itself (a
+    document title naming it counts when the statement says another of the need's names)."""
+    return [
+        a
+        for a in need.anchors
+        if not (_present(s, a, equivalents) or _day_class_for(a, need.text, s))
+        or (
+            a in need.distinct
+            and not _said(s, a, equivalents)
+            # the document's title names it, and the statement names another of the need's names
+            and not (
+                _in_title(s, a, equivalents) and any(_said(s, b, equivalents) for b in need.anchors if b != a)
+            )
+        )
+    ]
+
+
 def match_need(
     need: Need, s: Statement | str, *, context: str = "", equivalents: TermEquivalents | None = None
 ) -> NeedMatch:
@@ -441,12 +471,7 @@ def match_need(
         s = statement(s, context)
     codes: list[str] = []
     score = 0.0
-    anchors_missing = [
-        a
-        for a in need.anchors
-        if not (_present(s, a, equivalents) or _day_class_for(a, need.text, s))
-        or (a in need.distinct and not _said(s, a, equivalents))
-    ]
+    anchors_missing = _anchors_missing(need, s, equivalents)
     score += 3 * (len(need.anchors) - len(anchors_missing))
     codes += [f"need:anchor_missing:{a}" for a in anchors_missing]
 
@@ -461,7 +486,10 @@ def match_need(
     unsaid = [
         t
         for t in need.distinct
-        if t in present and t not in said and not _modifies_shared(need.text, t, shared)
+        if t in present
+        and t not in said
+        and not _modifies_shared(need.text, t, shared)
+        and not _in_title(s, t, words)
     ]
     present -= set(unsaid)
     terms_missing = [t for t in checkable if t not in present]

@@ -195,6 +195,13 @@ def split_parts(question: str) -> list[str]:
         carry = ""
         for piece, asks in zip(pieces, asking, strict=True):
             joiner = "" if is_cjk_text(sentence) else ", "
+            if (
+                joiner == ""
+                and carry
+                and re.search(r"[A-Za-z0-9]$", carry)
+                and re.match(r"[A-Za-z0-9]", piece.strip())
+            ):
+                joiner = " "  # "rebalance" + "max.poll.interval.ms": two Latin words stay apart
             text = f"{carry}{joiner if carry else ''}{piece.strip()}"
             if asks or not any(asking):
                 parts.append(text)
