@@ -893,3 +893,16 @@ def test_a_document_title_names_a_part_only_for_a_statement_that_names_another_o
 ) -> None:
     need = derive_needs(question).needs[0]
     assert match_need(need, statement, context=source, equivalents=bundled_equivalents()).met is met
+
+
+@pytest.mark.parametrize(
+    ("statement", "met"),
+    [
+        ("Merchant keys are rotated every 90 days.", True),
+        # `every` of a request is no recurrence in time
+        ("Merchants sign every API request with a key, and the gateway signs webhooks with the same key.", False),
+    ],
+)
+def test_how_often_is_answered_by_every_with_a_period(statement: str, met: bool) -> None:
+    need = derive_needs("How often are merchant signing keys rotated?").needs[0]
+    assert match_need(need, statement, context="keys.md > Signing Key Rotation Runbook").met is met

@@ -105,7 +105,11 @@ _FLOOR = re.compile(
 
 
 _FREQUENCY = re.compile(
-    r"(?i)\b(?:every|each|per|once|twice|daily|weekly|monthly|quarterly|yearly|annually|hourly)\b"
+    # "every 90 days", "once a week" — not "every API request": `every`/`each`/`per` with a period
+    r"(?i)\b(?:every|each|per)\s+(?:\d+\s+|other\s+|few\s+|couple\s+of\s+)?"
+    r"(?:seconds?|minutes?|hours?|days?|weeks?|fortnights?|months?|quarters?|years?|night|morning|shift|sprint|release|"
+    r"monday|tuesday|wednesday|thursday|friday|saturday|sunday|weekdays?|weekends?|(?:business|working)\s+days?)\b"
+    r"|\b(?:once|twice|daily|weekly|monthly|quarterly|yearly|annually|hourly)\b"
     r"|每[^，。；,;]{0,6}(?:次|天|日|周|月|季度|年|小时|分钟)|[一二两三四五六七八九十\d]+\s*次"
 )
 
