@@ -73,6 +73,8 @@ TUNE11 = ROOT / "tests" / "data" / "pipeline_questions_tune11.yaml"
 """A tenth blind-written set of session 26, the same mix as tune10 (`tune11`)."""
 TUNE12 = ROOT / "tests" / "data" / "pipeline_questions_tune12.yaml"
 """An eleventh blind-written set of session 27, the same mix as tune11 (`tune12`)."""
+TUNE13 = ROOT / "tests" / "data" / "pipeline_questions_tune13.yaml"
+"""A twelfth blind-written set of session 27, written after the tune12 rules (`tune13`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -102,6 +104,7 @@ SPLITS = (
     "tune10",
     "tune11",
     "tune12",
+    "tune13",
     "holdout",
 )
 LANGS = ("zh", "en")
