@@ -704,6 +704,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE10,
             TUNE11,
             TUNE12,
+            TUNE13,
             HOLDOUT,
         )
         if p.is_file()

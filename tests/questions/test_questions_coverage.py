@@ -900,9 +900,25 @@ def test_a_document_title_names_a_part_only_for_a_statement_that_names_another_o
     [
         ("Merchant keys are rotated every 90 days.", True),
         # `every` of a request is no recurrence in time
-        ("Merchants sign every API request with a key, and the gateway signs webhooks with the same key.", False),
+        (
+            "Merchants sign every API request with a key, and the gateway signs webhooks with the same key.",
+            False,
+        ),
     ],
 )
 def test_how_often_is_answered_by_every_with_a_period(statement: str, met: bool) -> None:
     need = derive_needs("How often are merchant signing keys rotated?").needs[0]
     assert match_need(need, statement, context="keys.md > Signing Key Rotation Runbook").met is met
+
+
+@pytest.mark.parametrize(
+    ("statement", "met"),
+    [
+        ("核心指标连续 15 分钟保持正常后，才能宣布事故结束。", True),
+        # one case of it ending, with its time, is no condition
+        ("04:05 重复推送停止，事故结束。", False),
+    ],
+)
+def test_under_what_condition_is_answered_by_a_condition_not_by_a_time(statement: str, met: bool) -> None:
+    need = derive_needs("事故满足什么条件才能宣布结束？").needs[0]
+    assert match_need(need, statement, context="incident.md > 事故响应指南 > 结束事故").met is met

@@ -416,3 +416,30 @@ def test_two_latin_words_either_side_of_a_chinese_comma_stay_apart() -> None:
     first = derive_needs("Kafka 消费者老是 rebalance，max.poll.interval.ms 是多少？").needs[0]
     assert "max.poll.interval.ms" in first.anchors
     assert not any("rebalancemax" in a for a in first.anchors)
+
+
+@pytest.mark.parametrize(
+    ("question", "previous", "resolved"),
+    [
+        ("and the gateway's, same minute?", "order-service p99 at 14:02?", "gateway p99 at 14:02?"),
+        ("and for Team B?", "When is the Team A standup?", "When is the Team B standup?"),
+    ],
+)
+def test_a_follow_up_for_another_service_at_the_same_minute_keeps_the_minute(
+    question: str, previous: str, resolved: str
+) -> None:
+    from groundgate.questions import resolve_followup
+
+    assert resolve_followup(question, [(previous, previous)]).question == resolved
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        ("ORD-20260314-00086 啥情况", AnswerKind.REASON),
+        ("ORD-20260314-00086 怎么了？", AnswerKind.REASON),
+        ("什么情况下需要升级？", AnswerKind.TIME),  # a condition asked, not what happened
+    ],
+)
+def test_what_happened_to_a_record_asks_its_cause(question: str, kind: AnswerKind) -> None:
+    assert derive_needs(question).needs[0].kind is kind

@@ -34,6 +34,16 @@ _TIME_WORDS = re.compile(
 _WHEN_MENTIONS: Final = frozenset(
     {"time", "date", "period", "duration", "range", "percent", "amount", "count"}
 )
+#: A question asking under what condition, which a clock time alone does not answer.
+_ASKS_CONDITION: Final = re.compile(
+    r"什么条件|什么情况下|何种情况|哪些条件|\bunder\s+what\s+conditions?\b|\bwhat\s+conditions?\b",
+    re.IGNORECASE,
+)
+_CONDITION_WORDS: Final = re.compile(
+    r"满足|达到|连续|持续|稳定|之后|以后|以上|以下|低于|高于|恢复|确认|\b(?:after|once|until|only\s+if|provided|stable|"
+    r"for\s+(?:at\s+least\s+)?\d+)\b",
+    re.IGNORECASE,
+)
 #: A question asking for a clock time or a day, which no condition answers.
 _ASKS_CLOCK: Final = re.compile(
     r"几点|几时几分|哪天|哪一天|几号|\bwhat\s+time\b|\bat\s+what\s+time\b|\bwhich\s+(?:day|date)\b",
@@ -235,6 +245,10 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
         if _ASKS_CLOCK.search(need.text):
             # "从几点到几点", "what time": a clock time or a day, not a condition (`触发时`).
             return any(m.kind in ("time", "date") for m in s.mentions)
+        if _ASKS_CONDITION.search(need.text):
+            # "满足什么条件才能宣布结束": a rule's condition, not the time one case of it happened
+            # (`04:05 重复推送停止，事故结束`).
+            return bool(_WHEN_WORDS.search(s.text) or _CONDITION_WORDS.search(s.text))
         # "When does the alert fire?" is answered by a condition as often as by a clock time.
         return (
             any(m.kind in _WHEN_MENTIONS for m in s.mentions)

@@ -47,6 +47,11 @@ _STRIP = re.compile(
     re.IGNORECASE,
 )
 _CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
+#: "same minute", "at the same time", "同一分钟": the moment the previous question named, kept.
+_SAME_MOMENT = re.compile(
+    r",?\s*(?:at\s+)?(?:the\s+)?same\s+(?:minute|time|moment|hour|day)\b|[，,]?\s*(?:同一|同一个|那一|同)(?:分钟|时间|时刻|天)",
+    re.IGNORECASE,
+)
 _ARTICLE = re.compile(r"^(?:a|an|the)\s+", re.IGNORECASE)
 #: A code of letters and a number (`SEV1`, `P2`, `L4`, `v2`).
 _SERIES = re.compile(r"(?<![A-Za-z0-9_\-])([A-Za-z]{1,5})[ -]?(\d{1,2})(?![A-Za-z0-9_\-])")
@@ -105,7 +110,8 @@ def _case_besides(focus: str, replacement: str) -> str:
 
 def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
     """(span of `previous`, what replaces it): the part `focus` stands in for, by shape (module docs)."""
-    focus = _ARTICLE.sub("", focus)
+    focus = _ARTICLE.sub("", _SAME_MOMENT.sub("", focus).strip(" ,，"))
+    focus = re.sub(r"(?<=[A-Za-z])'s\b", "", focus)  # "the gateway's": the gateway's value
     if _CODE.fullmatch(focus):
         codes = _CODE.findall(previous)
         return (codes[0], focus) if codes else None

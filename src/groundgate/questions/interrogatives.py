@@ -26,6 +26,8 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"为什么|为何|为啥|咋回事|咋会|啥原因|什么缘故|什么原因|哪些原因|原因有哪些|原因是|根因|怎么会|怎么回事|怎么[\u4e00-\u9fff]{1,3}的(?:[？?]|$)|"
             # "这单怎么失败了？": how a failure came about
             r"怎么(?:失败|挂|崩|断|没成功|出错|报错|超时)了?(?:[？?]|$)|"
+            # "ORD-… 啥情况": what happened to a record is how it came to be so
+            r"啥情况|什么情况(?!下)|咋了|怎么了(?:[？?]|$)|"
             # "真的是 BOC 的问题吗": doubting the premise asks for the real cause
             r"(?:真的|真是|确实|到底)是?[^，。？?]{0,12}(?:的问题|的原因|导致的|造成的|引起的)|真正的?原因",
             AnswerKind.REASON,
