@@ -79,6 +79,14 @@ def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
         ("下礼拜去北京出差，看中的酒店一晚五百八，能全额报吗？", [NeedCode.AMOUNT_RULE]),
         ("这周我还有几件事没弄完？", [NeedCode.TASK_STATE]),
         ("西部项目这边，后天有要交的东西吗？", [NeedCode.TASK_STATE]),
+        # session 27, blind 9
+        ("我入职才十个月，现在能请年假不？", [NeedCode.ELIGIBILITY]),
+        ("病假正好请五天的话，HRBP那边也得批吗？", [NeedCode.APPROVAL]),
+        ("过期了还没弄完的有几个？", [NeedCode.TASK_STATE]),
+        ("这礼拜到期的活都有哪些？", [NeedCode.TASK_STATE]),
+        ("上个月我都做完了些啥？", [NeedCode.TASK_STATE]),
+        ("我明天有啥到期的没？", [NeedCode.TASK_STATE]),
+        ("差旅报销那个最晚哪天得交？", [NeedCode.TASK_STATE]),
     ],
 )
 def test_colloquial_phrasings_name_their_needs(
@@ -127,6 +135,8 @@ def test_requests_to_act_are_unsupported(question: str, registry: ToolRegistry) 
         ("下周我手上有哪些活儿要到期？", False),  # "周我" is no name
         ("帮我看看周报的待办", False),  # a report, not 周 someone
         ("王芳那个病假审批是不是已经拖过期了？", False),  # the caller's task about 王芳
+        ("帮我查查刘洋还剩几条待办没弄完？", True),
+        ("帮我查查这周还剩几条待办", False),
     ],
 )
 def test_someone_named_by_a_bare_name_has_tasks_no_tool_reads(
@@ -165,6 +175,46 @@ def test_the_approver_put_up_for_checking_is_no_subject(question: str, terms_lef
 )
 def test_a_length_with_half_a_year_falls_in_one_tier(question: str, tier: str, fits: bool) -> None:
     assert condition_fit(tier, question) is fits
+
+
+@pytest.mark.parametrize(
+    ("question", "length"),
+    [
+        ("我是16年国庆过后入的职，今年年假能休几天呀？", "入职满 9 年"),  # 2016-10 on 2026-04-15
+        ("我 2017 年 3 月入职的", "入职满 9 年"),
+    ],
+)
+def test_a_joining_date_said_the_spoken_way_is_a_length_of_service(question: str, length: str) -> None:
+    from groundgate.agent.evidence import as_service_length
+
+    assert length in as_service_length(question, TODAY)
+
+
+def test_years_turned_and_time_gone_by_are_read_as_the_rule_reads_them() -> None:
+    # "二十个年头" is 20 years; the weeks since a trip are no case a deadline rule must hold for
+    assert condition_fit("满 20 年的每年享有年休假 15 天", "到上个月我在公司刚好干满二十个年头，年假多少天？")
+    assert (
+        condition_fit("出差结束后 30 天内提交报销申请", "出差回来都五个礼拜了还没报，现在交还来得及吗？")
+        is not False
+    )
+
+
+def test_one_day_of_a_week_is_its_own_window() -> None:
+    assert task_window("我下周一有啥到期的没？", TODAY) == {
+        "startDate": "2026-04-20",
+        "endDate": "2026-04-20",
+    }
+    assert task_window("这周五有要交的吗？", TODAY) == {"startDate": "2026-04-17", "endDate": "2026-04-17"}
+
+
+def test_a_spoken_figure_in_a_follow_up_replaces_the_one_amount_asked_about() -> None:
+    from groundgate.questions import resolve_followup
+
+    earlier = "这次出差报销一共五千二百块，要谁审批？"
+    assert (
+        resolve_followup("要是四千八呢？", [(earlier, earlier)]).question
+        == "这次出差报销一共4800 块，要谁审批？"
+    )
 
 
 def test_windows_next_week_and_a_month_that_names_a_task() -> None:

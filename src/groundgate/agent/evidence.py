@@ -133,9 +133,14 @@ def month_asked_as_then(question: str, today: date) -> date | None:
 
 #: "我是 2017 年 3 月入职的", "2015 年进的公司": when the asker joined, which sets the years served.
 _JOINED = re.compile(
-    r"((?:19|20)\d\d)\s*年\s*(?:(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?)?\s*(?:底|初|中旬|上旬|下旬)?"
+    # "2017 年 3 月入职", "16年国庆过后入的职": a year (two digits are this century's), a month or a
+    # holiday that names one, then joining
+    r"((?:19|20)?\d\d)\s*年\s*(?:(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?|(国庆|春节|元旦|五一|年初|年中|年底|年末))?"
+    r"\s*(?:底|初|中旬|上旬|下旬)?\s*(?:过后|之后|以后|前后|左右)?"
     r"\s*(?:入职|入的职|进(?:的)?公司|加入公司|来(?:的)?公司)"
 )
+#: The month a holiday or a part of the year names, for a joining date.
+_MONTH_OF: Final = {"国庆": 10, "春节": 2, "元旦": 1, "五一": 5, "年初": 1, "年中": 6, "年底": 12, "年末": 12}
 
 
 #: "这两天还算伙食补贴吗", "周末算不算": whether a case counts under a rule, not the rule's figure.
@@ -149,7 +154,9 @@ def as_service_length(question: str, today: date) -> str:
     def served(m: re.Match[str]) -> str:
         raw = m.group(2)
         month = (int(raw) if raw.isdigit() else parse_chinese_numeral(raw) or 1) if raw else 1
-        years = today.year - int(m.group(1)) - (1 if (today.month, today.day) < (int(month), 1) else 0)
+        month = _MONTH_OF.get(m.group(3) or "", month)
+        year = int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
+        years = today.year - year - (1 if (today.month, today.day) < (int(month), 1) else 0)
         return f"入职满 {max(years, 0)} 年"
 
     return _JOINED.sub(served, question)
@@ -185,6 +192,11 @@ _YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个
 #: "十九年半", "3 年半": a length of service with half a year on top, in months.
 _YEARS_AND_A_HALF: Final = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*年半")
 #: "离二十年还差一点": short of that length (a hint beside the length itself, dropped).
+_IN_TIME_ASKED: Final = re.compile(r"来得及|还能(?:交|报|休|请)|晚交|拖了|过了多久")
+_TIME_GONE: Final = re.compile(
+    r"(?:都|已经|快)?\s*(?:\d+|[一二两三四五六七八九十几半]+)\s*个?\s*(?:天|周|星期|礼拜|月)(?:了|多)?"
+)
+_YEARS_TURNED: Final = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*个\s*年头")
 _SHORT_OF: Final = re.compile(
     r"离\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:年|个月|天)\s*还?差(?:一点|一些|点|几个月)?"
 )
@@ -206,6 +218,12 @@ def _as_conditions(question: str) -> str:
     # "离二十年还差一点" only says the length is under twenty years, which the length said beside it
     # already places; as a bound of its own it would fit no tier whole.
     question = _SHORT_OF.sub(" ", question)
+    if _IN_TIME_ASKED.search(question):
+        # "出差回来都五个礼拜了，现在交还来得及吗": the time gone by is measured against the limit the
+        # rule states, not a case the rule must hold for.
+        question = _TIME_GONE.sub(" ", question)
+    # "干满二十个年头": years
+    question = _YEARS_TURNED.sub(lambda m: f"{_count(m.group(1))} 年", question)
     return _PER_YEAR.sub(" ", question)
 
 
@@ -421,7 +439,8 @@ _SINGULAR_REF = re.compile(
 
 
 #: A task said by what the caller has to do with it ("我要审批的那个待办"): as singular as "我那个审批".
-_RELATIVE_REF = re.compile(r"(?:要|得|该)([\u4e00-\u9fff]{2,3}?)的(?:那|这)(?:个|项|笔|条|件|张)")
+_RELATIVE_REF = re.compile(r"(?:要|得|该)([\u4e00-\u9fff]{1,3}?)的(?:那|这)(?:个|项|笔|条|件|张)")
+_TASK_VERBS: Final = {"批": "审批", "交": "提交", "报": "报销"}
 
 
 #: The words right before a pointer ("采购申请那个审批", "看下差旅那条待办"): they name the task.
@@ -440,9 +459,11 @@ def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, s
         words = m.group(1)
         for n in range(len(words) - 1):
             end = words[n:]
-            if end in _TITLE_GENERIC:
-                break
             hits = {t: ref for t, ref in titles.items() if end in t}
+            if end in _TITLE_GENERIC:
+                # A word every title may share names no one task, but two that share it are two
+                # candidates ("报销那条待办" with two claims open): asked back, never picked.
+                return hits if len(hits) >= 2 else {}
             if hits:
                 return hits
     return {}
@@ -460,7 +481,10 @@ def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
         str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)
     ]
     words = [m.group(1) for m in _SINGULAR_REF.finditer(question)]
-    words += [m.group(1) for m in _RELATIVE_REF.finditer(question)]
+    # "要我批的那个单子": what the caller does with it (我 is the caller; 批 is 审批)
+    words += [
+        _TASK_VERBS.get(w, w) for m in _RELATIVE_REF.finditer(question) if (w := m.group(1).lstrip("我"))
+    ]
     for word in words:
         # The longest start of the words after it that some title holds (`审批还剩` → `审批`).
         hits = next(

@@ -113,7 +113,10 @@ _TASK_CUE = re.compile(
     r"要交的(?!材料|资料|单据|证明|发票|票据|凭证)|有啥要|(?:什么|啥)(?:东西|事儿?|活儿?)要(?:交|做|办|处理|审批|批|完成)|我[^，,？?]{0,4}有(?:什么|啥|哪些)要(?:审批|批|处理|提交|交|做|完成|办|签|跟进)的|(?:提交|交|做完|办完|处理|批)了没|(?:截止|到期|过期)(?:了没|没|是|了吗|日期)|拖过期|"
     r"(?:几号|哪天)(?:要交|截止|到期)|最晚几号|现在是什么状态|什么状态|进度|"
     # "这周我还有几件事没弄完": a count of the caller's open items
-    r"(?:几|多少)(?:件|个|项)(?:事|活)"
+    r"(?:几|多少)(?:件|个|项|条)(?:事|活|待办|任务)|"
+    # "这礼拜到期的活都有哪些", "过期了还没弄完的有几个", "上个月我都做完了些啥", "我明天有啥到期的没"
+    r"(?:到期|过期|逾期|截止)的(?:活|事|东西|单子)|(?:过期|逾期)了?(?:还)?没(?:弄|做|办|处理|交)完|"
+    r"没(?:弄|做|办|处理)完的|(?:做|弄|办|处理)完了(?:些)?(?:啥|什么|哪些)|有啥(?:到期|过期|要交|要做)"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
@@ -123,7 +126,9 @@ _DONE_ASKED = re.compile(
 )
 #: What a question about a named item asks of it: its due date, status, or whether it is done
 #: ("…那个我是不是已经交了", "…那张我批了没").
-_ITEM_STATE = re.compile(r"截止|到期|过期|状态|提交|做完|办完|几号|" + _DONE_ASKED.pattern)
+_ITEM_STATE = re.compile(
+    r"截止|到期|过期|状态|提交|做完|办完|几号|哪天|最晚|啥时候|什么时候|还剩几天|" + _DONE_ASKED.pattern
+)
 #: A pointer with nothing it points at ("这个要谁批？", "那张单子到期了没？", "上回说的那件事").
 _DEICTIC = re.compile(
     r"^(?:这|那)(?:个|张|件|笔|份|项)(?!月|星期|礼拜|周)|上回|上次跟你|之前跟你|刚才说的|那件事|那张单子"
@@ -176,6 +181,7 @@ _MONTH = re.compile(
 )
 #: "下周" is one week on, "下下周" two: the repeated 下 counts the weeks.
 _NEXT_WEEK = re.compile(r"(下+)(?:个)?(?:周|礼拜|星期)")
+_WEEKDAY = re.compile(r"(?:(下+)|这|本)?(?:个)?(?:周|礼拜|星期)([一二三四五六日天])")
 _CN_DIGITS: Final = {
     "一": 1,
     "二": 2,
@@ -227,6 +233,13 @@ def task_window(question: str, today: date) -> dict[str, Any]:
         following = (first + timedelta(days=32)).replace(day=1)
         args["startDate"] = first.isoformat()
         args["endDate"] = (following - timedelta(days=1)).isoformat()
+    elif weekday := _WEEKDAY.search(question):
+        # "下周一", "这周五": one day of this week or a later one
+        monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * len(weekday.group(1) or ""))
+        day = monday + timedelta(
+            days="一二三四五六日天".index(weekday.group(2)) if weekday.group(2) != "天" else 6
+        )
+        args["startDate"] = args["endDate"] = day.isoformat()
     elif next_week := _NEXT_WEEK.search(question):
         weeks = len(next_week.group(1))
         monday = today - timedelta(days=today.weekday()) + timedelta(days=7 * weeks)
@@ -345,6 +358,12 @@ _BEFORE_HANDS = re.compile(r"(?:这周|本周|这礼拜|这个礼拜|这星期|�
 _NAME_THEN_TASKS = re.compile(
     r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务)"
 )
+#: "帮我查查刘洋还剩几条待办": a name right after a verb of looking up, in a question about tasks.
+_LOOKED_UP_NAME = re.compile(
+    r"(?:帮我|给我)?(?:看看?|查查?|查一下|看一下|问问?|瞧瞧?)([\u4e00-\u9fff]{2,3}?)"
+    r"(?=还|这|本|下|上|现在|目前|最近|手|有|的|都|一共)"
+)
+_TASK_WORDS = re.compile(r"待办|任务|活儿?|事情|事儿")
 
 
 #: Words of work that start with a surname's character but name no one ("周报的待办").
@@ -364,7 +383,11 @@ def _someone_elses_tasks(question: str) -> bool:
         before = question[: m.start()]
         if any(_a_name(before[-n:]) for n in (2, 3) if len(before) >= n):
             return True
-    return any(_a_name(m.group(1)) for m in _NAME_THEN_TASKS.finditer(question))
+    if any(_a_name(m.group(1)) for m in _NAME_THEN_TASKS.finditer(question)):
+        return True
+    return bool(_TASK_WORDS.search(question)) and any(
+        _a_name(m.group(1)) for m in _LOOKED_UP_NAME.finditer(question)
+    )
 
 
 def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:

@@ -61,6 +61,7 @@ from groundgate.agent.contracts import (
 from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks, as_service_length
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
+from groundgate.agent.tiers import unstated_tier
 from groundgate.agent.tools import TASK_TTL_SECONDS, snapshot
 from groundgate.contracts import ToolStatus
 from groundgate.errors import ModelError
@@ -234,6 +235,15 @@ class AgentRuntime:
             reason = next(iter(resolved.refused_refs.values()), ReasonCode.REF_UNKNOWN)
             return base.model_copy(update={"reason": reason, "answer": answer})
 
+        tier = (
+            unstated_tier(resolved.resolved_question, [n.code for n in plan.needs])
+            if resolved.relation is ContextRelation.NEW and not resolved.trusted_refs
+            else None
+        )
+        if tier is not None:
+            # "出差住酒店一晚上能报多少钱？": the tier is the asker's case, which the question leaves out.
+            answer = GroundedAnswer(summary=SUMMARY[DecisionStatus.NEEDS_INPUT], clarifying_questions=[tier])
+            return base.model_copy(update={"reason": ReasonCode.CLARIFY, "answer": answer})
         execution = _Execution(self._registry, ctx, run_id, self._budgets, sink)
         focus = {r.item_key: r.fact_ref for r in resolved.trusted_refs}
         asked = _document_question(plan, now.date())

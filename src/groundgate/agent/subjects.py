@@ -30,6 +30,7 @@ from groundgate.agent.vocabulary import (
 )
 from groundgate.text import tokenize
 from groundgate.text.lexicon import default_lexicon
+from groundgate.text.places import city_classes
 from groundgate.text.segmentation import jieba_tag
 from groundgate.verify.fidelity import extract
 
@@ -58,6 +59,8 @@ _GENERIC_WORDS: Final = frozenset(
 _APPROX_PERIOD = re.compile(
     r"[一二两三四五六七八九十几半\d]+\s*个多?(?:月|星期|礼拜)(?:多(?!少))?|[一二两三四五六七八九十几\d]+\s*(?:年|天)多(?!少)(?:一点)?"
 )
+#: What the asker goes somewhere to do ("跑两天客户", "见客户", "拜访供应商"): circumstance.
+_VISIT: Final = re.compile(r"(?:跑|见|拜访|陪|谈)[^，,。？?]{0,3}(?:客户|供应商|合作方|项目)")
 _ASKER_CASE: Final = re.compile(r"我们|咱们|我的|我这")
 _REPORTED: Final = re.compile(r"^[^，,]{0,8}?(?:说|讲|听说|据说|传言|提到)")
 _A_NOT_A: Final = re.compile(r"([\u4e00-\u9fff])不\1|有没有")
@@ -75,7 +78,9 @@ _ASKED_NOUN = re.compile(
 #: up for checking, or already known; the rule's sentence names who approves, whatever its subject.
 _NAMED_APPROVER: Final = re.compile(
     r"除了\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)"
-    r"|(?:找|让|经过|要|得)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))",
+    r"|(?:找|让|经过|要|得)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))"
+    # "HRBP那边也得批吗": the approver's side put up for checking
+    r"|(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)\s*那(?:边|儿)(?=[^，,。？?]{0,4}(?:审批|批|签))",
     re.IGNORECASE,
 )
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
@@ -117,6 +122,7 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
+    question = _VISIT.sub(" ", question)  # "跑两天客户": what the asker does there, circumstance
     question = _A_NOT_A.sub(" ", question)  # "用不用找财务总监签字": a question form, no subject
     question = _NAMED_APPROVER.sub(" ", question)
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
@@ -267,7 +273,12 @@ def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
     if len(asking) != 1:
         return subject_terms(question)
-    return subject_terms(asking[0]) | frozenset(entities_in(question))
+    own = subject_terms(asking[0])
+    if not own and not entities_in(question) and parts.index(asking[0]) > 0:
+        # "有没有话费补贴？一个月能报多少？": a part that names nothing asks about the part before it
+        # (when the question has no domain word that would say what it is about).
+        own = subject_terms(parts[parts.index(asking[0]) - 1])
+    return own | frozenset(entities_in(question))
 
 
 def asked_entities(question: str) -> list[str]:
@@ -299,11 +310,16 @@ def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
     )
 
 
+def is_place(word: str) -> bool:
+    """A city or city class of the HR vocabulary, or any city `text.places` knows (`西宁`, `重庆`)."""
+    return word in PLACES or bool(city_classes(word))
+
+
 def place_unranked(word: str, text: str) -> bool:
     """A place the question names is a condition the text need not repeat when the text names no
-    place at all: a meal allowance "按每天 120 元" holds in 成都 too; a lodging rule that ranks cities
-    (`一线城市…600 元`) must name the asked one or its class."""
-    return word in PLACES and not any(place in text for place in PLACES) and "城市" not in text
+    place at all: a meal allowance "按每天 120 元" holds in 成都 (or 西宁) too; a lodging rule that
+    ranks cities (`一线城市…600 元`) must name the asked one or its class."""
+    return is_place(word) and not any(place in text for place in PLACES) and "城市" not in text
 
 
 def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
@@ -319,7 +335,7 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
     # passage holding both a lodging table that ranks cities and a flat daily allowance is still
     # about 成都's allowance ("…住宿费每晚不超过 500 元。…伙食补贴按每天 80 元").
     sentences = [p for p in re.split(r"[。\n；;]", text) if p.strip()]
-    others = subject - PLACES
+    others = {t for t in subject if not is_place(t)}
     named = sum(
         1
         for term in subject
@@ -328,7 +344,7 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
         or any(h in text for h in hypernyms_of({term}))
         or place_unranked(term, text)
         or (
-            term in PLACES and any(place_unranked(term, p) and any(o in p for o in others) for p in sentences)
+            is_place(term) and any(place_unranked(term, p) and any(o in p for o in others) for p in sentences)
         )
     )
     return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2

@@ -57,6 +57,14 @@ TIME_WORDS: Final = (
     "本月",
     "这个月",
     "上个月",
+    "明天",
+    "后天",
+    # "那下周一呢？" after "我明天有啥到期的没？": one day of a week
+    *(
+        f"{week}{day}"
+        for week in ("下周", "下礼拜", "下星期", "这周", "本周", "周", "礼拜", "星期")
+        for day in "一二三四五六日"
+    ),
 )
 REPLACEABLE_CLASSES: Final = (*WORD_CLASSES, tuple(sorted(PLACES)), TIME_WORDS)
 _ALIASES: Final = {
@@ -150,7 +158,7 @@ FILLER_WORDS: Final = frozenset(
     一天 每天 以后 之后 之前 除了 还得 得谁 谁 签字 批完 就行了 主管批 经理批 光 一整周 整周 病了 我病 刚 刚转正
     转正 入职 才 进公司 第 进 了 吧 啊 呀 嘛 哦 请 提 提吗 在 系统里 那儿 那里 这里 这儿 也 也是 按 当时的 能报 报
     能休 还能休 休 带 一起 要 要交 交 几号 几天 哪天 最晚 截止 多少 怎么 那个 这个 那份 这些 那些 全休 一次 要是 那我
-    借调 里 都 写了 写了些 些 什么 用得着 用不着 封顶
+    借调 里 都 写了 写了些 些 什么 用得着 用不着 封顶 一家 这家 那家 我要 记得 我记得 只有 这么
     """
     )
 )
@@ -192,13 +200,16 @@ OFFERED_FIGURES: Final = re.compile(
     r"|(?<=是不是)(?:有|该|要|能|就|只有)?\s*(?:涨到|到)?\s*(?:\d+|[一二两三四五六七八九十百千万]+)\s*[天元块%]"
     # "不是一晚三百八封顶嘛": a premise put up for checking, figure and all
     r"|不是[^，,？?]{0,8}?(?:\d+|[一二两三四五六七八九十百千万]{2,})[^，,？?]{0,4}?(?:嘛|吗)"
+    # "婚假现在还是只有三天对吧": a figure taken for granted, put up for checking
+    r"|(?:还是|就|只有|才)\s*(?:只有|就)?\s*(?:\d+|[一二两三四五六七八九十百千]+)\s*[天元块%](?=[^，,。？?]{0,6}(?:对吧|吧|没错吧|是吧|对不对))"
 )
 
 #: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
 #: (`会不会`, `用不用`). The planner lists a part that asks with no need of its own; the subject of a
 #: question of several clauses is that of the clause that asks.
 ASKS: Final = re.compile(
-    r"吗|么|呢|什么|啥|哪|谁|怎|多少|几|如何|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1"
+    # (`这么` / `那么` say "so", they ask nothing: "我记得是这么规定的")
+    r"吗|(?<![这那])么|呢|什么|啥|哪|谁|怎|多少|几|如何|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1"
 )
 
 #: The words that ask for each kind of evidence ("多少" an amount rule, "材料" materials): the planner
@@ -223,17 +234,19 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     ),
     NeedCode.MATERIALS: re.compile(
         r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
-        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交|"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|附(?:什么|啥|哪些)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交|"
         # "还得交病历吗": whether one document is handed in
         r"(?:还|得|要|需要)得?(?:补|交|带|附|提供)(?:个|份|张)?(?!的)[\u4e00-\u9fff]{2,5}吗|"
         # "要把结婚证原件交上去吗": which form of a document is handed in
         r"原件|复印件|扫描件|(?:要|得|需要)(?:把|将)[^？?，,]{1,10}(?:交|带|上交|提交)(?:上去|过去)?吗"
     ),
     NeedCode.APPROVAL: re.compile(
-        r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批"
+        r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批|(?:也|还)?(?:得|要|需要)批[吗么]?"
     ),
     NeedCode.ELIGIBILITY: re.compile(
         r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
-        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗"
+        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
+        # "现在能请年假不？": a yes-no question closed by 不
+        r"能[^？?，,]{1,8}不\s*[？?]?$"
     ),
 }

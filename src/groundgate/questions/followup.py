@@ -25,6 +25,7 @@ from dataclasses import dataclass
 from groundgate.questions.conditions import QUANTITY_MENTIONS
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag
 from groundgate.verify import fidelity
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 
 __all__ = ["Resolution", "Turn", "is_followup", "resolve_followup"]
 
@@ -47,6 +48,9 @@ _STRIP = re.compile(
     re.IGNORECASE,
 )
 _CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
+_IF = re.compile(r"^(?:要是|如果|假如|若是)\s*")
+_SPOKEN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万]{2,8}")
+_NUMERAL_HEAD = re.compile(r"^[零〇一二两三四五六七八九十百千万亿点\d,.\s]+")
 #: "same minute", "at the same time", "同一分钟": the moment the previous question named, kept.
 _SAME_MOMENT = re.compile(
     r",?\s*(?:at\s+)?(?:the\s+)?same\s+(?:minute|time|moment|hour|day)\b|[，,]?\s*(?:同一|同一个|那一|同)(?:分钟|时间|时刻|天)",
@@ -129,6 +133,14 @@ def _same_shape(focus: str, previous: str) -> tuple[str, str] | None:
     service = _service_counterpart(focus, previous)
     if service:
         return service, focus
+    spoken = _SPOKEN_NUMBER.fullmatch(_IF.sub("", focus))
+    if spoken and (value := parse_chinese_numeral(spoken.group(0))) is not None:
+        # "要是四千八呢？" after "报销一共五千二百块…": a spoken figure for the one quantity asked about,
+        # in its unit.
+        olds = [o for o in fidelity.extract(previous) if o.kind in QUANTITY_MENTIONS]
+        if len(olds) == 1:
+            unit = _NUMERAL_HEAD.sub("", olds[0].text)
+            return olds[0].text, f"{value:g} {unit}".strip()
     for m in fidelity.extract(focus):
         if m.kind == "number" and isinstance(m.value, float):
             # "那 12,000 的呢？" after "一张 1,500 块的报销单…": a bare number for the one quantity

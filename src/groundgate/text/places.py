@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Final
 
-__all__ = ["city_classes"]
+__all__ = ["city_classes", "names_a_city"]
 
 FIRST_TIER: Final = frozenset({"北京", "上海", "广州", "深圳"})
 PROVINCIAL_CAPITALS: Final = frozenset(
@@ -120,3 +120,13 @@ def city_classes(city: str) -> tuple[str, ...]:
     if city in OTHER_CITIES:
         found += ["其他城市", "其余城市", "其他地区"]
     return tuple(found)
+
+
+_ALL_CITIES: Final = tuple(
+    sorted(FIRST_TIER | PROVINCIAL_CAPITALS | PLANNED | MUNICIPALITIES | OTHER_CITIES, key=len, reverse=True)
+)
+
+
+def names_a_city(text: str) -> bool:
+    """Whether `text` names a city this table knows (`西宁`, `苏州`)."""
+    return any(city in text for city in _ALL_CITIES)
