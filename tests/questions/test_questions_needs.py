@@ -443,3 +443,10 @@ def test_a_follow_up_for_another_service_at_the_same_minute_keeps_the_minute(
 )
 def test_what_happened_to_a_record_asks_its_cause(question: str, kind: AnswerKind) -> None:
     assert derive_needs(question).needs[0].kind is kind
+
+
+@pytest.mark.parametrize(
+    "question", ["search-api p99 is high. What's the fix?", "What is the workaround for ERR_TIMEOUT?"]
+)
+def test_asking_for_the_fix_asks_for_a_procedure(question: str) -> None:
+    assert derive_needs(question).needs[-1].kind is AnswerKind.PROCEDURE

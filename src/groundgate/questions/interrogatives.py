@@ -51,7 +51,9 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"\bwhat\s+(?:should|can|do|must)\s+(?:i|we|you)\s+(?:do|check|try|look\s+at|verify|inspect)\b|"
             r"\bin\s+(?:which|what)\s+order\b|\bhow\s+(?:do|can|should|would)\s+"
             r"(?:i|we|you)\b|\bhow\s+to\b|\bwhat\s+(?:are|is)\s+the\s+(?:steps|procedure|process)\b|"
-            r"\bhow\s+is\b.*\bcalculated\b",
+            r"\bhow\s+is\b.*\bcalculated\b|"
+            # "What's the fix?", "what is the workaround": a remedy is a procedure
+            r"\bwhat(?:'s|\s+is|\s+are)\s+the\s+(?:fix|fixes|remedy|workaround|mitigation|next\s+steps?)\b",
             AnswerKind.PROCEDURE,
         ),
         (
