@@ -450,3 +450,10 @@ def test_what_happened_to_a_record_asks_its_cause(question: str, kind: AnswerKin
 )
 def test_asking_for_the_fix_asks_for_a_procedure(question: str) -> None:
     assert derive_needs(question).needs[-1].kind is AnswerKind.PROCEDURE
+
+
+def test_two_question_words_joined_ask_two_things() -> None:
+    when, where = derive_needs(
+        "I'm on Team A. Tomorrow is the first working day of the month - when and where do we meet?"
+    ).needs
+    assert (when.kind, where.kind) == (AnswerKind.TIME, AnswerKind.LOCATION)

@@ -58,6 +58,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         (
             r"^\s*(?:and\s+|until\s+|since\s+)?when\b|\bwhat\s+time\b|\bwhich\s+(?:day|date)\b|"
+            # "… first working day of the month - when do we meet?"
+            r"[-–—:]\s*when\s+(?:do|does|did|is|are|was|were|will|should|can|must)\b|"
             r"\bat\s+what\s+time\b",
             AnswerKind.TIME,
         ),

@@ -167,6 +167,23 @@ _LINKING_OPENER: Final = re.compile(
 )
 
 
+#: Two question words joined ("when and where do we meet", "who and when"): two things asked.
+_TWO_WH = re.compile(
+    r"\b(when|where|who|what\s+time|how\s+long|how\s+much|how\s+many|why)\s+and\s+"
+    r"(when|where|who|what\s+time|how\s+long|how\s+much|how\s+many|why)\b",
+    re.IGNORECASE,
+)
+
+
+def _two_wh(sentence: str) -> list[str]:
+    """"… when and where do we meet?" as "… when do we meet" and "… where do we meet"."""
+    found = _TWO_WH.search(sentence)
+    if found is None or is_cjk_text(sentence):
+        return [sentence]
+    head, tail = sentence[: found.start()], sentence[found.end() :]
+    return [f"{head}{found.group(1)}{tail}", f"{head}{found.group(2)}{tail}"]
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: one per sentence, per joined second question that asks on its own,
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
@@ -176,9 +193,10 @@ def split_parts(question: str) -> list[str]:
         # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
         sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")
         if sentence:
-            sentences.extend(
-                (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [sentence]
-            )
+            for piece in (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [
+                sentence
+            ]:
+                sentences.extend(_two_wh(piece))
     for sentence in sentences:
         if is_cjk_text(sentence):
             pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]

@@ -43,7 +43,34 @@ class Measure:
 
 
 _EN_STOP_AFTER = frozenset(
-    "a an the of to in on at for with by from and or but is are was were be been as that this it its".split()
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "to",
+        "in",
+        "on",
+        "at",
+        "for",
+        "with",
+        "by",
+        "from",
+        "and",
+        "or",
+        "but",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "as",
+        "that",
+        "this",
+        "it",
+        "its",
+    ]
 )
 
 
