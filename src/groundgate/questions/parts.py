@@ -176,7 +176,7 @@ _TWO_WH = re.compile(
 
 
 def _two_wh(sentence: str) -> list[str]:
-    """"… when and where do we meet?" as "… when do we meet" and "… where do we meet"."""
+    """`… when and where do we meet?` as `… when do we meet` and `… where do we meet`."""
     found = _TWO_WH.search(sentence)
     if found is None or is_cjk_text(sentence):
         return [sentence]
