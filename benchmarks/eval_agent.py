@@ -20,7 +20,8 @@ the two follow-ups, session 22: scored once before any change — that figure is
 — then tuned on, like the first tune set), and `eval_tune_blind4.yaml` (43 more blind-written questions,
 session 23, scored once before any change and then tuned on the same way), and `eval_tune_blind5.yaml` (40 more,
 session 24, the same way), `eval_tune_blind6.yaml` (40 more, session 25, the same way), `eval_tune_blind7.yaml`
-(40 more, session 26, the same way) `eval_tune_blind8.yaml` and `eval_tune_blind9.yaml` (40 more each, session 27, the same way).
+(40 more, session 26, the same way) `eval_tune_blind8.yaml` and `eval_tune_blind9.yaml` (40 more each, session 27, the same way), and
+`eval_tune_blind10.yaml` (40 more, end of session 27, measured unseen, not yet tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -52,6 +53,7 @@ SETS = {
     "tune 7 (blind-written, tuned on)": "eval_tune_blind7.yaml",
     "tune 8 (blind-written, tuned on)": "eval_tune_blind8.yaml",
     "tune 9 (blind-written, tuned on)": "eval_tune_blind9.yaml",
+    "blind 10 (measured unseen, not yet tuned on)": "eval_tune_blind10.yaml",
 }
 
 

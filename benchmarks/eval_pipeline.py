@@ -75,6 +75,8 @@ TUNE12 = ROOT / "tests" / "data" / "pipeline_questions_tune12.yaml"
 """An eleventh blind-written set of session 27, the same mix as tune11 (`tune12`)."""
 TUNE13 = ROOT / "tests" / "data" / "pipeline_questions_tune13.yaml"
 """A twelfth blind-written set of session 27, written after the tune12 rules (`tune13`)."""
+TUNE14 = ROOT / "tests" / "data" / "pipeline_questions_tune14.yaml"
+"""A thirteenth, written at the end of session 27 and measured unseen (`tune14`; not yet tuned on)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -105,6 +107,7 @@ SPLITS = (
     "tune11",
     "tune12",
     "tune13",
+    "tune14",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -705,6 +708,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE11,
             TUNE12,
             TUNE13,
+            TUNE14,
             HOLDOUT,
         )
         if p.is_file()
