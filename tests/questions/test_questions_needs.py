@@ -438,6 +438,7 @@ def test_a_follow_up_for_another_service_at_the_same_minute_keeps_the_minute(
     [
         ("ORD-20260314-00086 啥情况", AnswerKind.REASON),
         ("ORD-20260314-00086 怎么了？", AnswerKind.REASON),
+        ("What happened to order ORD-20260314-00042?", AnswerKind.REASON),
         ("什么情况下需要升级？", AnswerKind.TIME),  # a condition asked, not what happened
     ],
 )

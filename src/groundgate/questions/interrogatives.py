@@ -68,6 +68,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"\bwhy\b|\bwhat\s+caused\b|\broot\s+cause\b|\bhow\s+come\b|"
             # "What was the reason?", "the reason for the decline"
             r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:main\s+|real\s+)?(?:reasons?|causes?)\b|\breasons?\s+(?:for|why)\b|"
+            # "What happened to order ORD-…?": what became of a record is how it came to be so
+            r"\bwhat\s+happened\s+(?:to|with)\s+(?:order|payment|refund|ord-)|"
             r"\b(?:really|actually|truly)\s+(?:the\s+)?(?:problem|cause|culprit|issue|reason|to\s+blame|at\s+fault)\b",
             AnswerKind.REASON,
         ),
