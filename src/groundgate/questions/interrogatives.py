@@ -69,7 +69,7 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             # "What was the reason?", "the reason for the decline"
             r"\bwhat\s+(?:is|was|are|were)\s+the\s+(?:main\s+|real\s+)?(?:reasons?|causes?)\b|\breasons?\s+(?:for|why)\b|"
             # "What happened to order ORD-…?": what became of a record is how it came to be so
-            r"\bwhat\s+happened\s+(?:to|with)\s+(?:order|payment|refund|ord-)|"
+            r"\bwhat\s+happened\s+(?:to|with)\s+(?:(?:the\s+)?(?:order|payment|refund)\s+)?(?:ORD|RF|PAY)-\d|"
             r"\b(?:really|actually|truly)\s+(?:the\s+)?(?:problem|cause|culprit|issue|reason|to\s+blame|at\s+fault)\b",
             AnswerKind.REASON,
         ),
