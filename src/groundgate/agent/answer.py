@@ -150,8 +150,9 @@ MAX_SENTENCES_PER_SLOT: Final = 3
 _EXCLUDED: Final = re.compile(r"以外|之外")
 _RANKED_BEFORE: Final = re.compile(r"([一二三四五六七八九]{2,})([线级档类])$")
 _OTHER_CASE: Final = re.compile(r"其他|其余|其它")
-#: "非一二线的城市", "不是一二线城市": the ranks after 非 are left out, as those before 以外 are.
-_NOT_RANKED: Final = re.compile(r"(?:非|不是|不在)\s*([一二三四五六七八九]+)([线级档类])")
+#: "非一二线的城市": the ranks after 非 are left out, as those before 以外 are (`不是一二线城市` reaches here
+#: already read as `一二线以外的城市`, see `agent.context`).
+_NOT_RANKED: Final = re.compile(r"非\s*([一二三四五六七八九]+)([线级档类])")
 
 
 def _excluded_cases(question: str) -> list[str]:

@@ -54,7 +54,7 @@ from groundgate.agent.subjects import (
     subject_terms,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import OFFERED_FIGURES, entities_in
+from groundgate.agent.vocabulary import OFFERED_FIGURES, STILL_IN_TIME, entities_in
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -192,7 +192,6 @@ _YEARS_AND_MONTHS: Final = re.compile(r"(\d+)\s*年\s*(?:零|又)?\s*(\d+)\s*个
 #: "十九年半", "3 年半": a length of service with half a year on top, in months.
 _YEARS_AND_A_HALF: Final = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*年半")
 #: "离二十年还差一点": short of that length (a hint beside the length itself, dropped).
-_IN_TIME_ASKED: Final = re.compile(r"来得及|还能(?:交|报|休|请)|晚交|拖了|过了多久")
 _TIME_GONE: Final = re.compile(
     r"(?:都|已经|快)?\s*(?:\d+|[一二两三四五六七八九十几半]+)\s*个?\s*(?:天|周|星期|礼拜|月)(?:了|多)?"
 )
@@ -218,7 +217,7 @@ def _as_conditions(question: str) -> str:
     # "离二十年还差一点" only says the length is under twenty years, which the length said beside it
     # already places; as a bound of its own it would fit no tier whole.
     question = _SHORT_OF.sub(" ", question)
-    if _IN_TIME_ASKED.search(question):
+    if STILL_IN_TIME.search(question):
         # "出差回来都五个礼拜了，现在交还来得及吗": the time gone by is measured against the limit the
         # rule states, not a case the rule must hold for.
         question = _TIME_GONE.sub(" ", question)

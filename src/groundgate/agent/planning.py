@@ -48,7 +48,14 @@ from groundgate.agent.contracts import (
     ToolCall,
 )
 from groundgate.agent.subjects import subject_terms
-from groundgate.agent.vocabulary import ASKS, NEED_CUES, OFFERED_FIGURES, canonical_terms, entities_in
+from groundgate.agent.vocabulary import (
+    ASKS,
+    NEED_CUES,
+    OFFERED_FIGURES,
+    STILL_IN_TIME,
+    canonical_terms,
+    entities_in,
+)
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
 from groundgate.text.names import looks_like_name
@@ -145,7 +152,6 @@ _ANY_LEAVE = re.compile(
 _REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
 _OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担|多出来|多出的|多出部分|超过的部分")
-_STILL_IN_TIME = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期")
 
 
 #: An amount said the spoken way, without its unit ("一晚五百八", "一千二"): a sum of money in a
@@ -303,7 +309,7 @@ def _needs_of(question: str) -> list[NeedCode]:
         needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
         if NeedCode.AMOUNT_RULE not in needs:
             needs.insert(0, NeedCode.AMOUNT_RULE)
-    if NeedCode.ELIGIBILITY in needs and _STILL_IN_TIME.search(question):
+    if NeedCode.ELIGIBILITY in needs and STILL_IN_TIME.search(question):
         # "婚假现在还能休吗": whether it is still in time is the rule's period, not who may take it.
         needs = [n for n in needs if n is not NeedCode.ELIGIBILITY]
         if NeedCode.AMOUNT_RULE not in needs:

@@ -20,6 +20,7 @@ __all__ = [
     "HYPERNYMS",
     "NEED_CUES",
     "OFFERED_FIGURES",
+    "STILL_IN_TIME",
     "PLACES",
     "REPLACEABLE_CLASSES",
     "TIME_WORDS",
@@ -203,6 +204,11 @@ OFFERED_FIGURES: Final = re.compile(
     # "婚假现在还是只有三天对吧": a figure taken for granted, put up for checking
     r"|(?:还是|就|只有|才)\s*(?:只有|就)?\s*(?:\d+|[一二两三四五六七八九十百千]+)\s*[天元块%](?=[^，,。？?]{0,6}(?:对吧|吧|没错吧|是吧|对不对))"
 )
+
+#: Whether it is still in time ("现在交还来得及吗", "婚假现在还能休吗", "逾期了还能报吗"): the rule's time
+#: limit is asked (the planner reads the amount rule off it), and the time gone by that the question
+#: states is measured against that limit, not a case the rule must hold for (the evidence evaluator).
+STILL_IN_TIME: Final = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期|晚交|拖了|过了多久")
 
 #: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
 #: (`会不会`, `用不用`). The planner lists a part that asks with no need of its own; the subject of a

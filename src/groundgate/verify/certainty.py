@@ -18,6 +18,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
 
 from groundgate.text.segmentation import split_sentences, tokenize
@@ -75,4 +76,11 @@ def causation_not_shown(claim: str, context: str) -> list[str]:
     """`["causation_not_shown"]` when the context disclaims a cause the claim states (module docs)."""
     if not _CAUSAL.search(claim) or _NO_CAUSATION.search(claim) or _ASSOCIATED.search(claim):
         return []
-    return ["causation_not_shown"] if _NO_CAUSATION.search(context) else []
+    return ["causation_not_shown"] if _disclaims_causation(context) else []
+
+
+@lru_cache(maxsize=4)
+def _disclaims_causation(context: str) -> bool:
+    # Asked once per checked claim with a causal verb, of the same whole context: read it once per
+    # check (a few contexts kept, not their sentences).
+    return bool(_NO_CAUSATION.search(context))
