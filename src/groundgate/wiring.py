@@ -235,6 +235,7 @@ def build_configured_orchestrator(settings: Settings, workspace: Workspace) -> O
         budgets=budgets_from_settings(settings),
         thresholds=checker_thresholds(settings),
         live_until=workspace.live_until,
+        tenants=workspace.tenants,
     )
 
 

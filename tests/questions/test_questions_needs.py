@@ -458,3 +458,19 @@ def test_two_question_words_joined_ask_two_things() -> None:
         "I'm on Team A. Tomorrow is the first working day of the month - when and where do we meet?"
     ).needs
     assert (when.kind, where.kind) == (AnswerKind.TIME, AnswerKind.LOCATION)
+
+
+@pytest.mark.parametrize(
+    "question",
+    ["What was globex's own payment success rate at 14:15?", "globex 的支付成功率 14:15 是多少？"],
+)
+def test_another_tenant_named_in_the_question_must_be_named_by_the_answer(question: str) -> None:
+    (need,) = derive_needs(question, other_tenants=["globex", "initech"]).needs
+    assert "globex" in need.anchors
+    assert "globex" not in need.terms
+
+
+
+def test_without_the_tenant_list_a_lower_case_english_name_is_an_ordinary_word() -> None:
+    (need,) = derive_needs("What was globex's own payment success rate at 14:15?").needs
+    assert "globex" in need.terms

@@ -257,3 +257,16 @@ def test_a_why_about_an_order_quotes_the_line_that_says_what_happened(
     assert result.output_kind is OutputKind.NORMAL, (result.answer, result.gaps)
     assert cause in result.answer
     assert restated not in result.answer
+
+
+def test_a_platform_wide_series_does_not_answer_for_a_tenant_the_question_names(workspace: Workspace) -> None:
+    # The success rate has no tenant label: the platform's 83.76 at 14:15 is not globex's own. The
+    # tenants come from the loaded data (`Workspace.tenants`); the asker's own name is no restriction.
+    assert workspace.tenants() == {"acme", "globex"}
+    orchestrator = build_orchestrator(workspace.registry, tenants=workspace.tenants)
+    named = ask(orchestrator, "What was globex's own payment success rate at 14:15 UTC on 2026-03-14?")
+    assert named.output_kind is not OutputKind.NORMAL, named.answer
+    assert any("globex" in gap for gap in named.gaps), named.gaps
+    platform = ask(orchestrator, "What was the payment success rate at 14:15 UTC on 2026-03-14?")
+    assert platform.output_kind is OutputKind.NORMAL, (platform.answer, platform.gaps)
+    assert "83.76" in platform.answer

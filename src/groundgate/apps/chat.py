@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import logging
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Final
@@ -60,10 +60,12 @@ def build_orchestrator(
     budgets: Budgets | None = None,
     thresholds: CheckerThresholds | None = None,
     live_until: Callable[[], datetime | None] | None = None,
+    tenants: Callable[[], Collection[str]] | None = None,
 ) -> Orchestrator:
     """Wire the pipeline. A model-backed planner falls back to the rule planner when its plan fails.
     `live_until` says when the live evidence ends (`Workspace.live_until`): the rule planner reads a
-    clock time without a day ("at 14:16") as the last such minute before it."""
+    clock time without a day ("at 14:16") as the last such minute before it. `tenants` names the
+    loaded tenants (`Workspace.tenants`): another tenant named in a question must be in its answer."""
     models = models or RoleModels()
     offline_checker = OfflineChecker(thresholds)
     rules = RulePlanner(live_until=live_until)
@@ -81,6 +83,7 @@ def build_orchestrator(
         verifier=Verifier(classifier),
         fallback_planner=rules if models.planner else None,
         budgets=budgets,
+        tenants=tenants,
     )
 
 

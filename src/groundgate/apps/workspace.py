@@ -54,6 +54,13 @@ class Workspace:
         times = [t for t in (self.logs.latest(), self.metrics.latest()) if t is not None]
         return max(times) if times else None
 
+    def tenants(self) -> frozenset[str]:
+        """The tenants whose logs or orders are loaded here. A question naming another tenant than
+        the asker's ("globex's own success rate") asks about that tenant's scope: the question
+        reader makes the name an anchor the evidence must say (docs/design.md §8), so a
+        platform-wide series is not passed off as one tenant's."""
+        return frozenset(self.logs.tenants() | self.orders.tenants())
+
     def close(self) -> None:
         self.registry.close()
         self.index.close()

@@ -22,7 +22,7 @@ misses the need, never passes it wrongly); synonyms and other languages are not 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 from functools import lru_cache
 from typing import Final
@@ -562,12 +562,17 @@ def derive_needs(
     resolved_question: str | None = None,
     followup: bool = False,
     previous_question: str | None = None,
+    other_tenants: Collection[str] = (),
 ) -> QuestionNeeds:
     """The needs of `resolved_question` (default: `question`), one per part, in question order.
 
     `previous_question` is the session's last question when this one refers back to it by a pronoun
     ("What is its normal lag?", "它的上限是多少？"): a first part with a pronoun and no name of its own
     takes that question's subject, as a later part takes an earlier one's (understanding only, docs/design.md §8).
+
+    `other_tenants`: the names of the tenants other than the asker's. A question naming one ("globex's
+    own success rate") asks about that tenant's scope, so its name is an anchor the answer must say:
+    a platform-wide series or another tenant's record does not answer it.
     """
     resolved = (resolved_question or question).strip()
     # "Not the gateway — payment-db-proxy itself. How high …": what the question sets aside is no
@@ -650,6 +655,8 @@ def derive_needs(
             # "… for bank *refund* callbacks": the word that tells the asked thing from its
             # neighbours (`bank callbacks on /api/v1/pay/callback`) must be said.
             need.required_terms = [qualifier]
+    if other_tenants:
+        _anchor_tenants(needs, {t.lower() for t in other_tenants})
     for need in needs:
         # "苏州不是省会，也不是计划单列市": the rows of those categories are other cases, and their
         # words are no subject an answer must name.
@@ -670,6 +677,15 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+def _anchor_tenants(needs: list[Need], tenants: set[str]) -> None:
+    """Move each term that names another tenant into the need's anchors (`derive_needs`)."""
+    for need in needs:
+        named = [t for t in need.terms if t.lower() in tenants]
+        if named:
+            need.anchors = [*need.anchors, *named]
+            need.terms = [t for t in need.terms if t not in named]
 
 
 #: A closing "for/of <words>" phrase naming what is asked about ("… for bank refund callbacks?").

@@ -25,7 +25,7 @@ import json
 import re
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
@@ -236,8 +236,12 @@ class Orchestrator:
         fallback_planner: Planner | None = None,
         budgets: Budgets | None = None,
         clock: Callable[[], float] = time.monotonic,
+        tenants: Callable[[], Collection[str]] | None = None,
     ) -> None:
+        """`tenants` lists the tenants whose data is loaded (`Workspace.tenants`): a question naming
+        one other than the asker's is about that tenant's scope (`derive_needs`)."""
         self.tools = tools
+        self.tenants = tenants
         self.planner = planner
         self.fallback_planner = fallback_planner
         self.executor = executor
@@ -275,6 +279,7 @@ class Orchestrator:
                 resolved_question=resolution.question,
                 followup=resolution.followup,
                 previous_question=_referred_question(question, resolution.followup, history),
+                other_tenants=[t for t in (self.tenants() if self.tenants else ()) if t != ctx.tenant],
             ),
             started=started,
             sink=sink,

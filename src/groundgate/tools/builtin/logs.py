@@ -544,6 +544,14 @@ class LogStore(EmbeddedStore):
         row = self._read(lambda conn: conn.execute("SELECT max(ts_us) FROM log_lines").fetchone())
         return from_epoch_us(row[0]) if row and row[0] is not None else None
 
+    def tenants(self) -> set[str]:
+        """Every tenant with a stored line (platform-wide lines have none). Internal only: the
+        question reader uses it to tell a tenant's name from an ordinary word, never to answer."""
+        rows = self._read(
+            lambda conn: conn.execute("SELECT DISTINCT tenant FROM log_lines WHERE tenant IS NOT NULL").fetchall()
+        )
+        return {str(row[0]) for row in rows}
+
     def count(self) -> int:
         """All stored lines, every tenant (for diagnostics)."""
         return self._read(lambda conn: int(conn.execute("SELECT count(*) FROM log_lines").fetchone()[0]))

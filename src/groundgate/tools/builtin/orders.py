@@ -242,6 +242,11 @@ class OrderStore(EmbeddedStore):
 
         return self._read(read)
 
+    def tenants(self) -> set[str]:
+        """Every tenant with a stored order (internal only, as `LogStore.tenants`)."""
+        rows = self._read(lambda conn: conn.execute("SELECT DISTINCT tenant FROM orders").fetchall())
+        return {str(row[0]) for row in rows}
+
     def count(self, tenant: str) -> int:
         """Orders of `tenant`."""
         return self._read(
