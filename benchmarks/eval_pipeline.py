@@ -76,7 +76,9 @@ TUNE12 = ROOT / "tests" / "data" / "pipeline_questions_tune12.yaml"
 TUNE13 = ROOT / "tests" / "data" / "pipeline_questions_tune13.yaml"
 """A twelfth blind-written set of session 27, written after the tune12 rules (`tune13`)."""
 TUNE14 = ROOT / "tests" / "data" / "pipeline_questions_tune14.yaml"
-"""A thirteenth, written at the end of session 27 and measured unseen (`tune14`; not yet tuned on)."""
+"""A thirteenth, written at the end of session 27 and measured unseen (`tune14`; tuned on in session 28)."""
+TUNE15 = ROOT / "tests" / "data" / "pipeline_questions_tune15.yaml"
+"""A fourteenth, written in session 28 and measured unseen (`tune15`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -108,6 +110,7 @@ SPLITS = (
     "tune12",
     "tune13",
     "tune14",
+    "tune15",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -709,6 +712,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE12,
             TUNE13,
             TUNE14,
+            TUNE15,
             HOLDOUT,
         )
         if p.is_file()
