@@ -922,3 +922,28 @@ def test_how_often_is_answered_by_every_with_a_period(statement: str, met: bool)
 def test_under_what_condition_is_answered_by_a_condition_not_by_a_time(statement: str, met: bool) -> None:
     need = derive_needs("事故满足什么条件才能宣布结束？").needs[0]
     assert match_need(need, statement, context="incident.md > 事故响应指南 > 结束事故").met is met
+
+
+@pytest.mark.parametrize(
+    ("question", "sentence", "met"),
+    [
+        (  # one figure for the three offices together is not the Shenzhen office's
+            "How many employees work in Lanting Pay's Shenzhen office?",
+            "Lanting Pay has about 1,200 employees in three offices: Shanghai (headquarters), Hangzhou and Shenzhen.",
+            False,
+        ),
+        ("深圳办公室有多少员工？", "公司共有员工约 1200 人，分布在上海、杭州和深圳三地。", False),
+        (  # each office its own figure: the Shenzhen one answers
+            "How many employees work in the Shenzhen office?",
+            "The offices have 600 employees in Shanghai, 400 in Hangzhou and 200 in Shenzhen.",
+            True,
+        ),
+        ("How many employees work in the Shenzhen office?", "The Shenzhen office has 200 employees.", True),
+    ],
+)
+def test_a_name_counted_only_with_others_does_not_get_the_groups_figure(
+    question: str, sentence: str, met: bool
+) -> None:
+    (need,) = derive_needs(question).needs
+    match = match_need(need, sentence)
+    assert match.met is met, match.codes

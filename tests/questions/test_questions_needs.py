@@ -470,7 +470,25 @@ def test_another_tenant_named_in_the_question_must_be_named_by_the_answer(questi
     assert "globex" not in need.terms
 
 
-
 def test_without_the_tenant_list_a_lower_case_english_name_is_an_ordinary_word() -> None:
     (need,) = derive_needs("What was globex's own payment success rate at 14:15?").needs
     assert "globex" in need.terms
+
+
+@pytest.mark.parametrize(
+    ("question", "case"),
+    [
+        (
+            "We think one of our merchant signing keys leaked this morning and Security is issuing a new one."
+            " Will the old key keep working during an overlap window like in a normal rotation?",
+            ["leaked"],
+        ),
+        (
+            "Security is issuing a new merchant key. Will the old key keep working during an overlap window?",
+            [],
+        ),
+        ("Why was the leaked key revoked?", []),  # asked in one sentence: the subject, not a scene
+    ],
+)
+def test_an_abnormal_state_told_before_the_question_is_its_case(question: str, case: list[str]) -> None:
+    assert derive_needs(question).needs[-1].case_terms == case

@@ -670,6 +670,8 @@ def derive_needs(
             case = [t for t in need.terms if t.lower() in clause.lower()]
             # When the case is all the question names, it is the subject, checked as terms are.
             need.case_terms = case if len(case) < len(need.terms) else []
+        elif need.kind is not AnswerKind.REASON:
+            need.case_terms = _scene_states(need.text, need.terms)
     return QuestionNeeds(
         question=question,
         resolved_question=resolved,
@@ -775,6 +777,25 @@ def _case_clause(text: str) -> str:
 
 
 _TOPIC_OPENER: Final = re.compile(r"\s*(?:in|for)\s+the\b", re.IGNORECASE)
+
+#: Words that put a thing in an abnormal state: a scene sentence saying one ("We think one of our keys
+#: *leaked* this morning. Will the old key keep working …?") sets the case the rule must be for — the
+#: normal rotation's overlap window is another case's answer.
+_ABNORMAL_STATES: Final = frozenset(
+    {
+        "leaked", "leak", "compromised", "stolen", "lost", "expired", "frozen", "suspended", "revoked",
+        "breached", "exposed", "泄露", "泄漏", "被盗", "丢失", "遗失", "过期", "冻结", "吊销", "挂失",
+    }
+)  # fmt: skip
+
+
+def _scene_states(text: str, terms: Sequence[str]) -> list[str]:
+    """The terms of an abnormal state said in a sentence before the asking one (`_ABNORMAL_STATES`)."""
+    sentences = [x for x in re.split(r"(?<=[.!。！])\s*", text.strip()) if x.strip()]
+    if len(sentences) < 2:
+        return []
+    scene = " ".join(sentences[:-1]).lower()
+    return [t for t in terms if t.lower() in _ABNORMAL_STATES and t.lower() in scene and len(terms) > 1]
 
 
 def refers_back(question: str) -> bool:

@@ -548,7 +548,9 @@ class LogStore(EmbeddedStore):
         """Every tenant with a stored line (platform-wide lines have none). Internal only: the
         question reader uses it to tell a tenant's name from an ordinary word, never to answer."""
         rows = self._read(
-            lambda conn: conn.execute("SELECT DISTINCT tenant FROM log_lines WHERE tenant IS NOT NULL").fetchall()
+            lambda conn: conn.execute(
+                "SELECT DISTINCT tenant FROM log_lines WHERE tenant IS NOT NULL"
+            ).fetchall()
         )
         return {str(row[0]) for row in rows}
 
