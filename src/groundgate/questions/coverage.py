@@ -41,7 +41,7 @@ from groundgate.questions.conditions import (
     condition_outcome,
     quantity_outcome,
 )
-from groundgate.questions.groups import only_counted_with_others
+from groundgate.questions.groups import counted_with_others
 from groundgate.questions.moments import not_at_asked_minute
 from groundgate.questions.needs import (
     _EN_STOP,
@@ -476,11 +476,7 @@ def match_need(
     score += 3 * (len(need.anchors) - len(anchors_missing))
     codes += [f"need:anchor_missing:{a}" for a in anchors_missing]
     if need.kind is AnswerKind.QUANTITY:  # one office's head count is not the three offices' total
-        codes += [
-            f"need:counted_with_others:{a}"
-            for a in need.anchors
-            if only_counted_with_others(a, s, need.anchors)
-        ]
+        codes += [f"need:counted_with_others:{a}" for a in counted_with_others(need.anchors, s)]
 
     # A word of the question may stand for a phrase of it (`hotel` in "hotel limit" is `住宿标准`).
     words = _within(equivalents, need.text)

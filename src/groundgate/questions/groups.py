@@ -14,7 +14,7 @@ from typing import Final
 
 from groundgate.questions.statements import Statement
 
-__all__ = ["only_counted_with_others"]
+__all__ = ["counted_with_others", "only_counted_with_others"]
 
 #: What joins list members: a comma or enumeration comma, `and`/`or`, 和/及/与/或.
 _BEFORE_MEMBER: Final = re.compile(r"(?:[,、，]\s*|\b(?:and|or)\s+|[和及与或]\s*)$", re.IGNORECASE)
@@ -85,3 +85,8 @@ def only_counted_with_others(name: str, s: Statement, named: Sequence[str] = ())
         if m.kind not in _TIMELIKE and not (m.kind == "count" and m.value == len(members))  # "three offices"
     ]
     return len(figures) == 1
+
+
+def counted_with_others(names: Sequence[str], s: Statement) -> list[str]:
+    """The `names` (a need's anchors) that `s` counts only together with others."""
+    return [n for n in names if only_counted_with_others(n, s, names)]
