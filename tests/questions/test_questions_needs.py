@@ -492,3 +492,21 @@ def test_without_the_tenant_list_a_lower_case_english_name_is_an_ordinary_word()
 )
 def test_an_abnormal_state_told_before_the_question_is_its_case(question: str, case: list[str]) -> None:
     assert derive_needs(question).needs[-1].case_terms == case
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        (  # a scene sentence is carried into the first part; the joined second question is its own
+            "During the promo incident the timeout alert went off at some point. When exactly did"
+            " PaymentTimeoutRateHigh fire, and what ERR_TIMEOUT rate did the alert itself report?",
+            2,
+        ),
+        ("When did PaymentTimeoutRateHigh fire, and what rate did it report?", 2),
+        ("The graphs look normal again. How long must they stay like that?", 1),
+    ],
+)
+def test_a_scene_sentence_does_not_hide_the_second_question_after_it(question: str, parts: int) -> None:
+    needs = derive_needs(question).needs
+    assert len(needs) == parts
+    assert not needs[0].case_terms  # "During the promo incident" names the topic, not a case

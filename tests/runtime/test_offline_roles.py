@@ -144,6 +144,11 @@ def test_round_two_of_a_why_about_a_record_reads_every_line_of_that_record(quest
             "PaymentTimeoutRateHigh 告警触发的那条记录里，超时率写的是多少？",
             {"keywords": ["PaymentTimeoutRateHigh"]},
         ),
+        # named beside an error code, the alert's own lines still (`alert firing … rate=10.8` is a WARN)
+        (
+            "When exactly did PaymentTimeoutRateHigh fire, and what ERR_TIMEOUT rate did the alert report?",
+            {"keywords": ["PaymentTimeoutRateHigh"]},
+        ),
         # an error code named in a question about a value stays among the errors
         ("ERR_TIMEOUT 的比例最高到过多少？", {"level": "ERROR", "keywords": ["ERR_TIMEOUT"]}),
     ],

@@ -80,7 +80,7 @@ def _case_clause(text: str) -> str:
     return found.group("case")
 
 
-_TOPIC_OPENER: Final = re.compile(r"\s*(?:in|for)\s+the\b", re.IGNORECASE)
+_TOPIC_OPENER: Final = re.compile(r"\s*(?:in|for|during)\s+the\b", re.IGNORECASE)
 
 #: Words that put a thing in an abnormal state: a scene sentence saying one ("We think one of our keys
 #: *leaked* this morning. Will the old key keep working …?") sets the case the rule must be for — the

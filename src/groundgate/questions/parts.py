@@ -60,6 +60,8 @@ _EN_ASK = re.compile(
 )
 
 
+_SENTENCE_BREAK: Final = re.compile(r"(?<=[a-z0-9][.!])\s+(?=[A-Z])")
+
 # "A 和 B … 分别 …" asks the same thing of A and of B; so does "the X and the Y of Z".
 _ZH_EACH = re.compile(r"分别|各自|各是|各为|各有")
 _ZH_AND = re.compile(r"\s*(?:和|与|及|跟|以及)\s*")
@@ -205,7 +207,8 @@ def split_parts(question: str) -> list[str]:
             pieces = _rejoin_bare(p for p in _EN_JOIN.split(sentence) if p.strip())
             # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
             asking = [
-                (bool(_EN_ASK.search(p)) or (n == 0 and not CASE_EN.match(p)))
+                # a scene sentence before the asking one ("The alert went off. When did it fire") asks nothing
+                (bool(_EN_ASK.search(_SENTENCE_BREAK.split(p)[-1])) or (n == 0 and not CASE_EN.match(p)))
                 and not (n < len(pieces) - 1 and _WHEN_CASE.match(p))
                 for n, p in enumerate(pieces)
             ]

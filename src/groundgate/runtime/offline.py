@@ -178,6 +178,10 @@ class RulePlanner:
             # Errors of the window; a named record's lines whatever their level (a change approved,
             # an incident closed are INFO lines).
             args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
+            if any(is_rule_name(k) for k in keywords):
+                # An alert rule named beside an error code ("When did PaymentTimeoutRateHigh fire,
+                # what ERR_TIMEOUT rate did it report?"): the alert's own lines, not the code's errors.
+                keywords = [k for k in keywords if is_rule_name(k)]
             rules = all(is_rule_name(k) for k in keywords)
             if args and keywords and (rules or any(n.kind is AnswerKind.REASON for n in unmet)):
                 # "Why did ORD-… fail?": every line of the named record — the warning that explains
