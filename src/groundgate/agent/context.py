@@ -152,6 +152,35 @@ def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     return None
 
 
+#: A follow-up that only offers another figure ("那要是八千呢？", "要是 8000 呢"), and the one sum of the
+#: earlier question it replaces ("差旅报销４０００块找谁批？": full-width digits too).
+_FIGURE_ONLY = re.compile(
+    r"^(?:要是|如果|假如|换成)?\s*([\d０-９]+|[一二两三四五六七八九][千百万][一二两三四五六七八九]?)\s*(?:块|元)?$"
+)
+_SUM = re.compile(
+    r"[\d０-９]{3,}\s*(?:块钱|块|元)?|[一二两三四五六七八九][千百万][一二两三四五六七八九]?(?:块钱|块|元)"
+)
+_UNIT_BELOW: Final = {"万": 1000, "千": 100, "百": 10}
+
+
+def _spoken_figure(text: str) -> int:
+    """ "八千" → 8000, "四千八" → 4800, "８０００" → 8000."""
+    if text[0].isdigit():
+        return int(text.translate(str.maketrans("０１２３４５６７８９", "0123456789")))
+    unit = {"万": 10000, "千": 1000, "百": 100}[text[1]]
+    value = _CN_NUMBERS[text[0]] * unit
+    return value + (_CN_NUMBERS[text[2]] * _UNIT_BELOW[text[1]] if len(text) > 2 else 0)
+
+
+def _figure_replaced(body: str, previous: str) -> str | None:
+    """The earlier question with its one sum replaced by the figure the follow-up offers."""
+    figure = _FIGURE_ONLY.match(body.strip())
+    sums = _SUM.findall(previous)
+    if figure is None or len(sums) != 1:
+        return None
+    return previous.replace(sums[0], f"{_spoken_figure(figure.group(1))} 元", 1)
+
+
 def _follow_up(question: str, previous: str) -> str | None:
     body = re.sub(r"^\s*(?:那么|那|还有|另外)\s*|\s*(?:的)?呢?\s*[？?。!！]*\s*$", "", question)
     if (
@@ -168,7 +197,10 @@ def _follow_up(question: str, previous: str) -> str | None:
     if replaced is not None:
         return replaced
     resolution = resolve_followup(question, [(previous, previous)])
-    return resolution.question if resolution.followup else None
+    if resolution.followup:
+        return resolution.question
+    # "那要是八千呢？" after "差旅报销４０００块找谁批？": the one sum asked about, replaced.
+    return _figure_replaced(body, previous)
 
 
 def _correct(question: str, previous: str, old: str, new: str) -> str:
@@ -208,7 +240,8 @@ def resolve_context(
 ) -> ResolvedContext:
     """The question against the state (see the module docstring)."""
     state = state or ConversationState()
-    text = question.strip()
+    # "俺那条审批的活儿", "俺俩": 俺 is 我 in northern speech; the rules read 我.
+    text = question.strip().replace("俺", "我")
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

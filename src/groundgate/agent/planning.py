@@ -105,7 +105,7 @@ class PlannerDraft(BaseModel):
 _DOMAIN_CUES: Final[dict[str, re.Pattern[str]]] = {
     "reimbursement": re.compile(
         r"报销|差旅|出差|住宿|酒店|宾馆|餐补|饭补|餐费|伙食|交通费|打车|机票|招待|发票|水单|行程单|票据|"
-        r"(?:能|给|可以|照样|也能)报(?!告)|报不报|补贴"
+        r"(?:能|给|可以|照样|也能)报(?!告)|报不报|补贴|(?i:reimburse|hotel)"
     ),
     "leave": re.compile(
         r"年假|年休假|病假|事假|婚假|产假|陪产假|丧假|请假|休假|调休|"
@@ -123,10 +123,14 @@ _TASK_CUE = re.compile(
     r"(?:几|多少)(?:件|个|项|条)(?:事|活|待办|任务)|"
     # "这礼拜到期的活都有哪些", "过期了还没弄完的有几个", "上个月我都做完了些啥", "我明天有啥到期的没"
     r"(?:到期|过期|逾期|截止)的(?:活|事|东西|单子)|(?:过期|逾期)了?(?:还)?没(?:弄|做|办|处理|交)完|"
-    r"没(?:弄|做|办|处理)完的|(?:做|弄|办|处理)完了(?:些)?(?:啥|什么|哪些)|有啥(?:到期|过期|要交|要做)"
+    r"没(?:弄|做|办|处理)完的|(?:做|弄|办|处理)完了(?:些)?(?:啥|什么|哪些)|有啥(?:到期|过期|要交|要做)|"
+    # "明天到期的有啥", "下周截止的都有哪些": what falls due in a window is the caller's tasks
+    r"(?:今天|明天|明儿个?|后天|这周|本周|这礼拜|下周|下礼拜|这个月|本月|月底|周[一二三四五六日天])(?:要)?(?:到期|截止)的|"
+    # chat English: "下周有啥deadline", "我的task list", "todo"
+    r"(?:啥|什么|哪些)\s*(?i:deadlines?|ddl)|(?i:task\s*list|to-?dos?(?![A-Za-z]))"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
-_NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项)|我那个")
+_NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项|那条)|我那(?:个|条|张|笔|项)")
 #: Whether a task is done ("交了没", "是不是已经交了", "批完了吗"), not when it is due.
 _DONE_ASKED = re.compile(
     r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定|(?:没|未)(?:批|交|做|办|处理|提交)"
@@ -151,6 +155,8 @@ _ANY_LEAVE = re.compile(
 )
 _REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
+#: A task part asks a document need only when it asks how a task is handled or what it takes.
+_HOW_TO_HANDLE = re.compile(r"怎么|怎样|咋|如何|流程|步骤|手续|材料|资料|证明|单据|附件")
 _OVER_STANDARD = re.compile(r"超标|超出|超了|谁出|承担|多出来|多出的|多出部分|超过的部分")
 
 
@@ -201,7 +207,7 @@ _CN_DIGITS: Final = {
     "十": 10,
 }
 #: "明天截止的", "后天到期吗": one day ahead of the runtime's day (`startDate` = `endDate`).
-_DAYS_AHEAD: Final = {"明天": 1, "明日": 1, "后天": 2, "大后天": 3}
+_DAYS_AHEAD: Final = {"明天": 1, "明日": 1, "明儿": 1, "明儿个": 1, "后天": 2, "大后天": 3}
 _DAY_AHEAD = re.compile("|".join(sorted(_DAYS_AHEAD, key=len, reverse=True)))
 #: Past its due date: "逾期了", "已经过期", "超期", "拖过截止日期".
 _OVERDUE = re.compile(r"逾期|过期|超期|过了截止|拖过")
@@ -277,7 +283,7 @@ def task_window(question: str, today: date) -> dict[str, Any]:
 #: "听同事说婚假就 3 天，真的假的？", "年假是不是该涨到 10 天了？": a figure put up for checking, which the
 #: amount rule confirms or corrects (not whether the asker may claim it).
 _DOUBTS_FIGURE = re.compile(
-    r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有)|没错吧|"
+    r"靠谱吗|真的假的|是真的吗|真的吗|属实吗|是不是真的|是不是(?:该|要|能|有|还是|就|只有)|没错吧|"
     # "婚假就给三天，真这么少？", "三百八封顶，现在还是这个数吧？"
     r"真(?:的)?(?:这么|那么)(?:少|多|低|高)|还是这个(?:数|标准|额度)|没变吧|还是这样吗"
     # "今年出差还按三百报吗": whether an earlier figure still holds.
@@ -353,7 +359,7 @@ _OTHERS_TASKS = re.compile(
     r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事"
     r"|(?<![A-Za-z0-9])[a-z][a-z0-9]*[-_.][a-z0-9]+(?![A-Za-z0-9])"
     r"|(?:用户|账号|工号|员工)\s*[A-Za-z0-9][A-Za-z0-9_.-]*)"
-    r"的?[^，,。？?我]{0,8}(?:待办|任务)"
+    r"的?[^，,。？?我]{0,8}(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
 )
 
 
@@ -362,14 +368,20 @@ _OTHERS_TASKS = re.compile(
 #: looking or the start. A name is two or three characters starting with a surname (`text.names`).
 _BEFORE_HANDS = re.compile(r"(?:这周|本周|这礼拜|这个礼拜|这星期|下周|今天|这个月|本月|最近)?(?:手上|手头)")
 _NAME_THEN_TASKS = re.compile(
-    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务)"
+    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
 )
 #: "帮我查查刘洋还剩几条待办": a name right after a verb of looking up, in a question about tasks.
+#: Any verb of looking, spoken forms too ("瞅瞅", "瞧一下", "翻翻", "看下"); "帮我瞅瞅陈静这周有哪些待办".
 _LOOKED_UP_NAME = re.compile(
-    r"(?:帮我|给我)?(?:看看?|查查?|查一下|看一下|问问?|瞧瞧?)([\u4e00-\u9fff]{2,3}?)"
-    r"(?=还|这|本|下|上|现在|目前|最近|手|有|的|都|一共)"
+    r"(?:帮我|给我|替我)?(?:看|查|瞅|瞧|翻|问|搜)(?:看|查|瞅|瞧|翻|问|搜|一下|下)?([\u4e00-\u9fff]{2,3}?)"
+    r"(?=还|这|本|下|上|现在|目前|最近|手|有|的|都|一共|今天|明天)"
 )
-_TASK_WORDS = re.compile(r"待办|任务|活儿?|事情|事儿")
+#: "陈静这周有哪些待办", "王芳手上还有啥活": a name that opens the question, before a window or what they hold.
+_NAME_FIRST = re.compile(
+    r"^([\u4e00-\u9fff]{2,3}?)(?=这周|本周|这礼拜|这个?星期|下周|下礼拜|今天|明天|最近|这个月|本月|手上|手头|还有|都有|有哪些|有啥|有什么)"
+)
+#: Task words, English ones of chat too ("task list", "todo", "to-do").
+_TASK_WORDS = re.compile(r"(?i)待办|任务|活儿?|事情|事儿|tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])")
 
 
 #: Words of work that start with a surname's character but name no one ("周报的待办").
@@ -378,8 +390,12 @@ _NOT_NAMES: Final = frozenset(
 )
 
 
+#: Days and parts of a week or month that start with a surname's character ("周三", "周末"): when, not who.
+_TIME_NOT_NAME = re.compile(r"^周[一二三四五六日天末内中]")
+
+
 def _a_name(word: str) -> bool:
-    return looks_like_name(word) and word not in _NOT_NAMES
+    return looks_like_name(word) and word not in _NOT_NAMES and not _TIME_NOT_NAME.match(word)
 
 
 def _someone_elses_tasks(question: str) -> bool:
@@ -391,8 +407,9 @@ def _someone_elses_tasks(question: str) -> bool:
             return True
     if any(_a_name(m.group(1)) for m in _NAME_THEN_TASKS.finditer(question)):
         return True
+    # Whoever is named, another person's tasks are never answered from the caller's own rows.
     return bool(_TASK_WORDS.search(question)) and any(
-        _a_name(m.group(1)) for m in _LOOKED_UP_NAME.finditer(question)
+        _a_name(m.group(1)) for m in (*_LOOKED_UP_NAME.finditer(question), *_NAME_FIRST.finditer(question))
     )
 
 
@@ -408,8 +425,10 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     policy = "".join(policy_parts)
     needs = _needs_of(policy) if policy else []
     for part in task_parts:
-        # "第三个任务怎么处理？": how to handle a task is a document question about it.
-        needs += [n for n in _needs_of(part) if n in _TASK_DOC_NEEDS and n not in needs]
+        # "第三个任务怎么处理？": how to handle a task is a document question about it — but "走之前得先
+        # 看看明天到期的待办" asks the tasks only: what comes first there is looking at them.
+        if _HOW_TO_HANDLE.search(part):
+            needs += [n for n in _needs_of(part) if n in _TASK_DOC_NEEDS and n not in needs]
     if task_parts:
         needs.append(NeedCode.TASK_STATE)
     elif resolved.trusted_refs:

@@ -252,7 +252,7 @@ class AgentRuntime:
             execution.run(call, 1)
         assessment = evaluator.evaluate(plan.needs, execution.results)
         choices = (
-            ambiguous_tasks(question, [f for r in execution.results for f in r.facts])
+            ambiguous_tasks(resolved.question, [f for r in execution.results for f in r.facts])
             if not resolved.trusted_refs and all(n.code is NeedCode.TASK_STATE for n in plan.needs)
             else []
         )

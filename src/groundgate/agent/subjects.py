@@ -43,6 +43,7 @@ __all__ = [
     "on_subject",
     "place_unranked",
     "subject_terms",
+    "without_stay_length",
 ]
 
 #: Words that say what kind of answer is wanted, not what it is about: they do not make a passage
@@ -51,7 +52,9 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 按规定 按制度 当时 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候"
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候 "
+        # English words of chat: 报销 and a time limit, said the way the answer's kind is said
+        "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整"
     )
 )
 
@@ -72,13 +75,13 @@ _ASKED_NOUN = re.compile(
     # "按多少比例给": a rate asked for; "批到哪一步了": the progress asked for.
     r"|(?:多少|什么|啥|几成)(?:的)?比例|(?:批|审|走|办)到(?:哪一步|哪步|哪儿|哪里|哪)了?|(?:审批)?进度"
     # "要给 HR 提供什么材料": whom something goes to is no subject.
-    r"|(?:给|向|交给|发给|提交给)\s*(?:HR|hr|HRBP|人事|人力|财务|领导|主管|公司)(?=\s*(?:提供|交|提交|递|发|报))"
+    r"|(?:给|向|交给|发给|提交给)\s*(?:HR|hr|HRBP|人事|人力|财务|领导|主管|公司)(?=\s*(?:提供|交|提交|递|发|报|[？?。！!]|$))"
 )
 #: The approver an approval question names ("用得着找 HRBP 审批吗", "除了主管还得找谁批"): the one put
 #: up for checking, or already known; the rule's sentence names who approves, whatever its subject.
 _NAMED_APPROVER: Final = re.compile(
     r"除了\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)"
-    r"|(?:找|让|经过|要|得)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))"
+    r"|(?:找|让|经过|要|得|光|只|只要|仅)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))"
     # "HRBP那边也得批吗": the approver's side put up for checking
     r"|(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)\s*那(?:边|儿)(?=[^，,。？?]{0,4}(?:审批|批|签))",
     re.IGNORECASE,
@@ -109,6 +112,24 @@ _ASSERTED = re.compile(r"我(?:是|已经|刚刚?|在)[^，,。？?！!]{1,12}[�
 _OWN_GROUP = re.compile(r"(?:我们|咱们|我在|借调在|调到|我们的)[\u4e00-\u9fa5]{0,4}项目组?(?:成员|的人)?")
 
 
+#: "住了四晚": how long a trip lasted, said as the nights stayed.
+_STAY_LENGTH: Final = re.compile(r"住了?\s*(?:[一两二三四五六七八九十几]+|\d+)\s*[晚宿]")
+
+
+def without_stay_length(question: str) -> str:
+    """The question less the nights stayed that a clause which does not ask states, when the clause
+    that asks names its own domain word: "上个月去西安出了趟差，住了四晚，那趟的伙食补贴一天能算多少？"
+    asks the meal allowance; the four nights are the trip's length, not a question about lodging."""
+    clauses = [c for c in re.split(r"[，,。；;！!]", question) if c.strip()]
+    asking = [c for c in clauses if ASKS.search(c)]
+    if len(clauses) < 2 or len(asking) != 1 or not set(entities_in(asking[0])) - {"住宿"}:
+        return question
+    for clause in clauses:
+        if clause is not asking[0] and _STAY_LENGTH.search(clause):
+            question = question.replace(clause, _STAY_LENGTH.sub(" ", clause), 1)
+    return question
+
+
 def subject_terms(question: str) -> frozenset[str]:
     """The words of the question that name what it is about: its domain words (`agent.vocabulary`),
     then the other words of the rest, less those that only say what kind of answer is wanted
@@ -119,6 +140,7 @@ def subject_terms(question: str) -> frozenset[str]:
     add only their domain words and proper names (a place: "去新加坡出差，酒店…"). What the asker does
     there (`跑`, `看中`, `交上去`) is circumstance, and so is when (`月底`). A clause that asks about
     nothing of its own ("我们部门搞团建，费用怎么报？") leaves the other clauses' words in."""
+    question = without_stay_length(question)
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
@@ -285,6 +307,7 @@ def asked_entities(question: str) -> list[str]:
     """The question's domain words, less those a clause that does not ask names as an alternative to
     one the asking clause names: in "手册上写一线城市 600 以内…，那去二线城市住宿按多少报？" the first
     clause's 一线城市 is the premise, 二线城市 the case asked."""
+    question = without_stay_length(question)
     words = entities_in(question)
     clauses = [c for c in re.split(r"[，,。；;！!]", question) if c.strip()]
     asking = [c for c in clauses if ASKS.search(c)]
@@ -310,9 +333,14 @@ def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
     )
 
 
+#: Regions of the country ("这回去西北跑了一大圈"): where a domestic trip went, a place like a city.
+_REGIONS: Final = frozenset({"西北", "东北", "华北", "华东", "华南", "华中", "西南", "东南"})
+
+
 def is_place(word: str) -> bool:
-    """A city or city class of the HR vocabulary, or any city `text.places` knows (`西宁`, `重庆`)."""
-    return word in PLACES or bool(city_classes(word))
+    """A city or city class of the HR vocabulary, any city `text.places` knows (`西宁`, `重庆`), or a
+    region of the country (`西北`)."""
+    return word in PLACES or word in _REGIONS or bool(city_classes(word))
 
 
 def place_unranked(word: str, text: str) -> bool:

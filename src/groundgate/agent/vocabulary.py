@@ -96,6 +96,10 @@ _ALIASES: Final = {
     "三线小城": "其他城市",
     "小城市": "其他城市",
     "县城": "其他城市",
+    # English words of chat ("住一晚hotel最多报多少"): the documents' words for them.
+    "hotel": "住宿",
+    "Hotel": "住宿",
+    "HOTEL": "住宿",
 }
 
 #: A sentence naming the general word names each of its instances: "一线城市…600 元" is the rule
@@ -110,7 +114,10 @@ HYPERNYMS: Final = {
 #: Colloquial phrasings → the words the documents use. Appended to a knowledge search (and so to
 #: what the evidence must be about); never replaces the user's words, so no constraint is lost.
 COLLOQUIAL: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
-    (re.compile(r"来得及|还能交|过了多久|多久(?:之|以)?内|时限|期限|逾期|拖了|晚交"), "提交 逾期"),
+    (
+        re.compile(r"(?i)来得及|还能交|过了多久|多久(?:之|以)?内|时限|期限|逾期|拖了|晚交|deadline|ddl"),
+        "提交 逾期",
+    ),
     (re.compile(r"头一天|前一天|当天|打个?招呼|提前多久|多早"), "提前 申请"),
     (re.compile(r"超标|超出|超了|多出来|超出来|谁出|自己(?:出|掏|付)|自掏腰包"), "超出标准 承担"),
     (re.compile(r"签字|签批|谁批|找谁批|谁来批|批就够|批完"), "审批"),
@@ -140,6 +147,7 @@ FILLER_PHRASES: Final = tuple(
         一整周 整周 我病了 病了 有同事说 同事说 听说 照样 靠谱吗 靠谱 对吧 没错吧 没错 是不是 涨了 一天 每天 这阵子
         借调 那会儿 当时的 当时 按当时 住了 超出来的 超出来 那个 这个 那份 那张 都写了些什么 写了些什么 写了什么 都
         还能 能休 能报 要交 要附 哪张票 哪个 坐飞机 最晚 几号 哪天 截止 多少 就完事了 就完事 完事了 那去
+        交点 带点 补点 附点 到时候 到时 去民政局 民政局 把证领了 领证 登记结婚
         """
         ),
         key=len,
@@ -160,6 +168,7 @@ FILLER_WORDS: Final = frozenset(
     转正 入职 才 进公司 第 进 了 吧 啊 呀 嘛 哦 请 提 提吗 在 系统里 那儿 那里 这里 这儿 也 也是 按 当时的 能报 报
     能休 还能休 休 带 一起 要 要交 交 几号 几天 哪天 最晚 截止 多少 怎么 那个 这个 那份 这些 那些 全休 一次 要是 那我
     借调 里 都 写了 写了些 些 什么 用得着 用不着 封顶 一家 这家 那家 我要 记得 我记得 只有 这么
+    差不多 大概 大约 左右 将近 加起来 单子 一大圈
     """
     )
 )
@@ -227,7 +236,10 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"多长时间|多长的?时间|最晚(?:得|要)?在|"
         # "周六周日还算伙食补贴吗": which days a rule counts is part of the rule
         r"(?:还|也)算[^？?，,]{0,6}(?:补贴|假|天数)吗|"
-        r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|怎么(?:算|计算|规定|发)|如何计算|"
+        r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|(?:怎么|咋)(?:算|计算|规定|发)|如何计算|"
+        # "病假工资？", "病假期间工资怎么算": what a leave pays is a share of pay, an amount rule (not
+        # "…工资照发吗", a yes-no question no amount sentence answers)
+        r"假(?:期间)?的?工资(?=\s*(?:[？?。]|$|怎么|咋|多少|按|发多少|打几折|是多少))|"
         # "按工作日算还是按自然日算": how the rule counts is part of the rule
         r"按[^？?，,]{1,6}算"
     ),
@@ -240,7 +252,7 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     ),
     NeedCode.MATERIALS: re.compile(
         r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
-        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|附(?:什么|啥|哪些)|(?:还|得|要)(?:补|交|带|附)(?:啥|什么|哪些)|要不要交|"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|附(?:什么|啥|哪些)|(?:还|得|要)(?:补|交|带|附)(?:点|些)?(?:啥|什么|哪些)|要不要交|"
         # "还得交病历吗": whether one document is handed in
         r"(?:还|得|要|需要)得?(?:补|交|带|附|提供)(?:个|份|张)?(?!的)[\u4e00-\u9fff]{2,5}吗|"
         # "要把结婚证原件交上去吗": which form of a document is handed in
@@ -251,7 +263,7 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     ),
     NeedCode.ELIGIBILITY: re.compile(
         r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
-        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给报|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
+        r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
         # "现在能请年假不？": a yes-no question closed by 不
         r"能[^？?，,]{1,8}不\s*[？?]?$"
     ),
