@@ -510,3 +510,14 @@ def test_a_scene_sentence_does_not_hide_the_second_question_after_it(question: s
     needs = derive_needs(question).needs
     assert len(needs) == parts
     assert not needs[0].case_terms  # "During the promo incident" names the topic, not a case
+
+
+@pytest.mark.parametrize(
+    "question",
+    [
+        "how far behind was the order-settlement consumer group at 14:34? number of messages pls",
+        "What was the gateway p99 at 14:03? in ms please",
+    ],
+)
+def test_a_closing_request_for_the_form_of_the_answer_asks_nothing_of_its_own(question: str) -> None:
+    assert len(derive_needs(question).needs) == 1

@@ -161,6 +161,19 @@ def test_round_two_reads_every_level_of_a_named_alert_rule(
     assert logs.arguments == arguments
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "How far behind was the order-settlement consumer group at 14:34?",
+        "order-settlement 消费组 14:34 积压多少？",
+    ],
+)
+def test_round_two_reads_the_lag_series_for_a_consumer_group_asked_at_a_minute(question: str) -> None:
+    retry = RetryContext(round=1, missing_evidence_facts=["the value"], unmet_need_ids=["n1"])
+    metrics = [c.arguments["name"] for c in _plan(question, retry=retry) if c.tool == "query_metrics"]
+    assert "kafka_consumer_lag" in metrics
+
+
 def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:
     retry = RetryContext(round=1, missing_evidence_facts=["退款手续费由谁承担"])
     calls = _plan("退款手续费由谁承担？", retry=retry)

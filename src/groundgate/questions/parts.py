@@ -60,6 +60,11 @@ _EN_ASK = re.compile(
 )
 
 
+_FORM_REQUEST: Final = re.compile(
+    r"(?<=[?？])\s*(?:(?:in|as)\s+)?(?:the\s+)?(?:number\s+of\s+\w+|(?:in\s+)?(?:ms|seconds|minutes|percent|%)|"
+    r"exact\s+(?:time|figure|number|value))\s*(?:pls|please|plz|thanks)?\s*[.!]?\s*$",
+    re.IGNORECASE,
+)
 _SENTENCE_BREAK: Final = re.compile(r"(?<=[a-z0-9][.!])\s+(?=[A-Z])")
 
 # "A 和 B … 分别 …" asks the same thing of A and of B; so does "the X and the Y of Z".
@@ -191,6 +196,9 @@ def split_parts(question: str) -> list[str]:
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
     parts: list[str] = []
     sentences: list[str] = []
+    # "… at 14:34? number of messages pls": a closing request for the form of the answer asks
+    # nothing of its own.
+    question = _FORM_REQUEST.sub("", question)
     for sentence in _PART_END.split(question):
         # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
         sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")

@@ -57,7 +57,7 @@ _METRIC_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("延迟", "耗时", "latency", "p99", "slow"), "http_request_duration_p99_ms"),
     (("错误率", "超时", "error rate", "timeout", "err_"), "payment_gateway_error_rate"),
     (("成功率", "success rate"), "payment_success_rate"),
-    (("积压", "lag", "kafka"), "kafka_consumer_lag"),
+    (("积压", "lag", "kafka", "consumer group", "消费组", "behind"), "kafka_consumer_lag"),
     (("命中率", "hit rate", "redis", "缓存"), "redis_hit_rate"),
 )
 _ROOT_CAUSE = re.compile(
