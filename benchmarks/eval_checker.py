@@ -29,6 +29,7 @@ DEV_V5 = ROOT / "tests" / "data" / "check_dev_v5.jsonl"
 DEV_V6 = ROOT / "tests" / "data" / "check_dev_v6.jsonl"
 DEV_V7 = ROOT / "tests" / "data" / "check_dev_v7.jsonl"
 DEV_V8 = ROOT / "tests" / "data" / "check_dev_v8.jsonl"
+DEV_V9 = ROOT / "tests" / "data" / "check_dev_v9.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -73,6 +74,7 @@ def main() -> None:
     v6 = {part: run_eval(DEV_V6, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v7 = {part: run_eval(DEV_V7, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v8 = {part: run_eval(DEV_V8, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v9 = {part: run_eval(DEV_V9, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -107,7 +109,7 @@ def main() -> None:
             _row(f"dev v6 {part} lang = {lang}", g.flagged, g.reject_only)
             for lang, g in v6[part].breakdowns.get("lang", {}).items()
         ]
-    for version, reports_of in (("v7", v7), ("v8", v8)):
+    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9)):
         for part, label in (("tune", "tuned on"), ("test", "held out")):
             rows += [
                 _row(
@@ -186,6 +188,12 @@ def main() -> None:
         "session 26): all 120 balanced accuracy 0.508 (en 0.533, zh 0.483), REJECT precision 0.714 (14); "
         "tune 0.533, test 0.483 (`groundgate check-eval --input tests/data/check_dev_v8.jsonl --split all` on "
         "that commit).",
+        "`dev v9` (tests/data/check_dev_v9.jsonl, 120 pairs, written blind in session 28 by a writer who read "
+        "only v8's first three lines and tests/data/README.md: `tune` = 30 zh + 30 en, `test` = 30 zh + 30 en; 46 "
+        "of 120 answers over records, 16 in the other language, each of 15 defect types once per language and "
+        "split) measured unseen with the checker of `64c1fd7` (session 28, before any checker change this session): all 120 "
+        "balanced accuracy 0.558 (en 0.617, zh 0.500), REJECT precision 0.706 (17); tune 0.567, test 0.550 "
+        "(`groundgate check-eval --input tests/data/check_dev_v9.jsonl --split all --group-by lang`).",
         "",
         head,
         rule,
