@@ -1300,3 +1300,38 @@ def test_a_flip_against_a_loosely_aligned_window_is_not_shown() -> None:
         "情况紧急时也可以直接在主库上终止会话释放连接。"
     )
     assert check(context=context, answer=answer).verdict is not Verdict.PASS
+
+
+def test_a_spelled_figure_the_other_language_context_states_nowhere_is_not_shown() -> None:
+    context = (
+        "网关 TLS 证书轮换规范：证书到期前 30 天由 cert-bot 自动发起续期；若续期失败，cert-bot 每 6 小时重试一次，"
+        "连续失败 4 次后向安全组值班发送 P3 工单。"
+    )
+    answer = "After three failures in a row it raises a P3 ticket to the security on-call."
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.PASS
+    assert result.claims[0].category is not FactCategory.DIRECT_EVIDENCE
+
+
+_LEAVE = (
+    "Employee: Priya\nLeave year: 2025\nAnnual entitlement: 25 days\nCarried over from 2024: 3 days\n"
+    "Taken to date: 11.5 days\nBooked (future): 4 days\nSick days taken: 2"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        # `28 days`: a figure in the record's unit, not the field `Sick days taken`; 28 − 11.5 − 4 = 12.5
+        (
+            "Priya has 28 days available for 2025: her 25-day entitlement plus 3 carried over from 2024. "
+            "She has taken 11.5 and has another 4 booked, which leaves 12.5 days still free to book.",
+            Verdict.PASS,
+        ),
+        ("Priya has taken 5 sick days this year.", Verdict.REJECT),  # the field says 2
+    ],
+)
+def test_a_records_unit_is_no_field_and_a_remainder_takes_off_every_part(
+    answer: str, verdict: Verdict
+) -> None:
+    assert check(context=_LEAVE, answer=answer).verdict is verdict

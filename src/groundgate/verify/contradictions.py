@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 
 from groundgate.text.segmentation import Span, is_cjk_text, normalize
 from groundgate.verify import fidelity
@@ -72,6 +73,10 @@ def triage(
                 # aligned window too, when the context states the claim's figure nowhere (`单本累计最多收
                 # 10 元` over `单册累计不超过书价`): a figure no source gives is not shown.
                 unjudged = True
+            elif issue.code in _VALUE_CHANGES and not _value_in_context(claim, issue.claim_mention, index):
+                # A spelled figure (`after three failures` over `连续失败 4 次`) against a loosely
+                # aligned window, whose value the context states nowhere: not shown.
+                unjudged = True
             elif issue.code == "date_mismatch" and aligned_ok and _DIGITS.search(issue.claim_mention or ""):
                 # `也就是 2025 年 1 月 5 日` (a date the claim works out) that is not the evidence's date
                 # moved by the shift both state: an estimate at best, never shown.
@@ -122,6 +127,21 @@ def triage(
                 continue
         contradictions.append(issue)
     return contradictions, unjudged
+
+
+def _value_in_context(claim: str, mention: str | None, index: ContextIndex) -> bool:
+    """The value of the claim's figure `mention` (spelled or not) is some figure of the context."""
+    values = {m.value for m in fidelity.extract(claim) if m.text == mention and m.kind in _FIGURE_KINDS}
+    # A spelled one (`一张审批通过的变更单`, "a single ticket") is an article as often as a count.
+    return not values or values <= {1} or bool(values & _context_values(index.all_text))
+
+
+_FIGURE_KINDS = frozenset({"number", "count", "amount", "percent", "duration"})
+
+
+@lru_cache(maxsize=64)
+def _context_values(text: str) -> frozenset[object]:
+    return frozenset(m.value for m in fidelity.extract(text) if m.kind in _FIGURE_KINDS)
 
 
 def _stated_elsewhere(mention: str | None, index: ContextIndex) -> bool:

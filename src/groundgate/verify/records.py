@@ -648,6 +648,14 @@ def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
         if f.number is None and ":" not in f.value
         for n in re.findall(r"\d+(?:\.\d+)?", f.value)
     }
+    # Words the record writes after its own figures (`Annual entitlement: 25 days`) are units: `28
+    # days` is a figure in days, not the field `Sick days taken`.
+    units = {
+        w
+        for f in fields
+        if re.match(r"[\d.,]+\s*[^\d\s]", f.value)
+        for w in tokenize(re.sub(r"[\d.,]+", " ", f.value))
+    }
     for m in _FIGURE.finditer(clause):
         if _APPROX.search(clause[: m.start()]):
             continue  # `about 130 reviews`, `4.5 out of 5 stars`: a bound or a scale, not the value
@@ -656,6 +664,8 @@ def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
         stated = float(m.group(1).replace(",", ""))
         word = tokenize(m.group(2))
         if not word:
+            continue
+        if any(_same(word[0], u) for u in units):
             continue
         named = [f for f in numeric if any(_same(word[0], w) for w in f.words)]
         if named and not any(f.number is not None and abs(f.number - stated) < 1e-9 for f in named):

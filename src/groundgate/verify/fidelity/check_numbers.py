@@ -249,7 +249,8 @@ _WOULD_AFTER = re.compile(r"^[^.;!?]{0,40}?\bwould\b", re.IGNORECASE)
 #: A remainder or the rest of a total ("the remaining £16 million", "其余 1600 万"): worked out from a
 #: total the context states and a part the claim states.
 _REMAINDER_BEFORE = re.compile(
-    r"(?:\bremaining\b|\bthe\s+rest\b|\bleft\s*$|剩余|剩下|其余|余下)[^,;，；]{0,12}$", re.I
+    r"(?:\bremaining\b|\bthe\s+rest\b|\bleft\s*$|\bleav(?:es|ing)\b|剩余|剩下|其余|余下)[^,;，；]{0,12}$",
+    re.I,
 )
 
 
@@ -277,13 +278,26 @@ def _remainder_of_context(m: Mention, x: _Ctx) -> bool:
         x.source[max(0, m.start - 24) : m.start]
     ):
         return False
+    # Bare figures before it count in its unit ("taken 11.5 and another 4 booked, which leaves 12.5
+    # days"): the unit is said once, at the end.
+    said = re.search(r"\d+(?:\.\d+)?", m.text.replace(",", ""))
+    scale = m.value / float(said.group()) if said and float(said.group()) else 1.0
     own = [
-        e.value
+        e.value if _same_kind(m, e) else e.value * scale
         for e in extract(x.source).items
-        if e.start != m.start and isinstance(e.value, float) and _same_kind(m, e)
+        if e.start != m.start
+        and isinstance(e.value, float)
+        and (_same_kind(m, e) or (e.kind == "number" and e.start < m.start))
     ]
-    totals = [e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
-    return any(_close(t - part, m.value) for t in totals for part in own if t > part)
+    stated = [e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
+    # "28 days available (25 + 3 carried over) … taken 11.5, another 4 booked, which leaves 12.5": the
+    # total may itself be two stated figures together, and the parts all the claim's own figures.
+    totals = set(stated)
+    if len(stated) <= 12:
+        totals |= {a + b for a, b in itertools.combinations(stated, 2)}
+    # Several parts are all taken off ("11.5 taken and 4 booked leave 12.5", not 25 − 11.5).
+    parts = {sum(own)} if len(own) > 1 else set(own)
+    return any(_close(t - part, m.value) for t in totals for part in parts if t > part)
 
 
 _ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
