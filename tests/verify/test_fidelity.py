@@ -805,3 +805,16 @@ def test_a_claim_with_hundreds_of_figures_is_checked_in_bounded_time() -> None:
 def test_a_daypart_before_a_digit_clock_sets_its_half_of_the_day(text: str, value: str) -> None:
     (clock,) = [m for m in extract(text).items if m.kind == "time"]
     assert clock.value == value
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "changed"),
+    [
+        ("带宽上限 200 MB/s", "带宽上限 200 Mbps", True),  # megabytes are eight times megabits
+        ("实测上传大约每秒 23 MB，换算下来约 184 Mbps", "当前实测: 上传约 23 MB/s", False),
+        ("upgrade to the 1,000 Mbps plan", "增强型（带宽上限 1 Gbps）", False),
+    ],
+)
+def test_data_rates_are_compared_in_bits_per_second(claim: str, evidence: str, changed: bool) -> None:
+    codes = {i.code for i in check_claim(claim, evidence, evidence)}
+    assert ("number_mismatch" in codes or "unit_mismatch" in codes) is changed, codes

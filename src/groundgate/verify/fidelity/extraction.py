@@ -7,6 +7,7 @@ string when the text is short; `negation_cues` and `polarity` read negation off 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from functools import lru_cache
 
 from groundgate.text.segmentation import CACHE_MAX_CHARS
@@ -45,7 +46,36 @@ def _scan(text: str) -> Mentions:
     quantities(ex, digit, alpha)
     comparators(ex)
     negations(ex, alpha)
-    return ex.build()
+    built = ex.build()
+    return _per_second(built) if digit and any(m.kind == "size" for m in built.items) else built
+
+
+_PER_SECOND_BEFORE = re.compile(r"每秒(?:钟)?\s*$")
+_PER_SECOND_AFTER = re.compile(r"\s*(?:/\s*s(?:ec)?\b|每秒|per\s+second|a\s+second)", re.IGNORECASE)
+_DECIMAL_BYTES = {"B": 1.0, "KB": 1e3, "MB": 1e6, "GB": 1e9, "TB": 1e12}
+
+
+def _per_second(found: Mentions) -> Mentions:
+    """A data size said per second (`每秒 23 MB`, `23 MB per second`) is the data rate `23 MB/s`, in
+    bits per second as the rate units are (`units.py`)."""
+    items: list[Mention] = []
+    text = found.text
+    for m in found.items:
+        factor = _DECIMAL_BYTES.get(m.surface_unit or "")
+        if (
+            m.kind == "size"
+            and factor is not None
+            and m.raw is not None
+            and (
+                _PER_SECOND_BEFORE.search(text[max(0, m.start - 4) : m.start])
+                or _PER_SECOND_AFTER.match(text[m.end :])
+            )
+        ):
+            m = replace(
+                m, kind="measure", value=m.raw * factor * 8, unit="bit/s", surface_unit=f"{m.surface_unit}/s"
+            )
+        items.append(m)
+    return Mentions(text, tuple(items))
 
 
 def extract(text: str) -> Mentions:

@@ -170,10 +170,14 @@ _UNITS: dict[str, _Unit] = {
     **_u("count", "qps", 1.0, "qps", "qps", "次/秒"),
     **_u("count", "tps", 1.0, "tps", "tps"),
     **_u("count", "rps", 1.0, "rps", "rps", "req/s"),
-    **_u("count", "MB/s", 1.0, "MB/s", "mb/s"),
-    **_u("count", "GB/s", 1.0, "GB/s", "gb/s"),
-    **_u("count", "Mbps", 1.0, "Mbps", "mbps"),
-    **_u("count", "Gbps", 1.0, "Gbps", "gbps"),
+    # Data rates in bits per second (decimal, as links are sold): `200 MB/s` is eight times `200 Mbps`,
+    # and `23 MB/s` is `184 Mbps`.
+    **_u("measure", "bit/s", 8e3, "KB/s", "kb/s"),
+    **_u("measure", "bit/s", 8e6, "MB/s", "mb/s"),
+    **_u("measure", "bit/s", 8e9, "GB/s", "gb/s"),
+    **_u("measure", "bit/s", 1e3, "Kbps", "kbps"),
+    **_u("measure", "bit/s", 1e6, "Mbps", "mbps"),
+    **_u("measure", "bit/s", 1e9, "Gbps", "gbps"),
     # CPU cores (`CPU 配额为 2 核` / `2 cores`): a count of its own, so `4 核` is not `4 GiB`.
     **_u("count", "core", 1.0, "核", "核", "核心", "core", "cores", "vcpu", "vcpus"),
     # News shorthand for magnitudes (`1.2 mln`, `$1.2 trillion`): without them the magnitude was lost.
