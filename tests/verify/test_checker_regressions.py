@@ -1335,3 +1335,32 @@ def test_a_records_unit_is_no_field_and_a_remainder_takes_off_every_part(
     answer: str, verdict: Verdict
 ) -> None:
     assert check(context=_LEAVE, answer=answer).verdict is verdict
+
+
+_INCIDENT = json.dumps(
+    {
+        "incident": "INC-4471",
+        "commander": "Marisol Ekwueme",
+        "comms_lead": "Dario Fenn",
+        "postmortem_owner": "Dario Fenn",
+    }
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        (
+            "Marisol Ekwueme was incident commander and also owns the postmortem, with Dario Fenn as comms lead.",
+            Verdict.REJECT,
+        ),
+        (
+            "Marisol Ekwueme was incident commander, with Dario Fenn as comms lead; Dario also owns the postmortem.",
+            Verdict.PASS,
+        ),
+    ],
+)
+def test_a_role_of_the_record_given_to_another_of_its_people_is_a_contradiction(
+    answer: str, verdict: Verdict
+) -> None:
+    assert check(context=_INCIDENT, answer=answer).verdict is verdict
