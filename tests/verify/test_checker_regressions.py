@@ -1364,3 +1364,17 @@ def test_a_role_of_the_record_given_to_another_of_its_people_is_a_contradiction(
     answer: str, verdict: Verdict
 ) -> None:
     assert check(context=_INCIDENT, answer=answer).verdict is verdict
+
+
+def test_a_clause_drawing_a_worked_out_figure_is_not_an_unsupported_clause() -> None:
+    context = json.dumps(
+        {"incident": "INC-4471", "started": "2025-03-08T14:22Z", "mitigated": "2025-03-08T15:07Z"}
+    )
+    drawn = check(
+        context=context, answer="It started at 14:22 and was mitigated at 15:07, so it lasted 45 minutes."
+    )
+    assert drawn.verdict is Verdict.PASS
+    wrong = check(
+        context=context, answer="It started at 14:22 and was mitigated at 15:07, so it lasted 55 minutes."
+    )
+    assert wrong.verdict is not Verdict.PASS

@@ -467,6 +467,10 @@ class OfflineChecker:
                 found.append(
                     UnitAssessment(part, FactCategory.INDIRECT_SUPPORT, max(score, 0.3), ("support_partial",))
                 )
+            elif _worked_result(part.text, vetted):
+                # "…, so it lasted 45 minutes": the clause only draws the figure the fidelity checks
+                # worked out from the claim's own (14:22 to 15:07); its other words are the drawing.
+                found.append(UnitAssessment(part, FactCategory.INDIRECT_SUPPORT, 0.3, ("worked_result",)))
             else:
                 found.append(UnitAssessment(part, FactCategory.NO_EVIDENCE, score, ("support_low",)))
         return (
@@ -701,3 +705,22 @@ def _cross_language(
     if count >= 1 and coverage >= 0.5:
         return FactCategory.INDIRECT_SUPPORT, 0.5 * coverage, ["cross_language:anchors_partly_found"]
     return FactCategory.NO_EVIDENCE, 0.3 * coverage, ["cross_language:unjudged"]
+
+
+#: A clause that draws a result from what the claim said before it.
+_DRAWS_RESULT = re.compile(
+    r"^\s*(?:so|which\s+(?:means|makes|comes\s+to|gives)|that(?:'s|\s+is)|i\.e\.|in\s+all|in\s+total|"
+    r"所以|也就是|即|合计|共计|总共|算下来|换算下来)\b",
+    re.IGNORECASE,
+)
+
+
+def _worked_result(text: str, vetted: frozenset[str]) -> bool:
+    """A clause drawing a result (`so it lasted 45 minutes`) whose every figure was worked out."""
+    figures = [
+        n for m in fidelity.extract(text) if m.kind in _FIGURE_KINDS for n in _DIGITS_RUN.findall(m.text)
+    ]
+    return bool(figures) and bool(_DRAWS_RESULT.match(text)) and all(f in vetted for f in figures)
+
+
+_DIGITS_RUN = re.compile(r"\d+(?:\.\d+)?")
