@@ -818,3 +818,36 @@ def test_a_daypart_before_a_digit_clock_sets_its_half_of_the_day(text: str, valu
 def test_data_rates_are_compared_in_bits_per_second(claim: str, evidence: str, changed: bool) -> None:
     codes = {i.code for i in check_claim(claim, evidence, evidence)}
     assert ("number_mismatch" in codes or "unit_mismatch" in codes) is changed, codes
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "shown"),
+    [
+        # a hedged figure worked out from two others, rounded as it is written
+        (
+            "it has used 38.9 of 21.6 minutes, about 17 minutes more than allowed",
+            "budget 21.6 min, used 38.9 min",
+            True,
+        ),
+        (
+            "it has used 38.9 of 21.6 minutes, about 19 minutes more than allowed",
+            "budget 21.6 min, used 38.9 min",
+            False,
+        ),
+        (
+            "On $2,500 at 2.15% that works out to roughly $54 a year.",
+            "Plus Saver: minimum $2,500, APY 2.15%",
+            True,
+        ),
+        (
+            "On $2,500 at 2.15% that works out to roughly $60 a year.",
+            "Plus Saver: minimum $2,500, APY 2.15%",
+            False,
+        ),
+    ],
+)
+def test_a_hedged_worked_figure_is_read_at_the_precision_it_is_written(
+    claim: str, evidence: str, shown: bool
+) -> None:
+    codes = {i.code for i in check_claim(claim, evidence, evidence)}
+    assert (not codes & {"number_mismatch", "number_not_in_evidence"}) is shown, codes

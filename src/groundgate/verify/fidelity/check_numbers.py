@@ -162,16 +162,32 @@ def _round_to(value: float, digits: int) -> float:
     return float(f"{value:.{digits}g}")
 
 
-def _sum_or_difference(m: Mention, aligned: EvidenceIndex) -> bool:
+def _approx(a: float, m: Mention, hedged: bool) -> bool:
+    """`a` is `m`'s value; for a hedged figure (`about 17 minutes`, `roughly 4,400`, `约 35 分钟`), `a`
+    rounded to the precision `m` is written in (17.3 → 17, 4,410 → 4,400), and within 3 %."""
+    if _close(a, m.value if isinstance(m.value, float) else None):
+        return True
+    if not hedged or not isinstance(m.value, float) or not m.raw:
+        return False
+    written = f"{m.raw:.10g}"
+    if "." in written:
+        unit = 10.0 ** -len(written.split(".")[1])
+    else:
+        unit = 10.0 ** (len(written) - len(written.rstrip("0"))) if written.rstrip("0") else 1.0
+    slack = unit / 2 * abs(m.value / m.raw)
+    gap = abs(a - m.value)
+    return gap <= slack + 1e-9 and gap <= 0.03 * abs(m.value)
+
+
+def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False) -> bool:
     """`上一代售价为 3699 元` over `售价 3299 元，较上一代降低 400 元`: the claim works out the sum or the
     difference of two figures of its own sort that the aligned window states. Small whole numbers
     are left out: too many pairs add up to them by chance."""
     if not isinstance(m.value, float) or m.comparator or (m.value == int(m.value) and abs(m.value) < 10):
         return False
     values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
-    target = abs(m.value)
     return any(
-        _close(a + b, target) or _close(abs(a - b), target)
+        _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
         for i, a in enumerate(values)
         for b in values[i + 1 :]
     )
@@ -191,7 +207,7 @@ _ARITHMETIC_CUE = re.compile(
 )
 
 
-def _from_own_figures(m: Mention, claim: str) -> bool:
+def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
     states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
     `fell by`) right before it; a multiple of two of its figures said as one (`是基础版的四倍`, `ten
@@ -225,7 +241,7 @@ def _from_own_figures(m: Mention, claim: str) -> bool:
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
     return (
         any(
-            _close(a + b, m.value) or _close(abs(a - b), m.value)
+            _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
             for i, a in enumerate(values)
             for b in values[i + 1 :]
         )
@@ -367,7 +383,7 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
         # A span past midnight (`22:00 – 02:00`) is the rest of the day after the later time plus the
         # morning: 4 hours, not 20.
         return any(
-            _close(b - a, m.value) or (b - a > 43_200 and _close(86_400 - (b - a), m.value))
+            _approx(b - a, m, x.hedged_near(m)) or (b - a > 43_200 and _close(86_400 - (b - a), m.value))
             for i, a in enumerate(clocks)
             for b in clocks[i + 1 :]
         )
@@ -384,6 +400,19 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
     # The base may be stated a sentence before the rule that moves it (`每晚不超过 600 元。… 上浮 30%`).
     values = {e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)}
     return any(_close(a * f, m.value) for a in values for f in factors)
+
+
+def _share_of(m: Mention, x: _Ctx) -> bool:
+    """`roughly $54` a year on `$2,500` at `2.15%`: a hedged amount that is an amount of the claim or
+    its window taken at a percent of them (53.75, rounded as the figure is written)."""
+    if m.kind != "amount" or not isinstance(m.value, float) or not x.hedged_near(m):
+        return False
+    nearby = [*extract(x.source), *x.aligned.mentions.items]
+    percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
+    amounts = {
+        e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
+    }
+    return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
 
 
 @lru_cache(maxsize=1024)
@@ -510,7 +539,12 @@ def _check_number(m: Mention, x: _Ctx) -> None:
             rounded.text,
         )
         return
-    if _sum_or_difference(m, x.aligned) or _worked_out(m, x) or _from_own_figures(m, x.source):
+    if (
+        _sum_or_difference(m, x.aligned, x.hedged_near(m))
+        or _worked_out(m, x)
+        or _from_own_figures(m, x.source, x.hedged_near(m))
+        or _share_of(m, x)
+    ):
         return
     if not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)):
         return
