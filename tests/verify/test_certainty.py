@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import causation_not_shown, certainty_added
+from groundgate.verify.certainty import causation_not_shown, certainty_added, exception_added
 from groundgate.verify.grounding_check import check
 
 PILOT = "团队表示，该材料目前仍处于实验室阶段，预计 2 至 3 年后才可能进入中试。"
@@ -50,3 +50,32 @@ def test_a_cause_is_only_questioned_where_the_context_disclaims_one() -> None:
 def test_the_surer_claim_is_not_shown_and_never_rejected() -> None:
     result = check(context=PILOT, answer="该材料目前仍处于实验室阶段，团队已经敲定在两到三年后正式进入中试。")
     assert result.verdict is Verdict.LOW_CONFID
+
+
+@pytest.mark.parametrize(
+    ("claim", "context", "found"),
+    [
+        (
+            "书柜签收后七天内可以无理由退货，即使已经拆封安装也可以退。",
+            "家具类商品签收后 7 天内可无理由退货，但已拆封安装的不支持无理由退货。",
+            True,
+        ),
+        (
+            "Even if the box was opened, you can still return it.",
+            "Items whose box was opened cannot be returned.",
+            True,
+        ),
+        (
+            "Even if the box was opened, you can still return it.",
+            "Opened items can be returned within 7 days.",
+            False,
+        ),
+        (
+            "签收后七天内可以无理由退货。",
+            "家具类商品签收后 7 天内可无理由退货，但已拆封安装的不支持无理由退货。",
+            False,
+        ),
+    ],
+)
+def test_an_exception_the_context_rules_out_is_not_shown(claim: str, context: str, found: bool) -> None:
+    assert bool(exception_added(claim, context)) is found

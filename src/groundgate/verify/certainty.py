@@ -12,6 +12,10 @@ say the opposite, only less (docs/design.md §2.1):
   `observational`, `不能证明…导致`) and the claim states a cause (`lowers`, `降低`) without saying
   "associated" or repeating the disclaimer.
 
+- `exception_added`: the claim allows a thing even in a case (`即使已经拆封安装也可以退`, "even if it
+  was opened you can still return it") that a context sentence names in a negated rule
+  (`已拆封安装的不支持无理由退货`).
+
 Pure: no I/O.
 """
 
@@ -23,7 +27,7 @@ from typing import Final
 
 from groundgate.text.segmentation import split_sentences, tokenize
 
-__all__ = ["causation_not_shown", "certainty_added"]
+__all__ = ["causation_not_shown", "certainty_added", "exception_added"]
 
 _HEDGE: Final = re.compile(
     r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取"
@@ -84,3 +88,36 @@ def _disclaims_causation(context: str) -> bool:
     # Asked once per checked claim with a causal verb, of the same whole context: read it once per
     # check (a few contexts kept, not their sentences).
     return bool(_NO_CAUSATION.search(context))
+
+
+#: "即使已经拆封安装也可以退", "even if it was installed you can still return it": an exception claimed.
+_EVEN_IF: Final = re.compile(
+    r"(?:即使|哪怕|就算|即便)(?P<zh>[^，,。；;]{2,20}?)(?:也|还|都)(?:可以|能|可|照样|一样)"
+    r"|\beven\s+(?:if|when|though)\s+(?P<en>[^,.;]{3,60}?),?\s+(?:you|it|they|we|he|she)?\s*(?:can|may|could|still|will)\b",
+    re.IGNORECASE,
+)
+_NEGATED_RULE: Final = re.compile(
+    r"不支持|不接受|不予|不可|不能|不得|禁止|不允许|不适用|除外|\b(?:not|no|never|cannot|can't|excluded|except)\b",
+    re.IGNORECASE,
+)
+
+
+def exception_added(claim: str, context: str) -> list[str]:
+    """`["exception_added"]` when the claim allows a thing in a case a context rule names as negated
+    (module docs); else []."""
+    found = _EVEN_IF.search(claim)
+    if found is None:
+        return []
+    case = found.group("zh") or found.group("en") or ""
+    words = {
+        w for w in tokenize(case) if len(w) >= 2 and w not in {"已经", "已", "been", "was", "were", "the"}
+    }
+    if not words:
+        return []
+    for sentence in split_sentences(context):
+        pieces = re.split(r"[，,；;]", sentence.text)
+        for piece in pieces:
+            own = set(tokenize(piece))
+            if _NEGATED_RULE.search(piece) and len(words & own) * 2 >= len(words):
+                return ["exception_added"]
+    return []
