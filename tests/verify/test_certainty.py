@@ -79,3 +79,31 @@ def test_the_surer_claim_is_not_shown_and_never_rejected() -> None:
 )
 def test_an_exception_the_context_rules_out_is_not_shown(claim: str, context: str, found: bool) -> None:
     assert bool(exception_added(claim, context)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("物业验收已经完成，研发中心定于 2025 年 3 月搬到新办公楼。", True),
+        ("The building inspection has been completed, so the move is on.", True),
+        ("搬迁日期要等物业验收完成后另行通知。", False),
+    ],
+)
+def test_a_step_the_context_still_awaits_is_not_done(claim: str, found: bool) -> None:
+    context = (
+        "上海研发中心计划于 2025 年 3 月迁往新办公楼，具体搬迁日期待物业验收完成后另行通知。"
+        " The move date will be announced once the building inspection is completed."
+    )
+    assert bool(certainty_added(claim, context)) is found
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("技术团队查明是当天上线的派单服务版本引入了数据库死锁，回滚后下单成功率逐步恢复。", False),
+        ("技术团队回滚了当天发布的派单服务版本后，下单成功率逐步恢复。", True),
+    ],
+)
+def test_a_found_cause_the_context_never_states_is_not_shown(answer: str, shown: bool) -> None:
+    context = "技术团队在 20:52 回滚了当天 18:30 发布的派单服务版本后，下单成功率逐步恢复。"
+    assert (check(context=context, answer=answer).verdict is Verdict.PASS) is shown

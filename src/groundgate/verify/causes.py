@@ -17,7 +17,9 @@ from groundgate.text.segmentation import Span
 __all__ = ["cause_phrases"]
 
 _ZH_CAUSE = re.compile(
-    r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是|导致了?|从而|以致|造成了?)"
+    r"(?:是因为|因为|由于|得益于|归因于|归功于|根因是|原因是|原因在于|源于|是由于|起因是|导致了?|从而|以致|造成了?|"
+    # "技术团队查明是…版本引入了数据库死锁": a finding of the cause
+    r"查明是|查明为|排查发现是?|调查发现是?|引入了|引发了)"
     r"\s*(?P<cause>[^，,；;。！？!?：:]+)"
 )
 #: "写清楚招待的是谁、因为*什么事*": an indirect question names no cause.

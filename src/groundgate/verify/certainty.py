@@ -60,9 +60,30 @@ _ASSOCIATED: Final = re.compile(
 )
 
 
+#: A step said to be done (`物业验收已经完成`, "the inspection has been completed") …
+_DONE: Final = re.compile(
+    r"已经?(?:完成|结束|通过|办完|验收)|(?:完成|通过)了"
+    r"|\b(?:has|have)\s+(?:already\s+)?(?:been\s+)?(?:completed|finished|passed|approved|done)\b",
+    re.IGNORECASE,
+)
+#: … where the context says it is still awaited (`待物业验收完成后另行通知`, "once the inspection is done").
+_PENDING: Final = re.compile(
+    r"待[^，,。；;]{1,12}(?:完成|通过|验收|确认|批准)后|尚未|还未|仍未"
+    r"|\b(?:pending|awaiting|not\s+yet|yet\s+to\s+be|once\s+[^,.;]{1,40}?\s+(?:is|are|has\s+been)\s+(?:completed|done|finished|approved))\b",
+    re.IGNORECASE,
+)
+
+
 def certainty_added(claim: str, context: str) -> list[str]:
     """`["certainty_added:<cue>"]` when the claim settles what a context sentence about the same thing
-    hedges (module docs); else []."""
+    hedges, or says done a step the context still awaits (module docs); else []."""
+    done = _DONE.search(claim)
+    if done is not None:
+        words = _clause_words(claim, done)
+        for sentence in split_sentences(context):
+            pending = _PENDING.search(sentence.text)
+            if pending and len(words & set(tokenize(pending.group(0)))) >= 1:
+                return [f"certainty_added:{done.group(0)}"]
     found = _CERTAIN.search(claim)
     if found is None:
         return []
@@ -121,3 +142,18 @@ def exception_added(claim: str, context: str) -> list[str]:
             if _NEGATED_RULE.search(piece) and len(words & own) * 2 >= len(words):
                 return ["exception_added"]
     return []
+
+
+def _clause_words(claim: str, found: re.Match[str]) -> set[str]:
+    """The words (2+ characters) of the clause of `claim` around `found`."""
+    starts = [m.end() for m in _CLAUSE.finditer(claim, 0, found.start())]
+    end = _CLAUSE.search(claim, found.end())
+    clause = claim[max(starts, default=0) : end.start() if end else len(claim)]
+    return {w for w in tokenize(clause) if len(w) >= 2} - {
+        "完成",
+        "通过",
+        "已经",
+        "completed",
+        "complet",
+        "done",
+    }
