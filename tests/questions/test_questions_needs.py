@@ -521,3 +521,24 @@ def test_a_scene_sentence_does_not_hide_the_second_question_after_it(question: s
 )
 def test_a_closing_request_for_the_form_of_the_answer_asks_nothing_of_its_own(question: str) -> None:
     assert len(derive_needs(question).needs) == 1
+
+
+@pytest.mark.parametrize(
+    ("question", "parts"),
+    [
+        ("Quick one: the BOC channel probe at 14:17, what round-trip time did it log?", 1),
+        (
+            "Two things about refunds: what's the default per-tenant rate limit on POST /api/v1/refunds,"
+            " and what fee does Lanting Pay charge the merchant for each refund?",
+            2,
+        ),
+        ("两个问题：订单状态缓存的过期时间是多少？命中率掉到多少会触发告警？", 2),
+    ],
+)
+def test_an_announcing_opener_and_a_topic_named_before_it_ask_nothing_of_their_own(
+    question: str, parts: int
+) -> None:
+    needs = derive_needs(question).needs
+    assert len(needs) == parts
+    assert all(n.kind is AnswerKind.QUANTITY for n in needs)
+    assert not any(a.lower() in {"quick", "two"} for n in needs for a in n.anchors)

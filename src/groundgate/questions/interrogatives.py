@@ -79,14 +79,15 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         (
             r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
-            r"\bwhat\s+(?:is|was|are)\s+the\s+(?:[a-z\-]+\s+){0,2}(?:number|amount|limit|rate|percentage|"
+            r"\bwhat(?:'s|\s+(?:is|was|are))\s+the\s+(?:[a-z\-]+\s+){0,3}(?:number|amount|limit|rate|percentage|"
             r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b|"
             # "What was risk-service's highest p99 latency": a superlative or total asks a figure
             r"\bwhat\b[^?]{0,40}\b(?:highest|lowest|maximum|minimum|peak|average|median|total|longest|shortest)"
             r"\s+(?:[\w\-]+\s+){0,2}(?:latency|lag|rate|usage|count|value|load|qps|throughput|connections?|"
             r"memory|cpu|size|time|duration|amount|number|level|depth|backlog|traffic|volume)\b|"
             # "what ERR_TIMEOUT rate did it report": a figure named right after `what`
-            r"\bwhat\s+(?:[\w\-]+\s+){0,2}(?:rate|percentage|ratio|count|amount|number|value|threshold)\s+"
+            r"\bwhat\s+(?:[\w\-]+\s+){0,2}(?:rate|percentage|ratio|count|amount|number|value|threshold|fee|price|"
+            r"cost|quota|limit|round[- ]trip\s+time|response\s+time|latency)\s+"
             r"(?:did|does|do|is|was|were|are|will|would|should)\b|"
             # "What does search-api's p99 latency normally look like?": its normal values.
             r"\bwhat\b[^?]{0,60}\b(?:latency|lag|rate|throughput|qps|volume|usage|utili[sz]ation|load)\b"

@@ -65,6 +65,7 @@ _FORM_REQUEST: Final = re.compile(
     r"exact\s+(?:time|figure|number|value))\s*(?:pls|please|plz|thanks)?\s*[.!]?\s*$",
     re.IGNORECASE,
 )
+_BACK_PRONOUN: Final = re.compile(r"\b(?:it|its|they|them|their|this|that)\b", re.IGNORECASE)
 _SENTENCE_BREAK: Final = re.compile(r"(?<=[a-z0-9][.!])\s+(?=[A-Z])")
 
 # "A 和 B … 分别 …" asks the same thing of A and of B; so does "the X and the Y of Z".
@@ -167,6 +168,12 @@ def _rejoin_bare(pieces: Iterable[str]) -> list[str]:
     return out
 
 
+_ANNOUNCING_OPENER: Final = re.compile(
+    r"^\s*(?:(?:a\s+)?quick\s+(?:one|question)|one\s+(?:more\s+)?(?:thing|question)|"
+    r"(?:two|three|a\s+couple\s+of|a\s+few)\s+(?:things|questions)(?:\s+(?:about|on|re)\s+[^:：?？]{1,40})?|"
+    r"(?:两|三|几)个问题|问(?:两|几)?个问题|请教(?:一下|个问题))\s*[:：,，—–-]+\s*(?=\S)",
+    re.IGNORECASE,
+)
 _LINKING_OPENER: Final = re.compile(
     r"^(?:also|and also|besides|plus|additionally|moreover|furthermore|oh and|and|另外|此外|还有|对了|顺便问一下|顺便问下)"
     r"\s*[,，、]\s*(?=\S)",
@@ -199,6 +206,9 @@ def split_parts(question: str) -> list[str]:
     # "… at 14:34? number of messages pls": a closing request for the form of the answer asks
     # nothing of its own.
     question = _FORM_REQUEST.sub("", question)
+    # "Quick one: …", "Two things about refunds: …", "两个问题：…": an opener that announces the
+    # question asks nothing itself (the parts say their own subjects).
+    question = _ANNOUNCING_OPENER.sub("", question, count=1)
     for sentence in _PART_END.split(question):
         # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
         sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")
@@ -220,6 +230,15 @@ def split_parts(question: str) -> list[str]:
                 and not (n < len(pieces) - 1 and _WHEN_CASE.match(p))
                 for n, p in enumerate(pieces)
             ]
+            if (
+                len(pieces) > 1
+                and asking[0]
+                and not _EN_ASK.search(_SENTENCE_BREAK.split(pieces[0])[-1])
+                and _BACK_PRONOUN.search(pieces[1])
+            ):
+                # "the BOC channel probe at 14:17, what round-trip time did it log": the first piece
+                # names what the next asks about with `it`; it asks nothing itself.
+                asking[0] = False
         # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
         carry = ""
         for piece, asks in zip(pieces, asking, strict=True):
