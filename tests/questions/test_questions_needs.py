@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import AnswerKind, ConditionKind
-from groundgate.questions import derive_needs, refers_back, round_two_query, split_parts
+from groundgate.questions import derive_needs, refers_back, resolve_followup, round_two_query, split_parts
 
 
 @pytest.mark.parametrize(
@@ -542,3 +542,21 @@ def test_an_announcing_opener_and_a_topic_named_before_it_ask_nothing_of_their_o
     assert len(needs) == parts
     assert all(n.kind is AnswerKind.QUANTITY for n in needs)
     assert not any(a.lower() in {"quick", "two"} for n in needs for a in n.anchors)
+
+
+@pytest.mark.parametrize(
+    ("follow_up", "resolved_minute"),
+    [
+        ("那前一分钟呢？", "14:29"),
+        ("and the minute before?", "14:29"),
+        ("后一分钟呢？", "14:31"),
+        ("the next minute?", "14:31"),
+    ],
+)
+def test_a_follow_up_for_the_minute_before_or_after_moves_the_clock_time(
+    follow_up: str, resolved_minute: str
+) -> None:
+    earlier = "14:30 那一分钟 payment-gateway 的 p99 是多少？"
+    resolution = resolve_followup(follow_up, [(earlier, earlier)])
+    assert resolution.followup
+    assert resolution.question == earlier.replace("14:30", resolved_minute)

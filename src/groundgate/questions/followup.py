@@ -90,6 +90,9 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
     focus = _STRIP.sub("", question.strip()).strip()
     if not focus or not previous:
         return Resolution(question.strip(), False)
+    shifted = _minute_shifted(focus, previous)
+    if shifted is not None:
+        return Resolution(shifted, True)
     found = _same_shape(focus, previous)
     if found is None or found[0] == found[1]:
         return Resolution(question.strip(), False)
@@ -98,6 +101,27 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
     case = _case_besides(focus, replacement)
     # "要是业务招待费，才 800 块呢？": the figure replaces the earlier one, the case is said first.
     return Resolution(f"{case}，{resolved}" if case else resolved, True, target)
+
+
+#: "那前一分钟呢？", "and the minute before?", "后一分钟呢": the same question a minute earlier or later.
+_MINUTE_SHIFT = re.compile(
+    r"^(?:(?P<back>前一分钟|上一分钟|早一分钟|(?:the\s+)?(?:minute|one)\s+before|a\s+minute\s+(?:earlier|before))"
+    r"|(?P<on>后一分钟|下一分钟|晚一分钟|(?:the\s+)?(?:minute|one)\s+after|(?:the\s+)?next\s+minute|a\s+minute\s+later))"
+    r"\s*[?？。.]*$",
+    re.IGNORECASE,
+)
+_CLOCK = re.compile(r"(?<![\d:])([01]?\d|2[0-3]):([0-5]\d)(?![\d:])")
+
+
+def _minute_shifted(focus: str, previous: str) -> str | None:
+    """The previous question at the minute before (or after) the one clock time it names."""
+    shift = _MINUTE_SHIFT.match(focus.strip())
+    times = _CLOCK.findall(previous)
+    if shift is None or len(set(times)) != 1:
+        return None
+    hour, minute = int(times[0][0]), int(times[0][1])
+    total = (hour * 60 + minute + (-1 if shift.group("back") else 1)) % (24 * 60)
+    return _CLOCK.sub(f"{total // 60:02d}:{total % 60:02d}", previous)
 
 
 #: Words around a follow-up's figure that only frame it ("要是…才 800 块").
