@@ -550,7 +550,7 @@ def test_an_announcing_opener_and_a_topic_named_before_it_ask_nothing_of_their_o
         ("那前一分钟呢？", "14:29"),
         ("and the minute before?", "14:29"),
         ("后一分钟呢？", "14:31"),
-        ("the next minute?", "14:31"),
+        ("and the next minute?", "14:31"),
     ],
 )
 def test_a_follow_up_for_the_minute_before_or_after_moves_the_clock_time(
