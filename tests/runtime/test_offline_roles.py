@@ -174,6 +174,20 @@ def test_round_two_reads_the_lag_series_for_a_consumer_group_asked_at_a_minute(q
     assert "kafka_consumer_lag" in metrics
 
 
+@pytest.mark.parametrize(
+    ("question", "level"),
+    [
+        ("Was ORD-20260314-00066 refunded? Give me the refund id.", None),  # refund lines are INFO
+        ("ORD-20260314-00066 退款了吗？退款单号是多少？", None),
+        ("ORD-20260314-00200 一直卡在 PENDING，客户问要不要再付一次？", "ERROR"),
+    ],
+)
+def test_round_two_reads_every_level_of_an_orders_refund(question: str, level: str | None) -> None:
+    retry = RetryContext(round=1, missing_evidence_facts=["the refund id"], unmet_need_ids=["n1"])
+    logs = next(c for c in _plan(question, retry=retry) if c.tool == "query_logs")
+    assert logs.arguments.get("level") == level
+
+
 def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:
     retry = RetryContext(round=1, missing_evidence_facts=["退款手续费由谁承担"])
     calls = _plan("退款手续费由谁承担？", retry=retry)

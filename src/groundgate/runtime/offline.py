@@ -76,6 +76,10 @@ def _tool_names(tools: Sequence[dict[str, Any]]) -> set[str]:
 _DATED_ID = re.compile(r"\b(?!ORD-)([A-Z]{2,6})-(20\d{2})(\d{2})(\d{2})-\d{1,6}\b")
 
 
+_ORDER_REF = re.compile(r"\bORD-\d{8}-\d{3,10}\b", re.IGNORECASE)
+_REFUND = re.compile(r"refund|refnd|退款|退了", re.IGNORECASE)
+
+
 def _dated_ids(text: str) -> list[tuple[str, date]]:
     found: dict[str, date] = {}
     for m in _DATED_ID.finditer(text):
@@ -177,7 +181,10 @@ class RulePlanner:
         if "query_logs" in tools and (window or keywords):
             # Errors of the window; a named record's lines whatever their level (a change approved,
             # an incident closed are INFO lines).
-            args: dict[str, Any] = {} if _dated_ids(text) else {"level": "ERROR"}
+            # An order's refund is such a record too: the order store holds no refund id, channel or
+            # webhook; its INFO lines do.
+            named = _dated_ids(text) or (_ORDER_REF.search(text) and _REFUND.search(text))
+            args: dict[str, Any] = {} if named else {"level": "ERROR"}
             if any(is_rule_name(k) for k in keywords):
                 # An alert rule named beside an error code ("When did PaymentTimeoutRateHigh fire,
                 # what ERR_TIMEOUT rate did it report?"): the alert's own lines, not the code's errors.
