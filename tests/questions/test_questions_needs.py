@@ -21,7 +21,7 @@ from groundgate.questions import derive_needs, refers_back, resolve_followup, ro
             "What is the availability SLO of the payment gateway, and how large is its error budget?",
             ["What is the availability SLO of the payment gateway", "how large is its error budget"],
         ),
-        ("病假超过 10 天，工资怎么算？", ["病假超过 10 天工资怎么算"]),  # the first piece asks nothing
+        ("病假超过 10 天，工资怎么算？", ["病假超过 10 天，工资怎么算"]),  # the first piece asks nothing
         (
             "Which payment methods and currencies are supported?",
             ["Which payment methods and currencies are supported"],
@@ -47,7 +47,7 @@ from groundgate.questions import derive_needs, refers_back, resolve_followup, ro
         # a thousands separator joins no clauses, and an A-not-A question (是不是) asks
         (
             "上周请客户吃饭花了 1,500 块，没到 2,000，报销是不是直属经理批了就行？",
-            ["上周请客户吃饭花了 1,500 块没到 2,000报销是不是直属经理批了就行"],
+            ["上周请客户吃饭花了 1,500 块，没到 2,000，报销是不是直属经理批了就行"],
         ),
     ],
 )

@@ -242,7 +242,7 @@ def split_parts(question: str) -> list[str]:
         # A piece that asks nothing ("病假超过 10 天，工资怎么算") belongs to the piece after it.
         carry = ""
         for piece, asks in zip(pieces, asking, strict=True):
-            joiner = "" if is_cjk_text(sentence) else ", "
+            joiner = "，" if is_cjk_text(sentence) else ", "
             if (
                 joiner == ""
                 and carry
