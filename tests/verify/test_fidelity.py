@@ -851,3 +851,16 @@ def test_a_hedged_worked_figure_is_read_at_the_precision_it_is_written(
 ) -> None:
     codes = {i.code for i in check_claim(claim, evidence, evidence)}
     assert (not codes & {"number_mismatch", "number_not_in_evidence"}) is shown, codes
+
+
+@pytest.mark.parametrize(
+    ("text", "times"),
+    [
+        ("晚上七点四十到九点零五分", ["19:40", "21:05"]),  # minutes without 分; the range keeps the evening
+        ("7点40出发", ["07:40"]),
+        ("下午三点半", ["15:30"]),
+        ("三点二十个人", []),  # twenty people, no clock
+    ],
+)
+def test_a_chinese_clock_time_may_give_its_minutes_without_fen(text: str, times: list[str]) -> None:
+    assert [m.value for m in extract(text) if m.kind == "time"] == times

@@ -356,6 +356,7 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 part
                 or inherited
                 or m.group("mi")
+                or m.group("mt")
                 or m.group("half")
                 or m.group("qt")
                 or m.group("z")
@@ -364,8 +365,8 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 continue
             hour = int(parsed[0])
             minute = 0
-            if m.group("mi"):
-                mp = _parse_number(m.group("mi"))
+            if m.group("mi") or m.group("mt"):
+                mp = _parse_number(m.group("mi") or m.group("mt"))
                 minute = int(mp[0]) if mp else 0
             elif m.group("half"):
                 minute = 30
