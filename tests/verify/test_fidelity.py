@@ -864,3 +864,20 @@ def test_a_hedged_worked_figure_is_read_at_the_precision_it_is_written(
 )
 def test_a_chinese_clock_time_may_give_its_minutes_without_fen(text: str, times: list[str]) -> None:
     assert [m.value for m in extract(text) if m.kind == "time"] == times
+
+
+@pytest.mark.parametrize(
+    ("text", "percent"),
+    [
+        ("百分之三点五", 3.5),
+        ("千分之一点五", 0.15),
+        ("万分之十五", 0.15),
+        ("万分之一点五", 0.015),
+        ("千分之六", 0.6),
+    ],
+)
+def test_chinese_fractions_of_a_hundred_thousand_and_ten_thousand_keep_their_decimals(
+    text: str, percent: float
+) -> None:
+    (m,) = [m for m in extract(text) if m.kind == "percent"]
+    assert m.value == pytest.approx(percent)

@@ -267,7 +267,10 @@ _CN_HALF_RX = re.compile(
     rf"(?:(?P<n>{_CNUM}|\d+)个)?半个?(?P<u>小时|钟头|天|年|月)"
     rf"|(?<![零〇一二两三四五六七八九十百千万亿第几每\d])(?P<n2>{_CNUM}|\d+)(?P<u2>个小时|小时|钟头|天|年|个月|周)半"
 )
-_CN_PERCENT_RX = re.compile(rf"(?P<k>百分之|千分之)(?P<num>{_NUM}|{_CNUM})")
+# `百分之三点五` (3.5 %), `千分之一点五` (0.15 %), `万分之十五` (0.15 %): a spelled decimal after 点.
+_CN_PERCENT_RX = re.compile(
+    rf"(?P<k>百分之|千分之|万分之)(?P<num>{_NUM}|{_CNUM}(?:点[零〇一二两三四五六七八九]+)?)"
+)
 _ORDINAL_BEFORE_RX = re.compile(
     r"(?:第|(?<![A-Za-z])(?i:step|no\.?|item|part|phase|chapter|section|round)|#|步骤|序号|编号)[ \t]*$"
 )

@@ -47,14 +47,22 @@ from groundgate.verify.fidelity.units import (
 )
 
 
+#: `百分之` counts in percent; `千分之` and `万分之` in tenths and hundredths of one.
+_PER_BASE = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}
+_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
+
+
 def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
     nt = ex.nt
-    if "百分之" in nt or "千分之" in nt:
+    if "百分之" in nt or "千分之" in nt or "万分之" in nt:
         for m in _CN_PERCENT_RX.finditer(nt):
-            parsed = _parse_number(m.group("num"))
+            whole, _, decimals = m.group("num").partition("点")
+            parsed = _parse_number(whole)
             if parsed is None or not ex.free(*m.span()):
                 continue
-            value = parsed[0] * (0.1 if m.group("k") == "千分之" else 1.0)
+            digits = "".join(str(_CN_DIGIT.get(c, "")) for c in decimals)
+            number = parsed[0] + (float(f"0.{digits}") if digits else 0.0)
+            value = number * _PER_BASE[m.group("k")]
             ex.add(
                 _Rec(
                     "percent",
