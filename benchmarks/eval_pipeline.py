@@ -78,7 +78,9 @@ TUNE13 = ROOT / "tests" / "data" / "pipeline_questions_tune13.yaml"
 TUNE14 = ROOT / "tests" / "data" / "pipeline_questions_tune14.yaml"
 """A thirteenth, written at the end of session 27 and measured unseen (`tune14`; tuned on in session 28)."""
 TUNE15 = ROOT / "tests" / "data" / "pipeline_questions_tune15.yaml"
-"""A fourteenth, written in session 28 and measured unseen (`tune15`)."""
+"""A fourteenth, written in session 28 and measured unseen (`tune15`; then tuned on)."""
+TUNE16 = ROOT / "tests" / "data" / "pipeline_questions_tune16.yaml"
+"""A fifteenth, written after session 28's rules and measured unseen (`tune16`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -111,6 +113,7 @@ SPLITS = (
     "tune13",
     "tune14",
     "tune15",
+    "tune16",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -713,6 +716,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE13,
             TUNE14,
             TUNE15,
+            TUNE16,
             HOLDOUT,
         )
         if p.is_file()
