@@ -947,3 +947,18 @@ def test_a_name_counted_only_with_others_does_not_get_the_groups_figure(
     (need,) = derive_needs(question).needs
     match = match_need(need, sentence)
     assert match.met is met, match.codes
+
+
+@pytest.mark.parametrize(
+    ("sentence", "met"),
+    [
+        # a count of connections is no wait in milliseconds
+        ("db_pool_active_connections{pool=order-db} was 34 at 14:15 UTC on 2026-03-14.", False),
+        # a series measured in milliseconds states its durations as bare numbers
+        ("db_pool_wait_ms{pool=order-db} was 12 at 14:15 UTC on 2026-03-14.", True),
+    ],
+)
+def test_a_wait_asked_in_milliseconds_is_met_only_by_a_duration(sentence: str, met: bool) -> None:
+    (need,) = derive_needs("14:15 的时候 order-db 连接池拿一个连接平均要等多少毫秒？").needs
+    assert "duration" in need.value_kinds
+    assert ("need:kind_missing:quantity" not in match_need(need, sentence).codes) is met

@@ -560,3 +560,10 @@ def test_a_follow_up_for_the_minute_before_or_after_moves_the_clock_time(
     resolution = resolve_followup(follow_up, [(earlier, earlier)])
     assert resolution.followup
     assert resolution.question == earlier.replace("14:30", resolved_minute)
+
+
+@pytest.mark.parametrize(
+    "question", ["14:22 支付成功率？", "14:22 success rate?", "at 14:03 UTC gateway p99?"]
+)
+def test_a_minute_named_before_a_measure_asks_its_value(question: str) -> None:
+    assert derive_needs(question).needs[0].kind is AnswerKind.QUANTITY

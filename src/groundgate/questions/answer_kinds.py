@@ -180,6 +180,11 @@ def _part_stems(text: str) -> set[str]:
     return {stem(part) for word in tokenize(text) for part in re.split(r"[_\-./]+", word) if part}
 
 
+_TIMED_SERIES: Final = re.compile(
+    r"\b[a-z][a-z0-9_]*_(?:ms|seconds|duration|latency)(?:_[a-z0-9]+)*\b|_p\d{2}_ms\b"
+)
+
+
 def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     """Whether `s` gives the kind of answer `need` asks for (the module docs list the kinds).
     `lexicon`: the bundled lexicon's synonyms of the question's words count as its words (a client
@@ -229,8 +234,12 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             # peak (`db_pool_active_connections … max 34 at 14:11`).
             return False
         taken = {c.dimension for c in need.conditions if c.kind is ConditionKind.QUANTITY}
+        # A series measured in time units (`http_request_duration_p99_ms{…} was 1850`) states
+        # durations as bare numbers.
+        timed = "duration" in need.value_kinds and bool(_TIMED_SERIES.search(s.text))
         for m in s.mentions:
-            if m.kind not in _NUMERIC or (need.value_kinds and m.kind not in need.value_kinds):
+            allowed = not need.value_kinds or m.kind in need.value_kinds or (timed and m.kind == "number")
+            if m.kind not in _NUMERIC or not allowed:
                 continue
             if (
                 str(m.unit or m.kind) in taken

@@ -141,7 +141,9 @@ def answer_kind(part: str, zh: bool) -> AnswerKind:
 _MEASURE_AT: Final = re.compile(
     r"\b(?:rate|ratio|latency|lag|count|usage|utilization|qps|throughput|p\d{2}|depth|backlog|"
     r"connections?|queue|errors?)\b[^?？]{0,20}?(?:\bat\s+)?\d{1,2}:\d{2}"
-    r"|(?:率|延迟|积压|数量|连接数|排队)[^?？]{0,12}?\d{1,2}:\d{2}",
+    r"|(?:率|延迟|积压|数量|连接数|排队)[^?？]{0,12}?\d{1,2}:\d{2}"
+    # the minute first: "14:22 支付成功率？", "14:22 success rate?"
+    r"|^\s*(?:at\s+)?\d{1,2}:\d{2}(?:\s*utc)?[^?？。]{0,24}?(?:率|延迟|积压|连接数|排队|\brate\b|\blatency\b|\blag\b|\bp\d{2}\b)\s*[?？]?\s*$",
     re.IGNORECASE,
 )
 
@@ -159,6 +161,7 @@ def value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
         return ["frequency"]
     if re.search(
         r"多少天|几天|多少年|几年|多久|多长|多少时间|(?:多少|几)个?(?:工作日|自然日|小时|分钟|星期|周|月)|"
+        r"多少(?:毫秒|秒钟?)|几秒|how\s+many\s+(?:milli)?seconds|\bin\s+ms\b|"
         r"how\s+long|how\s+many\s+(?:(?:business|working|calendar)\s+)?(?:days|hours|minutes|weeks|months|years)|"
         r"\bwithin\s+how\s+many\b|\bhow\s+(?:soon|quickly)\b",
         lowered,

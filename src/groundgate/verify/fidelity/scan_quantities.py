@@ -46,10 +46,8 @@ from groundgate.verify.fidelity.units import (
     _resolve_unit,
 )
 
-
 #: `百分之` counts in percent; `千分之` and `万分之` in tenths and hundredths of one.
 _PER_BASE = {"百分之": 1.0, "千分之": 0.1, "万分之": 0.01}
-_CN_DIGIT = {c: i for i, c in enumerate("零一二三四五六七八九")} | {"〇": 0, "两": 2}
 
 
 def quantities(ex: _Extractor, digit: bool, alpha: bool) -> None:
