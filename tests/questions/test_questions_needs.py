@@ -551,6 +551,7 @@ def test_an_announcing_opener_and_a_topic_named_before_it_ask_nothing_of_their_o
         ("and the minute before?", "14:29"),
         ("后一分钟呢？", "14:31"),
         ("and the next minute?", "14:31"),
+        ("and one minute earlier?", "14:29"),
     ],
 )
 def test_a_follow_up_for_the_minute_before_or_after_moves_the_clock_time(
@@ -567,3 +568,11 @@ def test_a_follow_up_for_the_minute_before_or_after_moves_the_clock_time(
 )
 def test_a_minute_named_before_a_measure_asks_its_value(question: str) -> None:
     assert derive_needs(question).needs[0].kind is AnswerKind.QUANTITY
+
+
+def test_a_chinese_scene_sentence_before_the_question_is_no_part_of_its_own() -> None:
+    needs = derive_needs(
+        "我们是 acme，在做大促的复盘。14:25 那一分钟 payment-db 连接池里还在等连接的请求有多少个？"
+    ).needs
+    assert len(needs) == 1
+    assert needs[0].kind is AnswerKind.QUANTITY

@@ -105,8 +105,8 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
 
 #: "那前一分钟呢？", "and the minute before?", "后一分钟呢": the same question a minute earlier or later.
 _MINUTE_SHIFT = re.compile(
-    r"^(?:(?P<back>前一分钟|上一分钟|早一分钟|(?:the\s+)?(?:minute|one)\s+before|a\s+minute\s+(?:earlier|before))"
-    r"|(?P<on>后一分钟|下一分钟|晚一分钟|(?:the\s+)?(?:minute|one)\s+after|(?:the\s+)?next\s+minute|a\s+minute\s+later))"
+    r"^(?:(?P<back>前一分钟|上一分钟|早一分钟|(?:the\s+)?(?:minute|one)\s+before|(?:a|one)\s+minute\s+(?:earlier|before))"
+    r"|(?P<on>后一分钟|下一分钟|晚一分钟|(?:the\s+)?(?:minute|one)\s+after|(?:the\s+)?next\s+minute|(?:a|one)\s+minute\s+later))"
     r"\s*[?？。.]*$",
     re.IGNORECASE,
 )

@@ -209,9 +209,23 @@ def split_parts(question: str) -> list[str]:
     # "Quick one: …", "Two things about refunds: …", "两个问题：…": an opener that announces the
     # question asks nothing itself (the parts say their own subjects).
     question = _ANNOUNCING_OPENER.sub("", question, count=1)
-    for sentence in _PART_END.split(question):
+    scene = ""
+    raw = [x for x in _PART_END.split(question) if x.strip(" ，,、")]
+    for n, sentence in enumerate(raw):
         # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
         sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")
+        if scene:
+            sentence, scene = f"{scene}，{sentence}", ""
+        if (
+            is_cjk_text(sentence)
+            and n + 1 < len(raw)
+            and not _ZH_ASK.search(sentence)
+            and any(_ZH_ASK.search(later) for later in raw[n + 1 :])
+        ):
+            # "我们是 acme，在做大促的复盘。…14:25 那一分钟…有多少个？": a scene told before the
+            # question asks nothing; it is the next sentence's case.
+            scene = sentence
+            continue
         if sentence:
             for piece in (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [
                 sentence

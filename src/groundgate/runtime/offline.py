@@ -53,7 +53,7 @@ _TRACE_ID = re.compile(r"\b[0-9a-f]{16,32}\b")
 #: Words in a question that point at a metric of the demo platform (and at most platforms).
 _METRIC_HINTS: tuple[tuple[tuple[str, ...], str], ...] = (
     (("连接池", "connection pool", "pool", "连接数"), "db_pool_active_connections"),
-    (("等待", "排队", "wait queue", "waiters"), "db_pool_wait_queue"),
+    (("等待", "排队", "等连接", "wait queue", "waiters", "waiting for a connection"), "db_pool_wait_queue"),
     (("延迟", "耗时", "latency", "p99", "slow"), "http_request_duration_p99_ms"),
     (("错误率", "超时", "error rate", "timeout", "err_"), "payment_gateway_error_rate"),
     (("成功率", "success rate"), "payment_success_rate"),
