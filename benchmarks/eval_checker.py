@@ -30,6 +30,7 @@ DEV_V6 = ROOT / "tests" / "data" / "check_dev_v6.jsonl"
 DEV_V7 = ROOT / "tests" / "data" / "check_dev_v7.jsonl"
 DEV_V8 = ROOT / "tests" / "data" / "check_dev_v8.jsonl"
 DEV_V9 = ROOT / "tests" / "data" / "check_dev_v9.jsonl"
+DEV_V10 = ROOT / "tests" / "data" / "check_dev_v10.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -75,6 +76,7 @@ def main() -> None:
     v7 = {part: run_eval(DEV_V7, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v8 = {part: run_eval(DEV_V8, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v9 = {part: run_eval(DEV_V9, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v10 = {part: run_eval(DEV_V10, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -109,7 +111,7 @@ def main() -> None:
             _row(f"dev v6 {part} lang = {lang}", g.flagged, g.reject_only)
             for lang, g in v6[part].breakdowns.get("lang", {}).items()
         ]
-    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9)):
+    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10)):
         for part, label in (("tune", "tuned on"), ("test", "held out")):
             rows += [
                 _row(
@@ -193,7 +195,15 @@ def main() -> None:
         "of 120 answers over records, 16 in the other language, each of 15 defect types once per language and "
         "split) measured unseen with the checker of `64c1fd7` (session 28, before any checker change this session): all 120 "
         "balanced accuracy 0.558 (en 0.617, zh 0.500), REJECT precision 0.706 (17); tune 0.567, test 0.550 "
-        "(`groundgate check-eval --input tests/data/check_dev_v9.jsonl --split all --group-by lang`).",
+        "(`groundgate check-eval --input tests/data/check_dev_v9.jsonl --split all --group-by lang`). Then "
+        "tuned on `tune` only.",
+        "`dev v10` (tests/data/check_dev_v10.jsonl, 120 pairs, written blind late in session 28, after the v9 "
+        "rules, by a writer who read only v9's first three lines and tests/data/README.md; new domains "
+        "(education, healthcare administration, compliance, manufacturing, energy, travel), 22 answers per "
+        "language over records, 8 per language in the other language, each defect type once per language and "
+        "split) measured unseen with the checker of `b6240b3`: all 120 balanced accuracy 0.450 (en 0.433, zh "
+        "0.467), REJECT precision 0.643 (14); tune 0.467, test 0.433 — below chance: on text unlike its tune "
+        "sets the checker flags supported and hallucinated answers alike.",
         "",
         head,
         rule,
