@@ -132,12 +132,24 @@ _EXCLUDED_CLASS = re.compile(
 )
 
 
+#: The present said as a time ("那换成这个月去呢？", "那现在呢？"), and an earlier time a question placed
+#: itself in ("去年十二月", "2025 年 3 月", "前年"): the present replaces it as a month replaces a month.
+_NOW_TIME = re.compile(r"这个月|本月|现在|目前|如今|今年")
+_PAST_TIME = re.compile(
+    r"(?:\d{4}\s*年|去年|前年|今年)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?|\d{4}\s*年|去年|前年"
+)
+
+
 def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     """(old, new): the word of `previous` that `focus` replaces with one of the same class (a month
-    replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的")."""
+    replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的"; the present an earlier time:
+    "去年十二月在广州出差…住宿…" → "那换成这个月去呢？")."""
     new_month, old_month = _MONTH_WORD.search(focus), _MONTH_WORD.search(previous)
     if new_month and old_month and new_month.group(0) != old_month.group(0):
         return old_month.group(0), new_month.group(0)
+    now, past = _NOW_TIME.search(focus), _PAST_TIME.search(previous)
+    if now and past and not new_month:
+        return past.group(0), now.group(0)
     for group in REPLACEABLE_CLASSES:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:

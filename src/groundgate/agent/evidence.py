@@ -323,8 +323,8 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     are read as one list under their heading)."""
     sentences = supporting_sentences(doc, need)
     if need is NeedCode.PROCESS_STEPS:
-        return sentences if names_entities(" ".join(sentences), doc, question) else []
-    named = [s for s in sentences if names_entities(s, doc, question)]
+        return sentences if names_entities(" ".join(sentences), doc, question, need) else []
+    named = [s for s in sentences if names_entities(s, doc, question, need)]
     if need is NeedCode.AMOUNT_RULE:
         # "超出标准的部分由员工自行承担" is about the rule just before it in the text.
         text = mask_instructions(doc.text, doc.instruction_spans)
@@ -359,12 +359,22 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     if need is NeedCode.AMOUNT_RULE and _asked_value_kinds(question) == {"duration"}:
         # "拖到今天才报销还能报吗" asks the time limit: a daily allowance does not answer it.
         sentences = [s for s in sentences if any(m.kind == "duration" for m in extract(s))]
+    if need is NeedCode.AMOUNT_RULE and _TAKEN_WITHIN.search(question):
+        # "婚假得在多长时间内休完" asks by when it is taken: "一年内休完" answers it, a notice period
+        # ("提前 3 个工作日") or the number of days does not.
+        sentences = [s for s in sentences if _WITHIN_STATED.search(s)]
     return sentences
+
+
+_TAKEN_WITHIN: Final = re.compile(r"内(?:休|用|请)(?:完|掉)|作废")
+_WITHIN_STATED: Final = re.compile(r"(?:年|月|天|日|周)\s*(?:之)?内")
 
 
 #: A question about a time limit ("还来得及吗", "拖到今天还能报吗", "报销期限") asks a duration; one
 #: about money ("多少钱", "标准", "补贴多少") an amount; others either.
-_ASKS_DEADLINE: Final = re.compile(r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久")
+_ASKS_DEADLINE: Final = re.compile(
+    r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久|内(?:休|用|请)(?:完|掉)|作废"
+)
 _ASKS_MONEY: Final = re.compile(r"多少钱|几块|多少元|标准|补贴|补助|额度|上限|报多少|给多少|发多少|按多少")
 
 
@@ -431,9 +441,11 @@ def named_tasks(
 
 
 #: A singular reference to one task by a word of its kind alone ("我那个审批", "这笔报销"): which one is
-#: meant. Not when words before it say which ("采购申请那个审批").
+#: meant. Not when words before it say which ("采购申请那个审批"); where the caller holds it
+#: ("我手上那条审批任务", "手头那个", "名下那笔") says no more than 我 does.
 _SINGULAR_REF = re.compile(
-    r"(?:^|(?<=我)|(?<=我的)|(?<=[，,。？?！!\s]))(?:那|这)(?:个|项|笔|条|件|张)\s*([\u4e00-\u9fff]{2,4})"
+    r"(?:^|(?<=我)|(?<=我的)|(?<=[，,。？?！!\s])|(?<=手上)|(?<=手头)|(?<=手里)|(?<=名下)|(?<=这边))"
+    r"(?:那|这)(?:个|项|笔|条|件|张)\s*([\u4e00-\u9fff]{2,4})"
 )
 
 

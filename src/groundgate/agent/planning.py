@@ -28,6 +28,7 @@ or its draft is discarded; the plan records where it came from and every reason 
 
 from __future__ import annotations
 
+import contextlib
 import json
 import re
 from collections.abc import Callable
@@ -61,6 +62,7 @@ from groundgate.models.base import Message, Model
 from groundgate.text.names import looks_like_name
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
 from groundgate.verify.fidelity import compare_constraints, extract
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 
 __all__ = [
     "DOMAINS",
@@ -191,6 +193,19 @@ _MONTH = re.compile(
     # "三月的差旅报销…": the month names the task ("提交三月差旅报销"), it is no due-date window
     r"(?!的?\s*(?:差旅|报销|出差|住宿|伙食|采购|绩效|体检|周报|月报))"
 )
+#: "四月二十号", "4月20日", "4/20": one day of a month. Checked before the month alone, which would
+#: otherwise read "四月二十号那天有什么到期" as the whole of April and show tasks due on other days.
+_DAY_NUMBER = (
+    r"(3[01]|[12]\d|[1-9]|三十一?|二十[一二三四五六七八九]?|十[一二三四五六七八九]?|[一二三四五六七八九])"
+)
+_MONTH_DAY = re.compile(
+    r"(?<![\d一二三四五六七八九十/])(1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月\s*"
+    + _DAY_NUMBER
+    + r"\s*[日号]"
+    r"|(?<![\d/])(1[0-2]|[1-9])\s*/\s*(3[01]|[12]\d|[1-9])(?![\d/])"
+)
+#: "20号那天", "这个月二十五号": a day of this month (号 only: "工作日", "自然日" are no dates).
+_DAY_OF_MONTH = re.compile(r"(?<![\d一二三四五六七八九十第/])" + _DAY_NUMBER + r"\s*号")
 #: "下周" is one week on, "下下周" two: the repeated 下 counts the weeks.
 _NEXT_WEEK = re.compile(r"(下+)(?:个)?(?:周|礼拜|星期)")
 _WEEKDAY = re.compile(r"(?:(下+)|这|本)?(?:个)?(?:周|礼拜|星期)([一二三四五六日天])")
@@ -234,11 +249,35 @@ def _month_number(text: str) -> int:
     return _CN_DIGITS[text]
 
 
+def _named_days(question: str, today: date) -> list[date]:
+    """The days of this year the question names ("四月二十号", "4/20", "20号"), in order."""
+    days: list[date] = []
+    for m in _MONTH_DAY.finditer(question):
+        month, day = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        with contextlib.suppress(ValueError):
+            days.append(date(today.year, _month_number(month), _day_number(day)))
+    if not days:
+        for m in _DAY_OF_MONTH.finditer(question):
+            with contextlib.suppress(ValueError):
+                days.append(date(today.year, today.month, _day_number(m.group(1))))
+    return days
+
+
+def _day_number(text: str) -> int:
+    return int(text) if text.isdigit() else int(parse_chinese_numeral(text) or 0)
+
+
 def task_window(question: str, today: date) -> dict[str, Any]:
-    """`MY_CURRENT_TASKS` arguments read from the question's own words (month, range, status)."""
+    """`MY_CURRENT_TASKS` arguments read from the question's own words (day, month, range, status)."""
     args: dict[str, Any] = {}
     months = _MONTH.findall(question)
-    if months:
+    days = [] if _NAMED_ITEM.search(question) else _named_days(question, today)
+    if days:
+        # "四月二十号那天…到期": that day; "4/20 到 4/30 之间": from the first day named to the last.
+        # Not with a task named ("确认年休假计划那条是5月15号截止的吧？"): its date is put up for
+        # checking, and the task is read whatever its due date.
+        args["startDate"], args["endDate"] = min(days).isoformat(), max(days).isoformat()
+    elif months:
         # A correction ("不是三月，是四月") names the right month last.
         month = _month_number(months[-1])
         first = date(today.year, month, 1)
@@ -328,6 +367,9 @@ def _needs_of(question: str) -> list[NeedCode]:
 
 
 _PARTS: Final = re.compile(r"[？?！!。；;]")
+#: "…公司给报吗？有没有什么例外情况？": a rule's exceptions are its conditions, stated by the passage
+#: that answers the part before, not a further question no evidence need names.
+_EXCEPTIONS_ASKED = re.compile(r"例外|特殊情况|特例|另有规定")
 
 
 def parts_without_need(question: str) -> list[str]:
@@ -341,6 +383,7 @@ def parts_without_need(question: str) -> list[str]:
         p
         for p in parts
         if ASKS.search(p)
+        and not _EXCEPTIONS_ASKED.search(p)
         and not any(cue.search(p) for cue in NEED_CUES.values())
         and not _is_task_question(p)
     ]

@@ -41,6 +41,7 @@ __all__ = [
     "names_entities",
     "need_subject",
     "on_subject",
+    "other_parts_words",
     "place_unranked",
     "subject_terms",
     "without_stay_length",
@@ -52,7 +53,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 按规定 按制度 当时 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 内要 什么时候 "
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 多长时间 多长 内要 什么时候 "
         # English words of chat: 报销 and a time limit, said the way the answer's kind is said
         "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整"
     )
@@ -283,24 +284,43 @@ _PART_END: Final = re.compile(r"[？?！!。；;]")
 _CANONICAL_WORDS: Final = frozenset(w for _, words in COLLOQUIAL for w in words.split())
 
 
-def need_subject(question: str, need: NeedCode) -> frozenset[str]:
-    """The subject a passage must name to cover `need`: in a question asking several things, that of
-    the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
-    要准备什么材料？": `提前` is the amount part's aspect, not the materials part's). A question of one
-    part, or a need no single part asks for, keeps the whole question's subject."""
+def _parts_and_asking(question: str, need: NeedCode) -> tuple[list[str], str | None]:
+    """The question's parts and the one part that asks for `need` (None unless exactly one does)."""
     # The search query may end in the documents' words for a colloquial phrasing (`… 审批`, see
     # `vocabulary.canonical_terms`): they are no part of the question that asks.
     parts = [p for p in _PART_END.split(question) if p.strip() and not set(p.split()) <= _CANONICAL_WORDS]
     cue = NEED_CUES.get(need)
     asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
-    if len(asking) != 1:
+    return parts, asking[0] if len(asking) == 1 else None
+
+
+def other_parts_words(question: str, need: NeedCode | None) -> frozenset[str]:
+    """The domain words another part names in place of the one the part asking for `need` names:
+    in "婚假需要提交什么材料？另外年假要提前几天申请？" the materials are 婚假's, so 年假 (a word of
+    the same class, said in the other part) is no condition on them; the whole question's other
+    domain words (`出差`) still hold for every part."""
+    _, asking = _parts_and_asking(question, need) if need is not None else ([], None)
+    if asking is None:
+        return frozenset()
+    named = set(entities_in(asking))
+    return frozenset({w for group in WORD_CLASSES if named & set(group) for w in group} - named)
+
+
+def need_subject(question: str, need: NeedCode) -> frozenset[str]:
+    """The subject a passage must name to cover `need`: in a question asking several things, that of
+    the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
+    要准备什么材料？": `提前` is the amount part's aspect, not the materials part's) less those of a
+    class the part names another of (`other_parts_words`). A question of one part, or a need no
+    single part asks for, keeps the whole question's subject."""
+    parts, asking = _parts_and_asking(question, need)
+    if asking is None:
         return subject_terms(question)
-    own = subject_terms(asking[0])
-    if not own and not entities_in(question) and parts.index(asking[0]) > 0:
+    own = subject_terms(asking)
+    if not own and not entities_in(question) and parts.index(asking) > 0:
         # "有没有话费补贴？一个月能报多少？": a part that names nothing asks about the part before it
         # (when the question has no domain word that would say what it is about).
-        own = subject_terms(parts[parts.index(asking[0]) - 1])
-    return own | frozenset(entities_in(question))
+        own = subject_terms(parts[parts.index(asking) - 1])
+    return own | (frozenset(entities_in(question)) - other_parts_words(question, need))
 
 
 def asked_entities(question: str) -> list[str]:
@@ -318,18 +338,21 @@ def asked_entities(question: str) -> list[str]:
     return [w for w in words if w not in replaced]
 
 
-def names_entities(sentence: str, doc: DocumentEvidence, question: str) -> bool:
+def names_entities(sentence: str, doc: DocumentEvidence, question: str, need: NeedCode | None = None) -> bool:
     """Whether the sentence, read under its document's title, names every domain word of the
     question: "出差机票可以报多少钱" is not answered by a meal-allowance sentence of a travel policy.
-    A general word names its instances ("一线城市" names 深圳, `vocabulary.HYPERNYMS`)."""
+    A general word names its instances ("一线城市" names 深圳, `vocabulary.HYPERNYMS`). With `need`,
+    another part's word of a class its own part names is left out (`other_parts_words`)."""
     context = f"{(doc.heading or '').split('>', 1)[0]} {sentence}"
     named = set(entities_in(context))
+    others = other_parts_words(question, need)
     return all(
         word in named
         or word in context
         or any(h in context for h in hypernyms_of({word}))
         or place_unranked(word, context)
         for word in asked_entities(question)
+        if word not in others
     )
 
 
