@@ -881,3 +881,28 @@ def test_chinese_fractions_of_a_hundred_thousand_and_ten_thousand_keep_their_dec
 ) -> None:
     (m,) = [m for m in extract(text) if m.kind == "percent"]
     assert m.value == pytest.approx(percent)
+
+
+@pytest.mark.parametrize(
+    ("claim", "evidence", "shown"),
+    [
+        ("充电 2180 千瓦时，放电 1960 千瓦时", "charged 2.18 MWh, discharged 1.96 MWh", True),
+        ("充电 2810 千瓦时", "charged 2.18 MWh", False),
+        ("医保统筹付八成五，自己承担一成半", "统筹基金支付 85%，个人自付 15%", True),
+        (
+            "At $0.21 per kWh that comes to $128.52 for the energy.",
+            "Usage: 612 kWh. Rate: $0.21 per kWh.",
+            True,
+        ),
+        (
+            "At $0.21 per kWh that comes to $138.52 for the energy.",
+            "Usage: 612 kWh. Rate: $0.21 per kWh.",
+            False,
+        ),
+    ],
+)
+def test_energy_tenths_of_cheng_and_priced_quantities_are_compared_by_value(
+    claim: str, evidence: str, shown: bool
+) -> None:
+    codes = {i.code for i in check_claim(claim, evidence, evidence)}
+    assert (not codes & {"number_mismatch", "number_not_in_evidence", "unit_mismatch"}) is shown, codes

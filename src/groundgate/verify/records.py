@@ -29,6 +29,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from groundgate.text.segmentation import tokenize, wordset
+from groundgate.verify.record_roles import role_given_to_another
 
 #: Records longer than this are read as prose (parsing them would cost more than it helps).
 _MAX_RECORD_CHARS = 200_000
@@ -454,35 +455,8 @@ def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
         found += _degree_conflicts(clause, own)
         found += _charge_conflicts(clause, own)
         found += _direction_conflicts(clause, own, claim_words)
-        found += _person_conflicts(clause, own)
+        found += role_given_to_another(clause, own)
     return list(dict.fromkeys(found))
-
-
-_PERSON = re.compile(r"^[A-Z][a-z]+(?:[ -][A-Z][a-z'-]+)+$")
-
-
-def _person_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
-    """A role field holding a person (`postmortem_owner: Dario Fenn`) that the clause names (`owns the
-    postmortem`) beside another person of the record (`Marisol Ekwueme`) and not its own: the role
-    given to someone else. Only a clause naming one of the record's people is read."""
-    people = {f.value for f in fields if _PERSON.match(f.value)}
-    said = [p for p in people if p in clause]
-    if len(said) != 1:
-        return []
-    words = [w.lower() for w in re.findall(r"[A-Za-z]+", clause)]
-    found: list[str] = []
-    for f in fields:
-        if f.value not in people or f.value == said[0]:
-            continue
-        keys = [w for w in re.findall(r"[a-z]+", _split(f.key).lower()) if len(w) >= 3]
-        if keys and all(any(_bare(k) == _bare(w) for w in words) for k in keys):
-            found.append(f.key)
-    return found
-
-
-def _bare(word: str) -> str:
-    """`owner` and `owns` are `own`, `leads` is `lead`; `comms` is not `commander`."""
-    return re.sub(r"(?:ers|er|ing|ed|s)$", "", word) if len(word) > 4 else word.rstrip("s")
 
 
 _UP_WORDS = re.compile(

@@ -13,6 +13,13 @@ import unicodedata
 from collections.abc import Sequence
 from functools import lru_cache
 
+from groundgate.verify.fidelity.arithmetic import (
+    _approx,
+    _from_own_figures,
+    _priced_quantity,
+    _share_of,
+    _sum_or_difference,
+)
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
@@ -162,99 +169,6 @@ def _round_to(value: float, digits: int) -> float:
     return float(f"{value:.{digits}g}")
 
 
-def _approx(a: float, m: Mention, hedged: bool) -> bool:
-    """`a` is `m`'s value; for a hedged figure (`about 17 minutes`, `roughly 4,400`, `约 35 分钟`), `a`
-    rounded to the precision `m` is written in (17.3 → 17, 4,410 → 4,400), and within 3 %."""
-    if _close(a, m.value if isinstance(m.value, float) else None):
-        return True
-    if not hedged or not isinstance(m.value, float) or not m.raw:
-        return False
-    written = f"{m.raw:.10g}"
-    if "." in written:
-        unit = 10.0 ** -len(written.split(".")[1])
-    else:
-        unit = 10.0 ** (len(written) - len(written.rstrip("0"))) if written.rstrip("0") else 1.0
-    slack = unit / 2 * abs(m.value / m.raw)
-    gap = abs(a - m.value)
-    return gap <= slack + 1e-9 and gap <= 0.03 * abs(m.value)
-
-
-def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False) -> bool:
-    """`上一代售价为 3699 元` over `售价 3299 元，较上一代降低 400 元`: the claim works out the sum or the
-    difference of two figures of its own sort that the aligned window states. Small whole numbers
-    are left out: too many pairs add up to them by chance."""
-    if not isinstance(m.value, float) or m.comparator or (m.value == int(m.value) and abs(m.value) < 10):
-        return False
-    values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
-    return any(
-        _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
-        for i, a in enumerate(values)
-        for b in values[i + 1 :]
-    )
-
-
-#: Words that say a figure is worked out from others: a remainder, a total, a difference.
-_ARITHMETIC_CUE = re.compile(
-    r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
-    r"增加了?|减少了?|涨了|降了|提高了|下降了|"
-    # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
-    r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
-    r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
-    r"\bremaining\b|\bleft\b|\bin total\b|"
-    r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
-    r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
-    re.IGNORECASE,
-)
-
-
-def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
-    """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
-    states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
-    `fell by`) right before it; a multiple of two of its figures said as one (`是基础版的四倍`, `ten
-    times`); twelve months of a monthly figure (`$24 a month — $288 over a year`). The operands are
-    the claim's, so small figures do not match by chance."""
-    before = claim[max(0, m.start - 12) : m.start]
-    # "add up to $70" reads as a bound ("up to"); it is a total
-    if not isinstance(m.value, float) or (m.comparator and not _ADDS_UP_TO.search(before)):
-        return False
-    others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
-    # `four percentage points, from 32% to 28%`: points are the difference of two percents.
-    unit = "%" if m.unit == "pp" else m.unit
-    values = [
-        e.value
-        for e in others
-        if isinstance(e.value, float) and (_same_kind(m, e) or m.unit == "pp") and e.unit == unit
-    ]
-    if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
-        plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
-        if any(_close(a / b, m.value) for a in plain for b in plain if a > b):
-            return True
-    if (
-        _PER_MONTH.search(claim)
-        and _OVER_A_YEAR.search(f"{before} {claim[m.end : m.end + 20]}")
-        and any(_close(a * 12, m.value) for a in values)
-    ):
-        return True
-    if not _ARITHMETIC_CUE.search(before):
-        return False
-    # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
-    counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
-    return (
-        any(
-            _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
-            for i, a in enumerate(values)
-            for b in values[i + 1 :]
-        )
-        or any(_close(a * k, m.value) for a in values for k in counts)
-        # `$15 for breakfast, $20 for lunch and $35 for dinner … add up to $70`: a total of three or more
-        or any(
-            _close(sum(group), m.value)
-            for size in range(3, min(len(values), 6) + 1)
-            for group in itertools.combinations(values, size)
-        )
-    )
-
-
 #: An example the answer supposes ("so a 13-hour delay would pay €100", "比如延误 13 小时"): its
 #: figure is the case put, not a value claimed of the evidence (what the example yields is checked).
 _EXAMPLE_BEFORE = re.compile(
@@ -316,26 +230,10 @@ def _remainder_of_context(m: Mention, x: _Ctx) -> bool:
     return any(_close(t - part, m.value) for t in totals for part in parts if t > part)
 
 
-_ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
 _PAST_TARGET = re.compile(
     r"多出|超出|超额|超过了?|高出|差了?|少了?|\b(?:over|above|beyond|short\s+of|below|exceed(?:ed|s)?\s+(?:it\s+)?by)\s*$",
     re.IGNORECASE,
 )
-#: A multiple said as one: "是基础版的四倍", "ten times as many", "three times the".
-_TIMES_AFTER = re.compile(r"\s*(?:倍|times\b|-fold\b|fold\b)", re.IGNORECASE)
-_TIMES_BEFORE = re.compile(r"(?:是|为|达到)[^，。；,;]{0,8}的\s*$")
-_PER_MONTH = re.compile(
-    r"每月|每个月|一个月|/\s*月|\ba month\b|\b(?:per|every|each) month\b|\bmonthly\b|/mo\b", re.IGNORECASE
-)
-_OVER_A_YEAR = re.compile(
-    r"一年|全年|每年|一整年|\bover a (?:full |whole )?year\b|\ba (?:full |whole )?year\b|\bper year\b|\bannually\b"
-    r"|\byearly\b",
-    re.IGNORECASE,
-)
-
-
-#: Figures that count how many times a rate applies (days, people, items).
-_COUNTED = frozenset({"duration", "count", "number"})
 
 
 #: Price words that halve or scale a price: `半价`, `对折`, `half price`, `八折` (80 %).
@@ -400,19 +298,6 @@ def _worked_out(m: Mention, x: _Ctx) -> bool:
     # The base may be stated a sentence before the rule that moves it (`每晚不超过 600 元。… 上浮 30%`).
     values = {e.value for e in x.everything.mentions.items if isinstance(e.value, float) and _same_kind(m, e)}
     return any(_close(a * f, m.value) for a in values for f in factors)
-
-
-def _share_of(m: Mention, x: _Ctx) -> bool:
-    """`roughly $54` a year on `$2,500` at `2.15%`: a hedged amount that is an amount of the claim or
-    its window taken at a percent of them (53.75, rounded as the figure is written)."""
-    if m.kind != "amount" or not isinstance(m.value, float) or not x.hedged_near(m):
-        return False
-    nearby = [*extract(x.source), *x.aligned.mentions.items]
-    percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
-    amounts = {
-        e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
-    }
-    return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
 
 
 @lru_cache(maxsize=1024)
@@ -493,6 +378,20 @@ def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
     return given is not None and any(_num_match(m, g) for g in _candidates(m, given))
 
 
+def _worked_figure(m: Mention, x: _Ctx) -> bool:
+    """`m` is worked out from figures of the claim, its window or the context (`arithmetic.py`), or
+    is the case or remainder of an example the claim supposes."""
+    hedged = x.hedged_near(m)
+    return (
+        _sum_or_difference(m, x.aligned, hedged)
+        or _worked_out(m, x)
+        or _from_own_figures(m, x.source, hedged)
+        or _share_of(m, x)
+        or _priced_quantity(m, x)
+        or (not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)))
+    )
+
+
 def _check_number(m: Mention, x: _Ctx) -> None:
     r = x.r
     matches = [e for e in _candidates(m, x.aligned, x.everything) if _num_match(m, e)]
@@ -539,14 +438,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
             rounded.text,
         )
         return
-    if (
-        _sum_or_difference(m, x.aligned, x.hedged_near(m))
-        or _worked_out(m, x)
-        or _from_own_figures(m, x.source, x.hedged_near(m))
-        or _share_of(m, x)
-    ):
-        return
-    if not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)):
+    if _worked_figure(m, x):
         return
     if not x.plan and _example_result(m, x.source):
         # What the supposed example yields (`would pay €100`) is worked out, not stated: not shown,

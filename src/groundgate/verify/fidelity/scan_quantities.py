@@ -359,6 +359,9 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
         more, e = True, e + 1  # `三成多`: more than 30 % (`35%` bears it out)
     elif unit_text == "成" and nt[e : e + 1] == "半":
         half, e = True, e + 1  # `三成半`: 35 %
+    tenth = 0
+    if unit_text == "成" and nt[e : e + 1] in _CN_DIGIT and nt[e : e + 2] not in ("一样", "一致"):
+        tenth, e = _CN_DIGIT[nt[e]], e + 1  # `八成五`: 85 %
     currency = None
     if nt[max(0, s - 3) : s] == "人民币":
         s, currency = s - 3, "CNY"
@@ -394,6 +397,7 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
         value /= 10  # `八五折` is 8.5 折, not 85
     if half:
         value += 0.5
+    value += tenth / 10
     q = _quantity(value, None, unit_text, currency)
     if q is not None:
         rec = _Rec(q.kind, q.value, s, e, unit=q.unit, surface=q.surface, raw=q.raw, spelled=True)

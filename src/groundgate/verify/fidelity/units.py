@@ -158,6 +158,11 @@ _UNITS: dict[str, _Unit] = {
     **_u("measure", "Hz", 1e3, "kHz", "khz"),
     **_u("measure", "Hz", 1e6, "MHz", "mhz"),
     **_u("measure", "Hz", 1e9, "GHz", "ghz"),
+    # Energy: `2.18 MWh` is `2180 千瓦时` (a battery's charge, a meter reading).
+    **_u("measure", "Wh", 1.0, "Wh", "wh"),
+    **_u("measure", "Wh", 1e3, "kWh", "kwh", "千瓦时"),
+    **_u("measure", "Wh", 1e6, "MWh", "mwh", "兆瓦时"),
+    **_u("measure", "Wh", 1e9, "GWh", "gwh"),
     **_u("measure", "°C", 1.0, "°C", "°c", "℃", "摄氏度"),
     # Spec-sheet units (an air purifier's `CADR 420 m³/h`, `29–50 ㎡`, `32 dB`): without them the figure
     # was a bare number, too loose to bind to its list item (NFKC makes `m³` `m3` and `㎡` `m2`).

@@ -1,0 +1,169 @@
+"""Figures a claim works out rather than copies: sums, differences, remainders, products and shares.
+
+`23 MB/s` retold as `约 184 Mbps` is a conversion; `一共 12 天，已经用了 5 天，还剩 7 天`, `about 17 minutes
+more than allowed` (38.9 − 21.6), `$128.52` for 612 kWh at $0.21 and `roughly $54` a year on $2,500 at
+2.15 % are worked out from figures the claim or its window states (docs/design.md §2.1, "Worked
+figures"). A hedged figure is read at the precision it is written in. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from groundgate.verify.fidelity.evidence import EvidenceIndex
+from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.matching import _same_kind
+from groundgate.verify.fidelity.model import Mention
+from groundgate.verify.fidelity.numbers import _close
+from groundgate.verify.fidelity.report import _Ctx
+
+__all__ = ["_approx", "_from_own_figures", "_priced_quantity", "_share_of", "_sum_or_difference"]
+
+_ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
+#: A multiple said as one: "是基础版的四倍", "ten times as many", "three times the".
+_TIMES_AFTER = re.compile(r"\s*(?:倍|times\b|-fold\b|fold\b)", re.IGNORECASE)
+_TIMES_BEFORE = re.compile(r"(?:是|为|达到)[^，。；,;]{0,8}的\s*$")
+_PER_MONTH = re.compile(
+    r"每月|每个月|一个月|/\s*月|\ba month\b|\b(?:per|every|each) month\b|\bmonthly\b|/mo\b", re.IGNORECASE
+)
+_OVER_A_YEAR = re.compile(
+    r"一年|全年|每年|一整年|\bover a (?:full |whole )?year\b|\ba (?:full |whole )?year\b|\bper year\b|\bannually\b"
+    r"|\byearly\b",
+    re.IGNORECASE,
+)
+
+
+#: Figures that count how many times a rate applies (days, people, items).
+_COUNTED = frozenset({"duration", "count", "number"})
+
+
+def _approx(a: float, m: Mention, hedged: bool) -> bool:
+    """`a` is `m`'s value; for a hedged figure (`about 17 minutes`, `roughly 4,400`, `约 35 分钟`), `a`
+    rounded to the precision `m` is written in (17.3 → 17, 4,410 → 4,400), and within 3 %."""
+    if _close(a, m.value if isinstance(m.value, float) else None):
+        return True
+    if not hedged or not isinstance(m.value, float) or not m.raw:
+        return False
+    written = f"{m.raw:.10g}"
+    if "." in written:
+        unit = 10.0 ** -len(written.split(".")[1])
+    else:
+        unit = 10.0 ** (len(written) - len(written.rstrip("0"))) if written.rstrip("0") else 1.0
+    slack = unit / 2 * abs(m.value / m.raw)
+    gap = abs(a - m.value)
+    return gap <= slack + 1e-9 and gap <= 0.03 * abs(m.value)
+
+
+def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False) -> bool:
+    """`上一代售价为 3699 元` over `售价 3299 元，较上一代降低 400 元`: the claim works out the sum or the
+    difference of two figures of its own sort that the aligned window states. Small whole numbers
+    are left out: too many pairs add up to them by chance."""
+    if not isinstance(m.value, float) or m.comparator or (m.value == int(m.value) and abs(m.value) < 10):
+        return False
+    values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
+    return any(
+        _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :]
+    )
+
+
+#: Words that say a figure is worked out from others: a remainder, a total, a difference.
+_ARITHMETIC_CUE = re.compile(
+    r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
+    r"增加了?|减少了?|涨了|降了|提高了|下降了|"
+    # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
+    r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
+    r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
+    r"\bremaining\b|\bleft\b|\bin total\b|"
+    r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
+    r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
+    re.IGNORECASE,
+)
+
+
+def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
+    """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
+    states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
+    `fell by`) right before it; a multiple of two of its figures said as one (`是基础版的四倍`, `ten
+    times`); twelve months of a monthly figure (`$24 a month — $288 over a year`). The operands are
+    the claim's, so small figures do not match by chance."""
+    before = claim[max(0, m.start - 12) : m.start]
+    # "add up to $70" reads as a bound ("up to"); it is a total
+    if not isinstance(m.value, float) or (m.comparator and not _ADDS_UP_TO.search(before)):
+        return False
+    others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
+    # `four percentage points, from 32% to 28%`: points are the difference of two percents.
+    unit = "%" if m.unit == "pp" else m.unit
+    values = [
+        e.value
+        for e in others
+        if isinstance(e.value, float) and (_same_kind(m, e) or m.unit == "pp") and e.unit == unit
+    ]
+    if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
+        plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
+        if any(_close(a / b, m.value) for a in plain for b in plain if a > b):
+            return True
+    if (
+        _PER_MONTH.search(claim)
+        and _OVER_A_YEAR.search(f"{before} {claim[m.end : m.end + 20]}")
+        and any(_close(a * 12, m.value) for a in values)
+    ):
+        return True
+    if not _ARITHMETIC_CUE.search(before):
+        return False
+    # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
+    counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
+    return (
+        any(
+            _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
+            for i, a in enumerate(values)
+            for b in values[i + 1 :]
+        )
+        or any(_close(a * k, m.value) for a in values for k in counts)
+        # `$15 for breakfast, $20 for lunch and $35 for dinner … add up to $70`: a total of three or more
+        or any(
+            _close(sum(group), m.value)
+            for size in range(3, min(len(values), 6) + 1)
+            for group in itertools.combinations(values, size)
+        )
+    )
+
+
+def _priced_quantity(m: Mention, x: _Ctx) -> bool:
+    """`612 kWh at $0.21 per kWh … comes to $128.52`, `31 days × 45 cents = $13.95`: an amount that is
+    exactly a price the claim or its window states times a quantity it states (as written, in its
+    own unit). Exact to the cent, so a chance match is rare."""
+    if m.kind != "amount" or not isinstance(m.value, float) or not m.value:
+        return False
+    if not _PRODUCT_CUE.search(x.source[max(0, m.start - 16) : m.start]):
+        return False  # said as a result ("comes to", "adds", "合计"), not a price of its own
+    nearby = [*extract(x.source), *x.aligned.mentions.items]
+    prices = {
+        e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
+    }
+    quantities = {
+        e.raw for e in nearby if e.kind != "amount" and e.raw and e.raw > 1 and e.kind in _NUMERIC_OWN
+    }
+    return any(_close(round(p * q, 2), round(m.value, 2)) for p in prices for q in quantities)
+
+
+_PRODUCT_CUE = re.compile(
+    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合",
+    re.IGNORECASE,
+)
+_NUMERIC_OWN = frozenset({"measure", "count", "number", "duration", "size"})
+
+
+def _share_of(m: Mention, x: _Ctx) -> bool:
+    """`roughly $54` a year on `$2,500` at `2.15%`: a hedged amount that is an amount of the claim or
+    its window taken at a percent of them (53.75, rounded as the figure is written)."""
+    if m.kind != "amount" or not isinstance(m.value, float) or not x.hedged_near(m):
+        return False
+    nearby = [*extract(x.source), *x.aligned.mentions.items]
+    percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
+    amounts = {
+        e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
+    }
+    return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
