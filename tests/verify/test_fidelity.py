@@ -906,3 +906,18 @@ def test_energy_tenths_of_cheng_and_priced_quantities_are_compared_by_value(
 ) -> None:
     codes = {i.code for i in check_claim(claim, evidence, evidence)}
     assert (not codes & {"number_mismatch", "number_not_in_evidence", "unit_mismatch"}) is shown, codes
+
+
+@pytest.mark.parametrize(
+    ("claim", "shown"),
+    [
+        ("下午是英语，两点半到四点半", True),  # no daypart right before: either half of the day
+        ("英语 2 点半开考", True),
+        ("英语三点半开考", False),  # 15:30 is stated nowhere
+        ("英语凌晨两点半开考", False),  # a daypart fixes the half
+    ],
+)
+def test_a_chinese_clock_time_without_a_daypart_may_be_the_afternoons(claim: str, shown: bool) -> None:
+    evidence = "周二 14:30-16:30 英语 教学楼A"
+    codes = {i.code for i in check_claim(claim, evidence, evidence)}
+    assert ("date_mismatch" not in codes) is shown, codes

@@ -148,6 +148,11 @@ def _check_date(m: Mention, x: _Ctx) -> None:
     r = x.r
     value = str(m.value)
     matches = [*x.aligned.date_matches(value), *x.everything.date_matches(value)]
+    if not matches and m.kind == "time" and m.qualifier == "12h":
+        # `两点半到四点半` said of an afternoon: the same clock time twelve hours on.
+        hour, rest = value.split(":", 1)
+        value = f"{int(hour) + 12:02d}:{rest}"
+        matches = [*x.aligned.date_matches(value), *x.everything.date_matches(value)]
     if matches:
         _check_comparator(m, matches, x)
         return

@@ -377,7 +377,16 @@ def _times(ex: _Extractor, digit: bool) -> None:
             if inherited and carried is not None and ap and hour + 12 < carried[2]:
                 ap = None  # "晚上 11 点到 1 点" ends after midnight
             carried = (m.end(), daypart, hour + (12 if ap and hour < 12 else 0)) if daypart else None
-            _clock(ex, part.start() if part is not None else m.start(), m.end(), hour, minute, None, ap)
+            _clock(
+                ex,
+                part.start() if part is not None else m.start(),
+                m.end(),
+                hour,
+                minute,
+                None,
+                ap,
+                twelve_hour=daypart is None,
+            )
 
 
 _PADDED_MONTH_DAY_RX = re.compile(r"(?P<m>0[1-9])-(?P<d>0[1-9]|[12]\d|3[01])(?![\d\-/.:])")
@@ -410,7 +419,15 @@ def _bare_hour_clear(nt: str, m: re.Match[str], hour: int) -> bool:
 
 
 def _clock(
-    ex: _Extractor, s: int, e: int, hour: int, minute: int, second: str | None, ap: str | None
+    ex: _Extractor,
+    s: int,
+    e: int,
+    hour: int,
+    minute: int,
+    second: str | None,
+    ap: str | None,
+    *,
+    twelve_hour: bool = False,
 ) -> None:
     if ap:
         pm = ap.startswith("p")
@@ -423,7 +440,8 @@ def _clock(
     value = f"{hour:02d}:{minute:02d}"
     if second and int(second):
         value += f":{int(second):02d}"
-    ex.add(_Rec("time", value, s, e))
+    # `两点半` with no daypart before it is either half of the day (`12h`): 14:30 bears it out.
+    ex.add(_Rec("time", value, s, e, qualifier="12h" if twelve_hour and hour < 12 else None))
 
 
 def _last_n(n: float, unit: str) -> str:
