@@ -921,3 +921,15 @@ def test_a_chinese_clock_time_without_a_daypart_may_be_the_afternoons(claim: str
     evidence = "周二 14:30-16:30 英语 教学楼A"
     codes = {i.code for i in check_claim(claim, evidence, evidence)}
     assert ("date_mismatch" not in codes) is shown, codes
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [
+        ("last scanned at 7:25 that evening", "19:25"),
+        ("at 3:10 in the afternoon", "15:10"),
+        ("at 7:25", "07:25"),
+    ],
+)
+def test_an_evening_said_after_a_digit_clock_sets_its_half_of_the_day(text: str, value: str) -> None:
+    assert [m.value for m in extract(text) if m.kind == "time"] == [value]

@@ -314,6 +314,8 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 )
                 if part is not None and part.group("p") in _PM_PREFIXES and not late_night:
                     ap = "pm"  # (but "深夜 1:30" is 01:30)
+                elif _EVENING_AFTER_RX.match(lt, m.end()):
+                    ap = "pm"  # "at 7:25 that evening", "7:25 in the evening"
             _clock(ex, m.start(), m.end(), int(hour_text), int(minute_text[:2]), m.group("se"), ap)
     if digit and ("am" in lt or "pm" in lt or "a.m" in lt or "p.m" in lt):
         # `9.30am` (British): the hour and minutes with a dot; it was the number 9.3.
@@ -450,6 +452,9 @@ def _last_n(n: float, unit: str) -> str:
     return f"relative:last:{unit}:{int(n) if float(n).is_integer() else n}"
 
 
+_EVENING_AFTER_RX = re.compile(
+    r"[ \t]+(?:(?:that|in[ \t]+the|this|on[ \t]+the)[ \t]+)?(?:evening|afternoon|night)\b|[ \t]+tonight\b"
+)
 _DOT_CLOCK_RX = re.compile(r"(?P<h>\d\d?)\.(?P<mi>[0-5]\d)[ \t]*(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])")
 _NOON_RX = re.compile(r"(?:12[ \t]+)?(?P<w>noon|midday|midnight)")
 _CLOCK_WORDS = (
