@@ -107,3 +107,17 @@ def test_a_step_the_context_still_awaits_is_not_done(claim: str, found: bool) ->
 def test_a_found_cause_the_context_never_states_is_not_shown(answer: str, shown: bool) -> None:
     context = "技术团队在 20:52 回滚了当天 18:30 发布的派单服务版本后，下单成功率逐步恢复。"
     assert (check(context=context, answer=answer).verdict is Verdict.PASS) is shown
+
+
+@pytest.mark.parametrize(
+    ("claim", "context"),
+    [
+        ("公司已经确认后续还会扩大召回范围。", "公司表示，不排除后续扩大召回范围。"),
+        (
+            "The company has confirmed it will widen the recall.",
+            "A wider recall cannot be ruled out, the company said.",
+        ),
+    ],
+)
+def test_a_possibility_not_ruled_out_is_not_a_confirmed_plan(claim: str, context: str) -> None:
+    assert certainty_added(claim, context)

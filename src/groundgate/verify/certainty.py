@@ -30,13 +30,14 @@ from groundgate.text.segmentation import split_sentences, tokenize
 __all__ = ["causation_not_shown", "certainty_added", "exception_added"]
 
 _HEDGE: Final = re.compile(
-    r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取"
-    r"|\b(?:expected|expects|may|might|could|likely|possibly|plans?\s+to|aims?\s+to|hopes?\s+to|"
+    r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取|不排除|尚不确定|待定"
+    r"|\b(?:(?:cannot|can't|could\s+not|not)\s+be\s+ruled\s+out|expected|expects|may|might|could|likely|possibly|"
+    r"plans?\s+to|aims?\s+to|hopes?\s+to|"
     r"intends?\s+to|projected|forecast|anticipated|tentative(?:ly)?)\b",
     re.IGNORECASE,
 )
 _CERTAIN: Final = re.compile(
-    r"已经?敲定|已经?确定|正式确定|确定了|板上钉钉|一定会|必将|已定于|已经定了"
+    r"已经?敲定|已经?确定|正式确定|确定了|板上钉钉|一定会|必将|已定于|已经定了|已经?确认|已经?证实"
     r"|\b(?:has|have)\s+(?:been\s+)?(?:confirmed|fixed|finali[sz]ed|locked\s+in|set\s+in\s+stone)\b"
     r"|\bis\s+(?:confirmed|certain|guaranteed)\s+to\b|\bwill\s+definitely\b|\bdefinitely\s+will\b",
     re.IGNORECASE,
