@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import causation_not_shown, certainty_added, exception_added
+from groundgate.verify.certainty import causation_not_shown, certainty_added, exception_added, scope_widened
 from groundgate.verify.grounding_check import check
 
 PILOT = "团队表示，该材料目前仍处于实验室阶段，预计 2 至 3 年后才可能进入中试。"
@@ -121,3 +121,19 @@ def test_a_found_cause_the_context_never_states_is_not_shown(answer: str, shown:
 )
 def test_a_possibility_not_ruled_out_is_not_a_confirmed_plan(claim: str, context: str) -> None:
     assert certainty_added(claim, context)
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("各车间主任每周一会抽查全厂各车间的防护用品佩戴情况。", True),
+        ("各车间主任每周一抽查本车间的防护用品佩戴情况。", False),
+        ("Each workshop head spot-checks every workshop's protective gear on Mondays.", True),
+    ],
+)
+def test_a_rule_kept_to_ones_own_is_not_widened_to_everything(claim: str, found: bool) -> None:
+    context = (
+        "各车间主任每周一对本车间的防护用品佩戴情况进行抽查，结果报安环部。"
+        " Each workshop head spot-checks protective gear in their own workshop on Mondays."
+    )
+    assert bool(scope_widened(claim, context)) is found

@@ -16,6 +16,9 @@ say the opposite, only less (docs/design.md §2.1):
   was opened you can still return it") that a context sentence names in a negated rule
   (`已拆封安装的不支持无理由退货`).
 
+- `scope_widened`: the claim says a rule covers everything (`全厂各车间`, "every team") where the
+  context sentence that states it keeps it to one's own (`本车间`, "its own team").
+
 Pure: no I/O.
 """
 
@@ -27,7 +30,7 @@ from typing import Final
 
 from groundgate.text.segmentation import split_sentences, tokenize
 
-__all__ = ["causation_not_shown", "certainty_added", "exception_added"]
+__all__ = ["causation_not_shown", "certainty_added", "exception_added", "scope_widened"]
 
 _HEDGE: Final = re.compile(
     r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取|不排除|尚不确定|待定"
@@ -158,3 +161,31 @@ def _clause_words(claim: str, found: re.Match[str]) -> set[str]:
         "complet",
         "done",
     }
+
+
+_WHOLE_SCOPE: Final = re.compile(
+    r"全厂|全公司|全集团|全部门|全院|全校|所有(?:部门|车间|团队|员工|人)|各个?(?:部门|车间|团队)都"
+    r"|\b(?:every|all)\s+(?:team|department|workshop|site|unit|office)s?\b|\bcompany-wide\b|\bacross\s+the\s+(?:company|plant|firm)\b",
+    re.IGNORECASE,
+)
+_OWN_SCOPE: Final = re.compile(
+    r"本(?:车间|部门|团队|科室|单位|院系|班组|人)|自己的|\b(?:its|their|his|her)\s+own\b", re.IGNORECASE
+)
+
+
+def scope_widened(claim: str, context: str) -> list[str]:
+    """`["scope_widened"]` when the claim widens to everything a rule a context sentence keeps to one's
+    own (module docs); else []."""
+    found = _WHOLE_SCOPE.search(claim)
+    if found is None:
+        return []
+    words = _clause_words(claim, found)
+    for sentence in split_sentences(context):
+        text = sentence.text
+        if (
+            _OWN_SCOPE.search(text)
+            and not _WHOLE_SCOPE.search(text)
+            and len(words & set(tokenize(text))) >= 2
+        ):
+            return ["scope_widened"]
+    return []

@@ -38,7 +38,12 @@ from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAs
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.causes import cause_phrases
-from groundgate.verify.certainty import causation_not_shown, certainty_added, exception_added
+from groundgate.verify.certainty import (
+    causation_not_shown,
+    certainty_added,
+    exception_added,
+    scope_widened,
+)
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
@@ -652,7 +657,7 @@ def _stated_apart(
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
     codes += certainty_added(claim, index.all_text) + causation_not_shown(claim, index.all_text)
-    codes += exception_added(claim, index.all_text)
+    codes += exception_added(claim, index.all_text) + scope_widened(claim, index.all_text)
     return codes + persistence_dropped(claim, index.all_text)
 
 
