@@ -45,3 +45,25 @@ def test_a_swapped_owner_is_not_shown_but_not_rejected() -> None:
     assert result.claims[0].category is FactCategory.NO_EVIDENCE
     assert "agent_unbound:林涛" in result.claims[0].reason_codes
     assert check(context=REVIEW, answer="连接池耗尽告警由沈悦负责。").verdict is Verdict.PASS
+
+
+@pytest.mark.parametrize(
+    ("claim", "unbound"),
+    [
+        ("二十人以上的团队要提前三天联系典藏部预约讲解。", ["典藏部"]),
+        ("二十人以上的团队要提前三天联系宣教部预约讲解。", []),
+        (
+            "Groups of 20 or more must contact the Collections Office three days ahead to book a guided tour.",
+            ["Collections Office"],
+        ),
+    ],
+)
+def test_the_office_a_task_goes_to_must_be_the_one_the_context_gives_it(
+    claim: str, unbound: list[str]
+) -> None:
+    context = (
+        "团队参观（20人以上）须提前3天联系宣教部预约讲解。文物捐赠及征集事宜请联系典藏部。"
+        " Groups of 20 or more must contact the Education Office three days ahead to book a guided tour."
+        " Donations go to the Collections Office."
+    )
+    assert [b.agent for b in unbound_agents(claim, context)] == unbound

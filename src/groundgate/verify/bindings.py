@@ -29,8 +29,16 @@ _EN_BY = re.compile(
     r"\b(?P<verb>approved|owned|handled|signed(?:\s+off)?|reviewed|run|led|maintained|performed)\s+by\s+"
     r"(?:the\s+)?(?P<agent>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"
 )
+#: `联系宣教部预约讲解`, `contact the Education Office to book a tour`: the office whom a task goes to is
+#: its agent too (`典藏部` handles donations, not tour bookings).
+_ZH_CONTACT = re.compile(
+    r"(?:联系|找|咨询|交给|报给|报送)\s*(?P<agent>[\u4e00-\u9fff]{1,5}?(?:部|处|科|室|中心|办公室|委员会))(?![门长])"
+)
+_EN_CONTACT = re.compile(
+    r"\b(?:contact|ask|email|call)\s+(?:the\s+)?(?P<agent>[A-Z][\w-]*(?:\s+[A-Z][\w-]*){0,2})"
+)
 #: Where one segment ends: a task and its owner are stated within one (or one and the one before).
-_SEGMENT_END = re.compile(r"[。；;！？!?\n，]|,(?!\d{3})")
+_SEGMENT_END = re.compile(r"[。；;！？!?\n，]|,(?!\d{3})|(?<=[a-z)])\.(?=\s)")
 #: Fewer character pairs than this left for the thing bound: too little to judge a binding by.
 _MIN_SUBJECT = 3
 #: Chinese words that are not the thing bound (the verb's own words, particles).
@@ -76,13 +84,15 @@ def unbound_agents(claim: str, context: str) -> list[Binding]:
     in English). An agent the context never names is left to the other rules (an invented name is
     no evidence already)."""
     found: list[Binding] = []
-    if not (_ZH_BY.search(claim) or _EN_BY.search(claim)):
+    if not (
+        _ZH_BY.search(claim) or _EN_BY.search(claim) or _ZH_CONTACT.search(claim) or _EN_CONTACT.search(claim)
+    ):
         return found  # most claims bind no agent: the context is not read
     context_segments = _segments(context)
     claim_segments = _segments(claim)
     for n, segment in enumerate(claim_segments):
-        matches = [(m, True) for m in _ZH_BY.finditer(segment)]
-        matches += [(m, False) for m in _EN_BY.finditer(segment)]
+        matches = [(m, True) for m in (*_ZH_BY.finditer(segment), *_ZH_CONTACT.finditer(segment))]
+        matches += [(m, False) for m in (*_EN_BY.finditer(segment), *_EN_CONTACT.finditer(segment))]
         for m, zh in matches:
             agent = m.group("agent").strip()
             if len(agent) < 2:
