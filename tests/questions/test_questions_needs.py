@@ -576,3 +576,18 @@ def test_a_chinese_scene_sentence_before_the_question_is_no_part_of_its_own() ->
     ).needs
     assert len(needs) == 1
     assert needs[0].kind is AnswerKind.QUANTITY
+
+
+@pytest.mark.parametrize(
+    ("question", "kind"),
+    [
+        (
+            "年底封网期从哪天开始？那几天普通变更完全不能做吗？",
+            AnswerKind.YES_NO,
+        ),  # 那几天 points, asks no count
+        ("这几天能休年假吗？", AnswerKind.YES_NO),
+        ("旧密钥被吊销之前会提前几天提醒？", AnswerKind.QUANTITY),
+    ],
+)
+def test_a_demonstrative_few_days_asks_no_count(question: str, kind: AnswerKind) -> None:
+    assert derive_needs(question).needs[-1].kind is kind

@@ -34,7 +34,8 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         # "要经过哪几级审批" asks who approves, not a count.
         (r"谁|哪位|何人|(?:哪|几)几?级审批|审批人是|哪些人(?:审批|批准)", AnswerKind.PERSON),
-        (r"多少|几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
+        # "那几天普通变更能做吗": `那几天`, `这几天`, `前几天` point at days, they ask no count.
+        (r"多少|(?<![那这过])(?<![^提]前)几|多久|多长|多大|多高|多快|多重|上限|下限", AnswerKind.QUANTITY),
         (r"哪里|在哪|哪儿|什么地方", AnswerKind.LOCATION),
         (r"状态", AnswerKind.STATUS),
         (r"哪个|哪些|哪一|哪类|哪种", AnswerKind.CHOICE),
