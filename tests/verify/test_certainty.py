@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import causation_not_shown, certainty_added, exception_added, scope_widened
+from groundgate.verify.certainty import (
+    causation_not_shown,
+    certainty_added,
+    exception_added,
+    obligation_dropped,
+    scope_widened,
+)
 from groundgate.verify.grounding_check import check
 
 PILOT = "团队表示，该材料目前仍处于实验室阶段，预计 2 至 3 年后才可能进入中试。"
@@ -137,3 +143,35 @@ def test_a_rule_kept_to_ones_own_is_not_widened_to_everything(claim: str, found:
         " Each workshop head spot-checks protective gear in their own workshop on Mondays."
     )
     assert bool(scope_widened(claim, context)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        (
+            "Let the mould cool below 50 °C first; heat-resistant gloves are advisable but not compulsory.",
+            True,
+        ),
+        ("Let the mould cool below 50 °C first; heat-resistant gloves are mandatory.", False),
+        ("冷却到 50 °C 以下再操作，耐热手套可选。", True),
+    ],
+)
+def test_what_the_context_requires_is_not_made_optional(claim: str, found: bool) -> None:
+    context = (
+        "2) Allow the mould to cool below 50 °C before handling; heat-resistant gloves are mandatory. "
+        "模具冷却到 50 °C 以下才能操作，必须佩戴耐热手套。"
+    )
+    assert bool(obligation_dropped(claim, context)) is found
+
+
+@pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("The 22 affected beds have already been moved to the Pemberton Wing.", True),
+        ("The 22 affected beds will move to the Pemberton Wing during the works.", False),
+        ("The 22 affected beds have already been booked for the Pemberton Wing.", False),  # another verb
+    ],
+)
+def test_what_the_context_says_will_happen_has_not_already_happened(claim: str, found: bool) -> None:
+    context = "During the works, 22 beds will move temporarily to the Pemberton Wing."
+    assert bool(certainty_added(claim, context)) is found

@@ -16,6 +16,8 @@ say the opposite, only less (docs/design.md §2.1):
   was opened you can still return it") that a context sentence names in a negated rule
   (`已拆封安装的不支持无理由退货`).
 
+- `obligation_dropped`: the claim makes optional (`advisable but not compulsory`, `非强制`) what a
+  context sentence about the same thing requires (`mandatory`, `必须`).
 - `scope_widened`: the claim says a rule covers everything (`全厂各车间`, "every team") where the
   context sentence that states it keeps it to one's own (`本车间`, "its own team").
 
@@ -30,7 +32,7 @@ from typing import Final
 
 from groundgate.text.segmentation import split_sentences, tokenize
 
-__all__ = ["causation_not_shown", "certainty_added", "exception_added", "scope_widened"]
+__all__ = ["causation_not_shown", "certainty_added", "exception_added", "obligation_dropped", "scope_widened"]
 
 _HEDGE: Final = re.compile(
     r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取|不排除|尚不确定|待定"
@@ -46,6 +48,9 @@ _CERTAIN: Final = re.compile(
     re.IGNORECASE,
 )
 _CLAUSE: Final = re.compile(r"[，,；;。!?！？]")
+_FUTURE: Final = re.compile(
+    r"\b(?:will|is\s+to|are\s+to|to\s+start|to\s+begin)\b|将于|将要|即将", re.IGNORECASE
+)
 
 _NO_CAUSATION: Final = re.compile(
     r"\b(?:cannot|can't|could\s+not|does\s+not|do\s+not|did\s+not|doesn't|don't|didn't)\s+"
@@ -67,7 +72,8 @@ _ASSOCIATED: Final = re.compile(
 #: A step said to be done (`物业验收已经完成`, "the inspection has been completed") …
 _DONE: Final = re.compile(
     r"已经?(?:完成|结束|通过|办完|验收)|(?:完成|通过)了"
-    r"|\b(?:has|have)\s+(?:already\s+)?(?:been\s+)?(?:completed|finished|passed|approved|done)\b",
+    r"|\b(?:has|have)\s+(?:already\s+)?(?:been\s+)?(?:completed|finished|passed|approved|done)\b"
+    r"|\b(?:has|have)\s+already\s+(?:been\s+)?[a-z]+ed\b",
     re.IGNORECASE,
 )
 #: … where the context says it is still awaited (`待物业验收完成后另行通知`, "once the inspection is done").
@@ -87,6 +93,12 @@ def certainty_added(claim: str, context: str) -> list[str]:
         for sentence in split_sentences(context):
             pending = _PENDING.search(sentence.text)
             if pending and len(words & set(tokenize(pending.group(0)))) >= 1:
+                return [f"certainty_added:{done.group(0)}"]
+            said = set(tokenize(sentence.text))
+            verb = set(tokenize(done.group(0).split()[-1]))
+            same_verb = any(w[:3] == v[:3] for v in verb for w in said if len(v) >= 3)
+            if _FUTURE.search(sentence.text) and same_verb and len(words & said) >= 2:
+                # "22 beds will move … during the works" retold as "have already been moved"
                 return [f"certainty_added:{done.group(0)}"]
     found = _CERTAIN.search(claim)
     if found is None:
@@ -188,4 +200,38 @@ def scope_widened(claim: str, context: str) -> list[str]:
             and len(words & set(tokenize(text))) >= 2
         ):
             return ["scope_widened"]
+    return []
+
+
+_NOT_REQUIRED: Final = re.compile(
+    r"\bnot\s+(?:compulsory|mandatory|required|obligatory)\b|\b(?:isn't|aren't|is\s+not|are\s+not)\s+"
+    r"(?:compulsory|mandatory|required)\b|\boptional\b|非强制|不强制|不是必须|不必须|可选|可不",
+    re.IGNORECASE,
+)
+_REQUIRED: Final = re.compile(
+    r"\b(?:mandatory|compulsory|required|must|obligatory)\b|必须|强制|务必", re.IGNORECASE
+)
+
+
+def obligation_dropped(claim: str, context: str) -> list[str]:
+    """`["obligation_dropped"]` when the claim makes optional what a context sentence about the same
+    thing requires (module docs); else []."""
+    found = _NOT_REQUIRED.search(claim)
+    if found is None:
+        return []
+    words = _clause_words(claim, found) - {
+        "compulsori",
+        "compulsory",
+        "mandatori",
+        "mandatory",
+        "requir",
+        "required",
+    }
+    for sentence in re.split(r"[;；。.]\s*|\d\)\s*", context):
+        if (
+            _REQUIRED.search(sentence)
+            and not _NOT_REQUIRED.search(sentence)
+            and len(words & set(tokenize(sentence))) >= 2
+        ):
+            return ["obligation_dropped"]
     return []

@@ -42,6 +42,7 @@ from groundgate.verify.certainty import (
     causation_not_shown,
     certainty_added,
     exception_added,
+    obligation_dropped,
     scope_widened,
 )
 from groundgate.verify.claims import key_decision, split_units
@@ -658,6 +659,7 @@ def _stated_apart(
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
     codes += certainty_added(claim, index.all_text) + causation_not_shown(claim, index.all_text)
     codes += exception_added(claim, index.all_text) + scope_widened(claim, index.all_text)
+    codes += obligation_dropped(claim, index.all_text)
     return codes + persistence_dropped(claim, index.all_text)
 
 
