@@ -4,45 +4,20 @@ for checking, a trip's length said in nights, a follow-up that only offers anoth
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, date, datetime
-from typing import Any
-
 import pytest
 
+from _agent_rules import CTX, NOW, TODAY, plan_by_rules
 from groundgate.agent import (
     ConversationState,
     NeedCode,
-    PlanSource,
-    ResolvedContext,
-    StaticDocumentSource,
-    TaskStore,
-    register_agent_tools,
-    validate_draft,
 )
 from groundgate.agent.context import resolve_context
 from groundgate.agent.contracts import ContextRelation, Intent
-from groundgate.agent.planning import propose_by_rules, task_window
+from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import asked_entities, is_place, subject_terms
-from groundgate.contracts import ExecutionContext
 from groundgate.tools.registry import ToolRegistry
 
-TODAY = date(2026, 4, 15)
-NOW = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
-CTX = ExecutionContext(tenant="hrdemo", user="u-li", project="proj-east")
-
-
-@pytest.fixture
-def registry() -> Iterator[ToolRegistry]:
-    with ToolRegistry() as reg:
-        register_agent_tools(reg, documents=StaticDocumentSource([]), tasks=TaskStore.in_memory())
-        yield reg
-
-
-def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
-    ctx = ResolvedContext(question=question, resolved_question=question, **resolved)
-    draft = propose_by_rules(ctx, TODAY)
-    return validate_draft(draft, ctx, registry, today=TODAY, source=PlanSource.RULES)
+_plan = plan_by_rules
 
 
 @pytest.mark.parametrize(
@@ -161,9 +136,16 @@ def test_a_region_of_the_country_is_a_place(word: str, place: bool) -> None:
         ("差旅报销４０００块找谁批？", "那要是八千呢？", "差旅报销8000 元找谁批？"),
         ("差旅报销4000块找谁批？", "要是四千八呢？", "差旅报销4800 元找谁批？"),
         ("差旅报销4000块找谁批？", "那要是8000呢？", "差旅报销8000 元找谁批？"),
+        # naming the present replaces the earlier time asked (blind 12)
+        (
+            "您好，请问去年十二月在广州出差那会儿，住宿一晚的报销标准是多少？",
+            "那换成这个月去呢？",
+            "您好，请问这个月在广州出差那会儿，住宿一晚的报销标准是多少？",
+        ),
+        ("2025 年 3 月出差的伙食补贴一天多少？", "那现在呢？", "现在出差的伙食补贴一天多少？"),
     ],
 )
-def test_a_follow_up_offering_another_sum_replaces_the_one_sum_asked(
+def test_a_follow_up_offering_another_sum_or_time_replaces_the_one_asked(
     earlier: str, follow_up: str, resolved: str
 ) -> None:
     state = ConversationState(questions=[earlier])

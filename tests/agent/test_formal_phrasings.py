@@ -5,61 +5,22 @@ and a follow-up that moves an earlier time to the present."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, date, datetime
-from typing import Any
-
 import pytest
 
+from _agent_rules import TODAY, plan_by_rules, task_fact
 from groundgate.agent import (
-    ConversationState,
     NeedCode,
-    PlanSource,
-    ResolvedContext,
-    StaticDocumentSource,
-    TaskStore,
-    register_agent_tools,
-    validate_draft,
 )
-from groundgate.agent.context import resolve_context
-from groundgate.agent.contracts import ContextRelation
 from groundgate.agent.evidence import ambiguous_tasks, on_topic_sentences
-from groundgate.agent.planning import parts_without_need, propose_by_rules, task_window
+from groundgate.agent.planning import parts_without_need, task_window
 from groundgate.agent.subjects import need_subject, subject_terms
-from groundgate.contracts import DocumentEvidence, ExecutionContext, VerifiedFact
+from groundgate.contracts import DocumentEvidence
 from groundgate.tools.registry import ToolRegistry
 
-TODAY = date(2026, 4, 15)
-NOW = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
-CTX = ExecutionContext(tenant="hrdemo", user="u-li", project="proj-east")
+_plan = plan_by_rules
 
 
-@pytest.fixture
-def registry() -> Iterator[ToolRegistry]:
-    with ToolRegistry() as reg:
-        register_agent_tools(reg, documents=StaticDocumentSource([]), tasks=TaskStore.in_memory())
-        yield reg
-
-
-def _plan(question: str, registry: ToolRegistry) -> Any:
-    ctx = ResolvedContext(question=question, resolved_question=question)
-    draft = propose_by_rules(ctx, TODAY)
-    return validate_draft(draft, ctx, registry, today=TODAY, source=PlanSource.RULES)
-
-
-def _task(ref: str, title: str) -> VerifiedFact:
-    return VerifiedFact.model_validate(
-        {
-            "fact_ref": ref,
-            "fact_type": "task",
-            "value": {"taskKey": ref, "title": title, "status": "PENDING"},
-            "source_system": "hr-task-store",
-            "queried_at": NOW,
-            "ttl_seconds": 600,
-            "scope": "proj-east",
-            "authorization_snapshot": {"tenant": "hrdemo", "user": "u-li", "project": "proj-east"},
-        }
-    )
+_task = task_fact
 
 
 @pytest.mark.parametrize(
@@ -168,23 +129,3 @@ def test_by_when_a_leave_is_taken_is_answered_only_by_a_limit_within_a_time() ->
     doc = _doc("登记结婚的员工享有婚假 10 天，须在领取结婚证后一年内休完。至少提前 3 个工作日提交申请。")
     kept = on_topic_sentences(doc, NeedCode.AMOUNT_RULE, "婚假得在多长时间内休完？")
     assert kept == ["登记结婚的员工享有婚假 10 天，须在领取结婚证后一年内休完。"]
-
-
-@pytest.mark.parametrize(
-    ("earlier", "follow_up", "resolved"),
-    [
-        (
-            "您好，请问去年十二月在广州出差那会儿，住宿一晚的报销标准是多少？",
-            "那换成这个月去呢？",
-            "您好，请问这个月在广州出差那会儿，住宿一晚的报销标准是多少？",
-        ),
-        ("2025 年 3 月出差的伙食补贴一天多少？", "那现在呢？", "现在出差的伙食补贴一天多少？"),
-    ],
-)
-def test_a_follow_up_naming_the_present_replaces_the_earlier_time_asked(
-    earlier: str, follow_up: str, resolved: str
-) -> None:
-    state = ConversationState(questions=[earlier])
-    context = resolve_context(follow_up, state, CTX, NOW)
-    assert context.relation is ContextRelation.FOLLOW_UP
-    assert context.resolved_question == resolved

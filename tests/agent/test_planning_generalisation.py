@@ -4,51 +4,30 @@ act, questions with nothing to point at, questions about an earlier year, projec
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from datetime import UTC, date, datetime, timedelta
+from datetime import date, timedelta
 from typing import Any
 
 import pytest
 
+from _agent_rules import CTX, NOW, TODAY, plan_by_rules, task_fact
 from groundgate.agent import (
     NEED_CLAIM_TYPE,
     ConversationState,
     EvidenceEvaluator,
     EvidenceNeed,
     NeedCode,
-    PlanSource,
     ReasonCode,
-    ResolvedContext,
     SlotStatus,
-    StaticDocumentSource,
-    TaskStore,
-    register_agent_tools,
-    validate_draft,
 )
 from groundgate.agent.context import resolve_context
 from groundgate.agent.contracts import ContextRelation, FactRefRecord, Intent
 from groundgate.agent.evidence import condition_fit, month_asked_as_then, named_tasks
-from groundgate.agent.planning import parts_without_need, propose_by_rules, task_window
+from groundgate.agent.planning import parts_without_need, task_window
 from groundgate.agent.subjects import subject_terms
-from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
+from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus
 from groundgate.tools.registry import ToolRegistry
 
-TODAY = date(2026, 4, 15)
-NOW = datetime(2026, 4, 15, 9, 0, tzinfo=UTC)
-CTX = ExecutionContext(tenant="hrdemo", user="u-li", project="proj-east")
-
-
-@pytest.fixture
-def registry() -> Iterator[ToolRegistry]:
-    with ToolRegistry() as reg:
-        register_agent_tools(reg, documents=StaticDocumentSource([]), tasks=TaskStore.in_memory())
-        yield reg
-
-
-def _plan(question: str, registry: ToolRegistry, **resolved: Any) -> Any:
-    ctx = ResolvedContext(question=question, resolved_question=question, **resolved)
-    draft = propose_by_rules(ctx, TODAY)
-    return validate_draft(draft, ctx, registry, today=TODAY, source=PlanSource.RULES)
+_plan = plan_by_rules
 
 
 @pytest.mark.parametrize(
@@ -316,19 +295,7 @@ def test_one_character_nouns_are_the_subject_when_nothing_else_names_one() -> No
     assert subject_terms("能休几天？") == frozenset()
 
 
-def _task(ref: str, title: str) -> VerifiedFact:
-    return VerifiedFact.model_validate(
-        {
-            "fact_ref": ref,
-            "fact_type": "task",
-            "value": {"taskKey": ref, "title": title, "status": "PENDING"},
-            "source_system": "hr-task-store",
-            "queried_at": NOW,
-            "ttl_seconds": 600,
-            "scope": "proj-east",
-            "authorization_snapshot": {"tenant": "hrdemo", "user": "u-li", "project": "proj-east"},
-        }
-    )
+_task = task_fact
 
 
 def test_a_task_named_by_its_title_is_the_one_answered() -> None:

@@ -191,16 +191,19 @@ def scope_widened(claim: str, context: str) -> list[str]:
     found = _WHOLE_SCOPE.search(claim)
     if found is None:
         return []
-    words = _clause_words(claim, found)
-    for sentence in split_sentences(context):
-        text = sentence.text
-        if (
-            _OWN_SCOPE.search(text)
-            and not _WHOLE_SCOPE.search(text)
-            and len(words & set(tokenize(text))) >= 2
-        ):
-            return ["scope_widened"]
-    return []
+    pieces = [s.text for s in split_sentences(context)]
+    said = _stated_otherwise(_clause_words(claim, found), pieces, _OWN_SCOPE, _WHOLE_SCOPE)
+    return ["scope_widened"] if said else []
+
+
+def _stated_otherwise(
+    words: set[str], pieces: list[str], states: re.Pattern[str], claims: re.Pattern[str]
+) -> bool:
+    """Some context piece about the claim's clause (two of its `words`) says `states` and not the
+    claim's own `claims`."""
+    return any(
+        states.search(p) and not claims.search(p) and len(words & set(tokenize(p))) >= 2 for p in pieces
+    )
 
 
 _NOT_REQUIRED: Final = re.compile(
@@ -227,11 +230,5 @@ def obligation_dropped(claim: str, context: str) -> list[str]:
         "requir",
         "required",
     }
-    for sentence in re.split(r"[;；。.]\s*|\d\)\s*", context):
-        if (
-            _REQUIRED.search(sentence)
-            and not _NOT_REQUIRED.search(sentence)
-            and len(words & set(tokenize(sentence))) >= 2
-        ):
-            return ["obligation_dropped"]
-    return []
+    pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)  # a numbered step is a rule of its own
+    return ["obligation_dropped"] if _stated_otherwise(words, pieces, _REQUIRED, _NOT_REQUIRED) else []
