@@ -86,7 +86,7 @@ def main() -> None:
         with tempfile.TemporaryDirectory(prefix="gg-agent-eval-") as tmp:
             report = _run(name, Path(tmp))
         s = report.summary()
-        if args.verbose:
+        if args.verbose and not name.startswith("eval_holdout"):
             for o in report.outcomes:
                 mark = "ok " if o.correct else "MISS"
                 print(f"{mark} {o.result.status.value:12} {o.item.question} {'; '.join(o.problems)}")
@@ -95,6 +95,11 @@ def main() -> None:
             f"**{s['wrongAnswered']}** ({s['wrongAnsweredRate']:.1%}) | {s['slotRecall']:.1%} | "
             f"{s['slotPrecision']:.1%} |"
         )
+        if name.startswith("eval_holdout"):
+            # Held-out questions stay out of the report (and of whoever tunes from it): counts only.
+            if s["misses"]:
+                misses.append(f"- {label}: {len(s['misses'])} misses (held out: questions not listed)")
+            continue
         misses += [f"- {label}: “{m['question']}” — {'; '.join(m['problems'])}" for m in s["misses"]]
     body = "\n".join(
         [
