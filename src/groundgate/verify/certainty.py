@@ -27,6 +27,7 @@ Pure: no I/O.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -89,26 +90,24 @@ def certainty_added(claim: str, context: str) -> list[str]:
     hedges, or says done a step the context still awaits (module docs); else []."""
     done = _DONE.search(claim)
     if done is not None:
-        words = _clause_words(claim, done)
-        for sentence in split_sentences(context):
-            pending = _PENDING.search(sentence.text)
-            if pending and len(words & set(tokenize(pending.group(0)))) >= 1:
+        words = _clause_words(claim, done) - _DONE_WORDS
+        # the participle said done (`moved`): a future sentence must name the same verb (`will move`)
+        verb = [v for v in tokenize(done.group(0).split()[-1]) if len(v) >= 3]
+        for sentence in _sentences(context):
+            pending = _PENDING.search(sentence)
+            if pending and words & set(tokenize(pending.group(0))):
                 return [f"certainty_added:{done.group(0)}"]
-            said = set(tokenize(sentence.text))
-            verb = set(tokenize(done.group(0).split()[-1]))
-            same_verb = any(w[:3] == v[:3] for v in verb for w in said if len(v) >= 3)
-            if _FUTURE.search(sentence.text) and same_verb and len(words & said) >= 2:
+            said = set(tokenize(sentence))
+            same_verb = any(w[:3] == v[:3] for v in verb for w in said)
+            if _FUTURE.search(sentence) and same_verb and len(words & said) >= 2:
                 # "22 beds will move … during the works" retold as "have already been moved"
                 return [f"certainty_added:{done.group(0)}"]
     found = _CERTAIN.search(claim)
     if found is None:
         return []
-    starts = [m.end() for m in _CLAUSE.finditer(claim, 0, found.start())]
-    end = _CLAUSE.search(claim, found.end())
-    clause = claim[max(starts, default=0) : end.start() if end else len(claim)]
-    words = {w for w in tokenize(clause) if len(w) >= 2}
-    for sentence in split_sentences(context):
-        if _HEDGE.search(sentence.text) and words & set(tokenize(sentence.text)):
+    words = _clause_words(claim, found)
+    for sentence in _sentences(context):
+        if _HEDGE.search(sentence) and words & set(tokenize(sentence)):
             return [f"certainty_added:{found.group(0)}"]
     return []
 
@@ -151,9 +150,8 @@ def exception_added(claim: str, context: str) -> list[str]:
     }
     if not words:
         return []
-    for sentence in split_sentences(context):
-        pieces = re.split(r"[，,；;]", sentence.text)
-        for piece in pieces:
+    for sentence in _sentences(context):
+        for piece in re.split(r"[，,；;]", sentence):
             own = set(tokenize(piece))
             if _NEGATED_RULE.search(piece) and len(words & own) * 2 >= len(words):
                 return ["exception_added"]
@@ -165,14 +163,17 @@ def _clause_words(claim: str, found: re.Match[str]) -> set[str]:
     starts = [m.end() for m in _CLAUSE.finditer(claim, 0, found.start())]
     end = _CLAUSE.search(claim, found.end())
     clause = claim[max(starts, default=0) : end.start() if end else len(claim)]
-    return {w for w in tokenize(clause) if len(w) >= 2} - {
-        "完成",
-        "通过",
-        "已经",
-        "completed",
-        "complet",
-        "done",
-    }
+    return {w for w in tokenize(clause) if len(w) >= 2}
+
+
+#: The words of a "done" cue itself: what it is said of must be shared, not the cue.
+_DONE_WORDS: Final = frozenset({"完成", "通过", "已经", "completed", "complet", "done"})
+
+
+@lru_cache(maxsize=4)
+def _sentences(context: str) -> tuple[str, ...]:
+    """The context's sentences, split once per context however many claims ask (a few kept)."""
+    return tuple(s.text for s in split_sentences(context))
 
 
 _WHOLE_SCOPE: Final = re.compile(
@@ -191,13 +192,12 @@ def scope_widened(claim: str, context: str) -> list[str]:
     found = _WHOLE_SCOPE.search(claim)
     if found is None:
         return []
-    pieces = [s.text for s in split_sentences(context)]
-    said = _stated_otherwise(_clause_words(claim, found), pieces, _OWN_SCOPE, _WHOLE_SCOPE)
+    said = _stated_otherwise(_clause_words(claim, found), _sentences(context), _OWN_SCOPE, _WHOLE_SCOPE)
     return ["scope_widened"] if said else []
 
 
 def _stated_otherwise(
-    words: set[str], pieces: list[str], states: re.Pattern[str], claims: re.Pattern[str]
+    words: set[str], pieces: Sequence[str], states: re.Pattern[str], claims: re.Pattern[str]
 ) -> bool:
     """Some context piece about the claim's clause (two of its `words`) says `states` and not the
     claim's own `claims`."""
@@ -216,19 +216,18 @@ _REQUIRED: Final = re.compile(
 )
 
 
+#: The obligation words themselves (folded too): what they are said of must be shared, not the cue.
+_OBLIGATION_WORDS: Final = frozenset(
+    {"compulsori", "compulsory", "mandatori", "mandatory", "requir", "required"}
+)
+
+
 def obligation_dropped(claim: str, context: str) -> list[str]:
     """`["obligation_dropped"]` when the claim makes optional what a context sentence about the same
     thing requires (module docs); else []."""
     found = _NOT_REQUIRED.search(claim)
     if found is None:
         return []
-    words = _clause_words(claim, found) - {
-        "compulsori",
-        "compulsory",
-        "mandatori",
-        "mandatory",
-        "requir",
-        "required",
-    }
+    words = _clause_words(claim, found) - _OBLIGATION_WORDS
     pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)  # a numbered step is a rule of its own
     return ["obligation_dropped"] if _stated_otherwise(words, pieces, _REQUIRED, _NOT_REQUIRED) else []
