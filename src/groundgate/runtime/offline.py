@@ -76,7 +76,6 @@ def _tool_names(tools: Sequence[dict[str, Any]]) -> set[str]:
 _DATED_ID = re.compile(r"\b(?!ORD-)([A-Z]{2,6})-(20\d{2})(\d{2})(\d{2})-\d{1,6}\b")
 
 
-_ORDER_REF = re.compile(r"\bORD-\d{8}-\d{3,10}\b", re.IGNORECASE)
 _REFUND = re.compile(r"refund|refnd|退款|退了", re.IGNORECASE)
 
 
@@ -183,7 +182,7 @@ class RulePlanner:
             # an incident closed are INFO lines).
             # An order's refund is such a record too: the order store holds no refund id, channel or
             # webhook; its INFO lines do.
-            named = _dated_ids(text) or (_ORDER_REF.search(text) and _REFUND.search(text))
+            named = _dated_ids(text) or (_ORDER_ID.search(text) and _REFUND.search(text))
             args: dict[str, Any] = {} if named else {"level": "ERROR"}
             if any(is_rule_name(k) for k in keywords):
                 # An alert rule named beside an error code ("When did PaymentTimeoutRateHigh fire,

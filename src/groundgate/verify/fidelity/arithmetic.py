@@ -139,10 +139,8 @@ def _priced_quantity(m: Mention, x: _Ctx) -> bool:
         return False
     if not _PRODUCT_CUE.search(x.source[max(0, m.start - 16) : m.start]):
         return False  # said as a result ("comes to", "adds", "合计"), not a price of its own
-    nearby = [*extract(x.source), *x.aligned.mentions.items]
-    prices = {
-        e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
-    }
+    nearby = _nearby(x)
+    prices = _other_amounts(m, nearby)
     quantities = {
         e.raw for e in nearby if e.kind != "amount" and e.raw and e.raw > 1 and e.kind in _NUMERIC_OWN
     }
@@ -161,9 +159,18 @@ def _share_of(m: Mention, x: _Ctx) -> bool:
     its window taken at a percent of them (53.75, rounded as the figure is written)."""
     if m.kind != "amount" or not isinstance(m.value, float) or not x.hedged_near(m):
         return False
-    nearby = [*extract(x.source), *x.aligned.mentions.items]
+    nearby = _nearby(x)
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
-    amounts = {
+    return any(_approx(a * p / 100, m, True) for a in _other_amounts(m, nearby) for p in percents)
+
+
+def _nearby(x: _Ctx) -> list[Mention]:
+    """The figures of the claim and of the window it was aligned with."""
+    return [*extract(x.source), *x.aligned.mentions.items]
+
+
+def _other_amounts(m: Mention, nearby: list[Mention]) -> set[float]:
+    """The amounts among `nearby` other than `m`'s own value."""
+    return {
         e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
     }
-    return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
