@@ -120,7 +120,19 @@ _READINGS = [
     ("每天 8 时起营业", "time", "08:00"),
     # a record's zero-padded month-day
     ("主要事件: 07-09 DNS 解析异常", "date", "--07-09"),
+    # a day of the month said alone at the start of a clause, and the end of a day range
+    ("月内出过两次问题：9 日 DNS 解析异常", "date", "---09"),
+    ("5月2日到4日", "date", "--05-04"),
+    # half a minute after the minutes, a spaced minutes-and-seconds compound
+    ("整个重试用时约 17 分半钟", "duration", 1050.0),
+    ("高峰时段行车间隔 4 分 30 秒", "duration", 270.0),
 ]
+
+
+def test_a_bare_month_abbreviation_that_fills_a_table_cell_is_a_month() -> None:
+    table = "Metric | Aug | Jul\nMRR | $482,300 | $465,900"
+    assert [m.value for m in extract(table) if m.kind == "date"] == ["--08", "--07"]
+    assert not [m for m in extract("Don't mar the finish.") if m.kind == "date"]
 
 
 @pytest.mark.parametrize(("text", "kind", "value"), _READINGS)
@@ -132,6 +144,11 @@ def test_a_surface_form_is_read_as_its_quantity(text: str, kind: str, value: obj
 # Text that holds no quantity of the sort a nearby pattern reads.
 _NOT_QUANTITIES = [
     ("in her 30s", "duration"),
+    # `持续 9 日` is a period and `2 号线` a line's number: neither is a day of the month
+    ("异常持续 9 日", "date"),
+    ("可以换乘 2 号线", "date"),
+    # `one and two years` is two figures, not a three-year duration
+    ("between one and two years after", "duration"),
     ("sold 5 in the morning", "time"),
     ("他是团队成员，三成员工在海外。", "percent"),
     ("这件事一成不变。", "percent"),
@@ -236,6 +253,25 @@ _FIGURE_PARAPHRASES = [
         "6 号线一期线路长二十四点六公里，共设十九座车站。",
         None,
     ),
+    # the time elapsed between two clock times: one of them in the claim, or two next to each other
+    # in the timeline when the claim says "later"
+    (
+        "At 16:42 UTC the cluster began returning stale results. The on-call engineer detected it at "
+        "17:05. The alias was corrected at 17:18.",
+        "The cluster began returning stale results at 16:42 UTC. The alias was corrected at 17:18, "
+        "36 minutes later.",
+        None,
+    ),
+    (
+        "02:14:07 WARN disk-monitor host=db-07 usage=91%\n02:29:11 ERROR disk-monitor host=db-07 usage=97%",
+        "db-07 的磁盘使用率先到了 91%，大约一刻钟后涨到 97%。",
+        None,
+    ),
+    (
+        "03:14:52 熔断器打开\n03:29:40 熔断器进入半开状态\n03:31:02 熔断器恢复关闭",
+        "熔断器 03:31:02 恢复关闭，从打开到关闭大约 16 分钟。",
+        None,
+    ),
 ]
 
 
@@ -265,6 +301,20 @@ _FIGURE_PARAPHRASES_CHANGED = [
         "气象台在 9 月 14 日下午五点把预警升到了橙色。",
     ),
     ("6 号线一期线路全长 24.6 公里，共设车站 19 座。", "6 号线一期线路长二十六点四公里，共设十九座车站。"),
+    (
+        "At 16:42 UTC the cluster began returning stale results. The on-call engineer detected it at "
+        "17:05. The alias was corrected at 17:18.",
+        "The cluster began returning stale results at 16:42 UTC. The alias was corrected at 17:18, "
+        "46 minutes later.",
+    ),
+    (
+        "02:14:07 WARN disk-monitor host=db-07 usage=91%\n02:29:11 ERROR disk-monitor host=db-07 usage=97%",
+        "db-07 的磁盘使用率先到了 91%，大约半小时后涨到 97%。",
+    ),
+    (
+        "03:14:52 熔断器打开\n03:29:40 熔断器进入半开状态\n03:31:02 熔断器恢复关闭",
+        "熔断器 03:31:02 恢复关闭，从打开到关闭大约 26 分钟。",
+    ),
 ]
 
 

@@ -177,6 +177,9 @@ def _check_date(m: Mention, x: _Ctx) -> None:
                 return
     if not x.plan and m.kind == "time" and _time_worked_out(value, x):
         return
+    day_only = value.startswith("---")
+    if day_only and x.everything.contains_token(str(int(value[3:]))):
+        return  # `15 日当天` over `幼儿园 15 日停课`, `12 日` over `on 12 and 13 October`: the day is stated
     if not x.plan and m.kind == "date" and _date_worked_out(value, x):
         return
     conflicts = [
@@ -191,7 +194,9 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             "date_mismatch",
             # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
             # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
-            "warning" if x.hedged_near(m) or _date_within_stated_range(value, x) else "contradiction",
+            "warning"
+            if day_only or x.hedged_near(m) or _date_within_stated_range(value, x)
+            else "contradiction",
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
             m.text,
             e.text,

@@ -10,23 +10,21 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
-from collections.abc import Sequence
 from functools import lru_cache
 
 from groundgate.verify.fidelity.arithmetic import (
-    _approx,
     _from_own_figures,
     _priced_quantity,
     _share_of,
     _sum_or_difference,
 )
+from groundgate.verify.fidelity.elapsed import elapsed_worked_out
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
     _CLOSE_SPAN,
     _NEAR_SPAN,
     _approx_seconds,
-    _clock_seconds,
     _dimensioned,
     _near,
     _num_match,
@@ -243,48 +241,16 @@ _DISCOUNTS = {str(n): n / 10 for n in range(1, 10)} | {
 }
 
 
-def _gap_within_bound(m: Mention, x: _Ctx, nearby: Sequence[Mention]) -> bool:
-    """`Brandt, 1:59:10, less than a minute behind the winner (1:58:42)`: the gap between the clock
-    time the claim states last before the bound and another one of the claim or its window meets the
-    bound. Only that time's gaps: across a results table some pair is always close."""
-    own = [e for e in extract(x.source) if e.kind == "time" and e.end <= m.start]
-    mine = _clock_seconds(str(own[-1].value)) if own else None
-    if mine is None or not isinstance(m.value, float):
-        return False
-    others = {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
-    gaps = [abs(mine - t) for t in others if t != mine]
-    return any(
-        (m.comparator == "<" and g < m.value)
-        or (m.comparator == "<=" and g <= m.value)
-        or (m.comparator == ">" and g > m.value)
-        or (m.comparator == ">=" and g >= m.value)
-        for g in gaps
-    )
-
-
 def _worked_out(m: Mention, x: _Ctx) -> bool:
     """A figure the claim works out rather than states (docs/design.md §2.1, "Worked figures"): a
-    duration between two clock times that the claim or its window gives (`42 分钟（14:05 到 14:47）`),
-    or a value of the context moved by a percent the claim or its window states (600 元 `上浮 30%` →
-    `780 元`; an exact product, so a chance match is rare). Clock times are read from the claim and
-    the aligned window only: across a whole timeline some pair of times differs by almost any
-    duration."""
+    duration elapsed between clock times the claim ties down (`elapsed.py`), or a value of the context
+    moved by a percent the claim or its window states (600 元 `上浮 30%` → `780 元`; an exact product,
+    so a chance match is rare)."""
     if not isinstance(m.value, float) or not m.value:
         return False
-    nearby = [*extract(x.source), *x.aligned.mentions.items]
-    if m.kind == "duration" and m.comparator:
-        return _gap_within_bound(m, x, nearby)
     if m.kind == "duration":
-        clocks = sorted(
-            {t for e in nearby if e.kind == "time" and (t := _clock_seconds(str(e.value))) is not None}
-        )
-        # A span past midnight (`22:00 – 02:00`) is the rest of the day after the later time plus the
-        # morning: 4 hours, not 20.
-        return any(
-            _approx(b - a, m, x.hedged_near(m)) or (b - a > 43_200 and _close(86_400 - (b - a), m.value))
-            for i, a in enumerate(clocks)
-            for b in clocks[i + 1 :]
-        )
+        return elapsed_worked_out(m, x)
+    nearby = [*extract(x.source), *x.aligned.mentions.items]
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float)}
     if m.kind == "percent" and _PAST_TARGET.search(x.source[max(0, m.start - 10) : m.start]):
         # `完成率 105.0%` retold as `比目标多出 5%`: how far a rate is past (or short of) the whole.

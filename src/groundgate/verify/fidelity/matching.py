@@ -132,6 +132,8 @@ def _date_fields(value: str) -> tuple[tuple[str, int], ...] | None:
     """Calendar fields of an absolute date value; None for relative periods, weekdays and times."""
     if value.startswith(("relative:", "weekday:")) or ":" in value:
         return None
+    if value.startswith("---") and value[3:].isdigit():
+        return (("d", int(value[3:])),)  # `9 日`: a day of the month alone
     fields: dict[str, int] = {}
     rest = value
     if len(value) == 5 and value.endswith("s") and value[:4].isdigit():

@@ -69,11 +69,19 @@ def _parse_en_words(text: str) -> float | None:
     total = 0.0
     current = 0.0
     seen = False
+    previous = ""
     for word in re.split(r"[\s\-]+", text.lower()):
-        if not word or word == "and":
+        if not word:
+            continue
+        if word == "and":
+            if previous != "hundred" and previous not in _EN_SCALES:
+                return None  # `one and two years` is two figures, not three
             continue
         if word in _EN_ONES:
-            current += _EN_ONES[word]
+            value = _EN_ONES[word]
+            if current % 10 or (current % 100 and value >= 10):
+                return None  # `one two`, `twenty thirty`: not one number
+            current += value
         elif word == "hundred":
             current = (current or 1) * 100
         elif word in _EN_SCALES:
@@ -82,6 +90,7 @@ def _parse_en_words(text: str) -> float | None:
         else:
             return None
         seen = True
+        previous = word
     return total + current if seen else None
 
 

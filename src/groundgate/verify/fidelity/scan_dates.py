@@ -223,6 +223,12 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
             year = nt[s : s + 4] if s < m.start() else None
             month = m.group().split("月")[0].strip()
             _ymd(ex, s, m.end(), year, month, m.group("d"))
+            end = _ZH_DAY_RANGE_END_RX.match(nt, m.end()) if m.group("d") else None
+            if end is not None and int(m.group("d")) < int(end.group("d")):
+                # `5月2日到4日`, `3 月 9 日至 12 日`: the day after the dash is a date of the same month.
+                _ymd(ex, end.start("d"), end.end(), year, month, end.group("d"))
+    if "日" in nt:
+        _zh_days_of_month(ex)
     if "年" in nt:
         for m in _ZH_YEAR_RX.finditer(nt):
             if ex.left_ok(m.start(), _DIGITS_DOT):
@@ -240,7 +246,7 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                 name = _MONTH_NAME_RX.match(m.group())
                 mon = name.group() if name is not None else ""
                 if not (m.group("d") or m.group("y")) and (
-                    (len(mon) <= 4 and mon.lower() not in ("june", "july"))
+                    (len(mon) <= 4 and mon.lower() not in ("june", "july") and not _in_cell(nt, m, mon))
                     or mon == "May"
                     or _NAME_AFTER_RX.match(nt, m.end()) is not None
                 ):
@@ -261,10 +267,45 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
 
 
 _NAME_AFTER_RX = re.compile(r"[ \t]+[A-Z][a-z]")
+_ZH_DAY_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|～|-|–|—)[ \t]*(?P<d>\d\d?)[ \t]*日")
+#: `9 日 DNS 解析异常`, `于 23 日完成`: a day of the month said alone, at the start of a clause.
+_ZH_DAY_RX = re.compile(
+    r"(?:^|(?<=[，,：:；;、。（(\n])|(?<=[，,：:；;、。（(\n][ \t])|(?<=[在于])[ \t]?)(?P<d>\d\d?)[ \t]*日"
+    r"(?![ \t]*(?:内|以|之|后|起|前|左|右|上|下|的|天|期|历|均|常|间|班|报|志|记|本|文|元|语|用|程|子|益))"
+)
+
+
+def _zh_days_of_month(ex: _Extractor) -> None:
+    """`9 日 DNS 解析异常持续了 18 分钟，23 日证书轮换失败`: a day of the month with no month (`号` is
+    too often a number's counter: `2 号线`, `3 号楼`), read as
+    one (`---09`) that agrees with any date of that day (`07-09`). Only at the start of a clause or
+    after `在`/`于`: `持续 9 日`, `提前 15 日`, `30 日内` are periods."""
+    for m in _ZH_DAY_RX.finditer(ex.nt):
+        day = int(m.group("d"))
+        if 1 <= day <= 31 and ex.free(m.start("d"), m.end()):
+            ex.add(_Rec("date", f"---{day:02d}", m.start("d"), m.end()))
+
+
 _DAY_RANGE_END_RX = re.compile(
     r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?![\d:]|\.\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
 _DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—)[ \t]*$")
+
+
+#: A table cell or list item of its own: `| Aug | Jul |`, `Jan, Feb, Mar`.
+_CELL_BEFORE_RX = re.compile(r"(?:^|[|,\n])[ \t]*$")
+_CELL_AFTER_RX = re.compile(r"[ \t]*(?:$|[|,\n])")
+
+
+def _in_cell(nt: str, m: re.Match[str], mon: str) -> bool:
+    """A bare month abbreviation that fills a table cell or a list item (`| Aug | Jul |`) is a month;
+    in running text `Mar` and `May` are too often words."""
+    return (
+        mon not in ("Mar", "May")
+        and mon[:1].isupper()
+        and _CELL_BEFORE_RX.search(nt, max(0, m.start() - 3), m.start()) is not None
+        and _CELL_AFTER_RX.match(nt, m.end()) is not None
+    )
 
 
 def _day_range_end(ex: _Extractor, at: int, month: str, first: int) -> None:

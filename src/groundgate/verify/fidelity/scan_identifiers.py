@@ -48,6 +48,8 @@ from groundgate.verify.fidelity.scan import _Extractor, _Rec
 #: Hyphenated number words (`forty-five`) are a number, not a name.
 _NOT_KEBAB_ID_RX = re.compile(
     r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
+    # `five-star`, `two-day`, `three-year`: a spelled count made an adjective.
+    r"|(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve|single|double|half)-[a-z]+"
     # A compound adjective of prose (`voter-approved`, `state-funded`, `cloud-based`, `tax-free`,
     # `city-wide`): English, not a service's name.
     r"|[a-z]+-(?:[a-z]+ed|based|free|wide|friendly|long|owned|led|run|made|sized|related|specific|level)"
@@ -203,7 +205,7 @@ def names(ex: _Extractor) -> None:
             word = m.group()
             if not any(c.isdigit() for c in word) and any(p in _KEBAB_STOP_PARTS for p in word.split("-")):
                 continue
-            if _NOT_KEBAB_ID_RX.fullmatch(word):
-                continue  # `forty-five`: a number; `voter-approved`: an adjective; not names
+            if _NOT_KEBAB_ID_RX.fullmatch(word) or re.match(r"[,.]\d", nt[m.end() : m.end() + 2]):
+                continue  # `forty-five`: a number; `voter-approved`: an adjective; `above-1,000`: a bound
             if ex.free(*m.span()):
                 ex.add(_Rec("identifier", word, m.start(), m.end(), qualifier="service"))

@@ -222,7 +222,9 @@ def _part_seconds(ex: _Extractor, tok: _Tok) -> tuple[float, int] | None:
     if unit is not None and unit.kind == "duration" and unit.base == "s":
         return unit.factor, tok.e
     if tok.unit_text is None and tok.raw_unit and tok.raw_unit.startswith("分") and not tok.mult:
-        return 60.0, tok.ns + len(ex.nt[tok.ns : tok.e].rstrip()) + 1  # `1分30秒`: 分 is minutes here
+        # `1分30秒`, `4 分 30 秒`: 分 is minutes here
+        fen = ex.nt.find("分", tok.ns)
+        return 60.0, (fen + 1 if fen >= 0 else tok.e)
     return None
 
 
