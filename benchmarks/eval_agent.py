@@ -23,7 +23,8 @@ session 24, the same way), `eval_tune_blind6.yaml` (40 more, session 25, the sam
 (40 more, session 26, the same way) `eval_tune_blind8.yaml` and `eval_tune_blind9.yaml` (40 more each, session 27, the same way), and
 `eval_tune_blind10.yaml` (40 more, end of session 27, measured unseen, tuned on in session 28)
 and `eval_tune_blind11.yaml` (40 more, session 28, measured unseen before any change, then tuned on),
-and `eval_tune_blind12.yaml` (40 more, written after session 28's first rules, measured unseen, then tuned on).
+and `eval_tune_blind12.yaml` (40 more, written after session 28's first rules, measured unseen, then tuned on),
+and `eval_tune_blind13.yaml` (40 more, session 29, measured unseen).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -58,6 +59,7 @@ SETS = {
     "tune 10 (unseen 70.0 %, then tuned on)": "eval_tune_blind10.yaml",
     "tune 11 (unseen 52.5 %, then tuned on)": "eval_tune_blind11.yaml",
     "tune 12 (unseen 70.0 %, then tuned on)": "eval_tune_blind12.yaml",
+    "tune 13 (blind-written, session 29)": "eval_tune_blind13.yaml",
 }
 
 

@@ -81,6 +81,8 @@ TUNE15 = ROOT / "tests" / "data" / "pipeline_questions_tune15.yaml"
 """A fourteenth, written in session 28 and measured unseen (`tune15`; then tuned on)."""
 TUNE16 = ROOT / "tests" / "data" / "pipeline_questions_tune16.yaml"
 """A fifteenth, written after session 28's rules and measured unseen (`tune16`)."""
+TUNE17 = ROOT / "tests" / "data" / "pipeline_questions_tune17.yaml"
+"""A sixteenth, written in session 29 and measured unseen (`tune17`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -114,6 +116,7 @@ SPLITS = (
     "tune14",
     "tune15",
     "tune16",
+    "tune17",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -717,6 +720,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE14,
             TUNE15,
             TUNE16,
+            TUNE17,
             HOLDOUT,
         )
         if p.is_file()
