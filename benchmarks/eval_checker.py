@@ -31,6 +31,7 @@ DEV_V7 = ROOT / "tests" / "data" / "check_dev_v7.jsonl"
 DEV_V8 = ROOT / "tests" / "data" / "check_dev_v8.jsonl"
 DEV_V9 = ROOT / "tests" / "data" / "check_dev_v9.jsonl"
 DEV_V10 = ROOT / "tests" / "data" / "check_dev_v10.jsonl"
+DEV_V11 = ROOT / "tests" / "data" / "check_dev_v11.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -77,6 +78,7 @@ def main() -> None:
     v8 = {part: run_eval(DEV_V8, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v9 = {part: run_eval(DEV_V9, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v10 = {part: run_eval(DEV_V10, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v11 = {part: run_eval(DEV_V11, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -111,7 +113,7 @@ def main() -> None:
             _row(f"dev v6 {part} lang = {lang}", g.flagged, g.reject_only)
             for lang, g in v6[part].breakdowns.get("lang", {}).items()
         ]
-    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10)):
+    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10), ("v11", v11)):
         for part, label in (("tune", "tuned on"), ("test", "held out")):
             rows += [
                 _row(
@@ -211,6 +213,15 @@ def main() -> None:
         "units, `八成五`, a price times a quantity, an evening after a clock time, a possibility not ruled out "
         "retold as confirmed, a rule kept to one's own widened to all, the office a task goes to, an "
         "obligation made optional, a future retold as done): tune 0.467 -> 0.567, test 0.433 unchanged.",
+        "`dev v11` (tests/data/check_dev_v11.jsonl, 120 pairs, written blind in session 29 by a writer who "
+        "read only v10's first three lines and tests/data/README.md; 14 domains none of the earlier sets "
+        "used (agriculture, insurance claims, transit, telecom, archives, contract clauses, logistics, municipal "
+        "permits, lab protocols, leases, cloud billing, museums, pharmacy, customs), 21 of 60 contexts records, "
+        "8 answers per language in the other language, each of 15 defect types once per language and split) "
+        "measured unseen with the checker of `577bb1d` (session 29, after its first checker commit): all 120 "
+        "balanced accuracy 0.483 (en 0.417, zh 0.550), REJECT precision 0.571 (28: 12 supported answers "
+        "rejected); tune 0.533, test 0.433 (`groundgate check-eval --input tests/data/check_dev_v11.jsonl "
+        "--split all --group-by lang` on that commit).",
         "",
         head,
         rule,
