@@ -274,6 +274,85 @@ _FIGURE_PARAPHRASES = [
     ),
 ]
 
+# (evidence, a claim whose figure is worked out right, the same claim worked out wrong, the right
+# figure, the wrong figure): the right figure raises no issue, the wrong one does.
+_WORKED_FROM_DATES_AND_TOTALS = [
+    # the end of a term of months the claim states (or that day less one)
+    (
+        "Lease: 12 months from 1 October 2025; either party may end it after month 6.",
+        "The twelve-month term started on 1 October 2025, so the sixth month runs to 31 March 2026.",
+        "The twelve-month term started on 1 October 2025, so the sixth month runs to 30 April 2026.",
+        "31 March 2026",
+        "30 April 2026",
+    ),
+    (
+        "Priya joined on 13 February 2023. Probation: 6 months.",
+        "Her probation ran for six months until 13 August 2023.",
+        "Her probation ran for six months until 13 September 2023.",
+        "13 August 2023",
+        "13 September 2023",
+    ),
+    # days or nights between two dates the claim states
+    (
+        "订单CR-88170：取车 2025-08-14 10:30，还车 2025-08-18 10:30，日租金 54 美元。",
+        "8月14日取车，8月18日还车，一共4天。",
+        "8月14日取车，8月18日还车，一共6天。",
+        "4天",
+        "6天",
+    ),
+    (
+        "黄山栖云山居 双床房 入住 2025-05-02 离店 2025-05-04 每晚 688 元",
+        "5月2日到4日在黄山栖云山居住两晚双床房，每晚688元。",
+        "5月2日到4日在黄山栖云山居住三晚双床房，每晚688元。",
+        "两晚",
+        "三晚",
+    ),
+    # a remainder of two of the context's figures; a running total of the claim's own figures
+    (
+        "到车 托盘=40 温区=常温\n抽检8托 发现2托外包装破损\n2托隔离待货主确认",
+        "剩下的38托还没有上架记录。",
+        "剩下的36托还没有上架记录。",
+        "38",
+        "36",
+    ),
+    (
+        "Energy: 612 kWh at $0.21 per kWh. Standing charge for the period: $13.95.",
+        "The energy comes to $128.52; with the $13.95 standing charge, that brings the bill to $142.47.",
+        "The energy comes to $128.52; with the $13.95 standing charge, that brings the bill to $152.47.",
+        "$142.47",
+        "$152.47",
+    ),
+    # a monthly rent times the months the claim states, said as a total after `共`
+    (
+        "月租金6,800元，按季度支付，每季度首月5日前支付。",
+        "租金按季度交，一次付三个月，共20,400元。",
+        "租金按季度交，一次付三个月，共24,000元。",
+        "20,400元",
+        "24,000元",
+    ),
+]
+
+
+@pytest.mark.parametrize(("evidence", "right", "wrong", "figure", "changed"), _WORKED_FROM_DATES_AND_TOTALS)
+def test_a_figure_worked_out_from_dates_or_totals_is_borne_out_only_when_it_is_right(
+    evidence: str, right: str, wrong: str, figure: str, changed: str
+) -> None:
+    assert figure not in {i.claim_mention for i in check_claim(right, evidence, evidence)}
+    assert changed in {i.claim_mention for i in check_claim(wrong, evidence, evidence)}
+
+
+def test_a_table_figure_is_not_read_against_a_column_named_by_its_unit_or_a_date() -> None:
+    table = (
+        "| Farm | Crop | Acres | Allocation (AF) | Used to 20 June (AF) |\n|---|---|---|---|---|\n"
+        "| Harlow Orchards | Almonds | 320 | 960 | 610 |\n| Dunmore Ranch | Alfalfa | 540 | 1,350 | 1,180 |"
+    )
+    answer = (
+        "Dunmore Ranch was allocated 1,350 acre-feet and had used 1,180 by 20 June, leaving 170 acre-feet."
+    )
+    result = check(context=table, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+    assert not any(code.startswith("record:") for c in result.claims for code in c.reason_codes)
+
 
 @pytest.mark.parametrize(("evidence", "answer", "question"), _FIGURE_PARAPHRASES)
 def test_a_paraphrase_that_rewrites_or_works_out_a_figure_passes(

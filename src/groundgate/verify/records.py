@@ -128,7 +128,11 @@ _APPROX = re.compile(
     r"(?:about|around|over|under|nearly|almost|roughly|approximately|than|least|most|to|up|of|~)\s*$",
     re.IGNORECASE,
 )
-_FIGURE = re.compile(r"(?<![\w.$€£¥/:])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\d:%])\s*-?\s*([A-Za-z]+)")
+_FIGURE = re.compile(
+    r"(?<![\w.$€£¥/:])(\d+(?:,\d{3})*(?:\.\d+)?)(?![\d:%])\s*-?\s*([A-Za-z]+(?:-[A-Za-z]+)*)"
+)
+#: A figure that is a day of a month (`by 20 June`): a date, not a value of the field `Used to 20 June`.
+_MONTH_WORD = re.compile(r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*$", re.IGNORECASE)
 # Clause breaks: a negation scopes over its own clause only (`street parking but no garage`). An
 # `and` starts a clause when a verb or subject follows (`doesn't allow dogs and has seating`), not
 # when it joins nouns (`no Wi-Fi and parking`).
@@ -664,12 +668,16 @@ def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
         if m.group(1) in named_figures:
             continue
         stated = float(m.group(1).replace(",", ""))
-        word = tokenize(m.group(2))
+        if _MONTH_WORD.match(m.group(2)):
+            continue  # `by 20 June`: a date
+        # A compound unit (`acre-feet`) is read whole: it names no field `Acres`.
+        word = [m.group(2).lower()] if "-" in m.group(2) else tokenize(m.group(2))
         if not word:
             continue
-        if any(_same(word[0], u) for u in units):
+        same = (lambda a, b: a == b) if "-" in word[0] else _same
+        if any(same(word[0], u) for u in units):
             continue
-        named = [f for f in numeric if any(_same(word[0], w) for w in f.words)]
+        named = [f for f in numeric if any(same(word[0], w) for w in f.words)]
         if named and not any(f.number is not None and abs(f.number - stated) < 1e-9 for f in named):
             found.append(named[0].key)
     return found

@@ -83,6 +83,10 @@ _ARITHMETIC_CUE = re.compile(
 )
 
 
+#: `bringing the charges to $142.47`, `taking the total to`: a running total said as one.
+_BRINGING_TO = re.compile(r"\b(?:bringing|taking|bring|brings|takes)\b[^.;,]{0,30}\bto\s*$", re.IGNORECASE)
+
+
 def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
     states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
@@ -111,7 +115,7 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
         and any(_close(a * 12, m.value) for a in values)
     ):
         return True
-    if not _ARITHMETIC_CUE.search(before):
+    if not _ARITHMETIC_CUE.search(before) and not _BRINGING_TO.search(claim[max(0, m.start - 40) : m.start]):
         return False
     # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
@@ -148,7 +152,7 @@ def _priced_quantity(m: Mention, x: _Ctx) -> bool:
 
 
 _PRODUCT_CUE = re.compile(
-    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合",
+    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合|[，,]\s*共\s*$",
     re.IGNORECASE,
 )
 _NUMERIC_OWN = frozenset({"measure", "count", "number", "duration", "size"})

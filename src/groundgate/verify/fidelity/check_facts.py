@@ -8,6 +8,7 @@ from collections.abc import Sequence
 from datetime import date
 
 from groundgate.verify.fidelity.check_numbers import _check_comparator
+from groundgate.verify.fidelity.elapsed import months_after
 from groundgate.verify.fidelity.evidence import _identifier_found
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
@@ -180,7 +181,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
     day_only = value.startswith("---")
     if day_only and x.everything.contains_token(str(int(value[3:]))):
         return  # `15 日当天` over `幼儿园 15 日停课`, `12 日` over `on 12 and 13 October`: the day is stated
-    if not x.plan and m.kind == "date" and _date_worked_out(value, x):
+    if not x.plan and m.kind == "date" and (_date_worked_out(value, x) or months_after(value, x)):
         return
     conflicts = [
         e

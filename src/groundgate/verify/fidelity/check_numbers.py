@@ -18,7 +18,7 @@ from groundgate.verify.fidelity.arithmetic import (
     _share_of,
     _sum_or_difference,
 )
-from groundgate.verify.fidelity.elapsed import elapsed_worked_out
+from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
@@ -225,6 +225,13 @@ def _remainder_of_context(m: Mention, x: _Ctx) -> bool:
         totals |= {a + b for a, b in itertools.combinations(stated, 2)}
     # Several parts are all taken off ("11.5 taken and 4 booked leave 12.5", not 25 − 11.5).
     parts = {sum(own)} if len(own) > 1 else set(own)
+    if not own and (m.value >= 10 or m.value != int(m.value)) and len(stated) <= 40:
+        # `剩下的38托` after the answer told `40托` and `2托隔离`: the total and the part are both the
+        # context's (a record's bare figures count in the claim's unit: `托盘=40`).
+        parts = set(stated) | {
+            e.value for e in x.everything.mentions.items if e.kind == "number" and isinstance(e.value, float)
+        }
+        totals |= parts
     return any(_close(t - part, m.value) for t in totals for part in parts if t > part)
 
 
@@ -354,6 +361,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _from_own_figures(m, x.source, hedged)
         or _share_of(m, x)
         or _priced_quantity(m, x)
+        or days_between_dates(m, x)
         or (not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)))
     )
 

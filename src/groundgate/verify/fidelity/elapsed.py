@@ -1,4 +1,4 @@
-"""Durations a claim works out from clock times: the time elapsed between two events.
+"""Durations a claim works out from clock times and dates: the time elapsed between two events.
 
 A timeline retold in prose says how long things took rather than copying both clock times: `The
 alias was corrected at 17:18 — 36 minutes later` over `began at 16:42 … corrected at 17:18`,
@@ -14,7 +14,14 @@ admitted only where the claim ties it down:
 - a duration said as time *later* (`一刻钟后`, `五分钟后熔断器转为半开`, `after about 15 minutes`): two
   clock times of the context next to each other in time.
 A bound (`不到半小时后`, `less than a minute behind`) is met by the gap between the claim's own clock
-time and an earlier one (a later one, if the claim says nothing happened before). Pure: no I/O.
+time and an earlier one (a later one, if the claim says nothing happened before).
+
+A date a term's months lead to (`probation ran for six months until 13 August 2023` over `joined on
+13 February 2023`; `the sixth month runs to 31 March 2026` over `12 months from 1 October 2025`) is a
+date of the evidence moved by a number of months the claim states (or that day less one: a term of
+months ends the day before), when the claim says the date ends the term. Days (or nights) counted between two dates the claim itself states (`8月14日取车，8月18日还车，一共4天`,
+`5月2日到4日住两晚`) are worked out too: the difference, or the difference plus one for a count that
+includes both days. Pure: no I/O.
 """
 
 from __future__ import annotations
@@ -22,6 +29,7 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Iterable, Sequence
+from datetime import date
 
 from groundgate.verify.fidelity.arithmetic import _approx
 from groundgate.verify.fidelity.extraction import extract
@@ -30,7 +38,7 @@ from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.numbers import _close
 from groundgate.verify.fidelity.report import _Ctx
 
-__all__ = ["elapsed_worked_out"]
+__all__ = ["days_between_dates", "elapsed_worked_out", "months_after"]
 
 #: The duration is time elapsed since an earlier event: `36 minutes later`, `一刻钟后`, `五分钟之后`.
 _LATER_AFTER = re.compile(r"\s*(?:later\b|afterwards?\b|after\b|(?:之|以)?后)", re.IGNORECASE)
@@ -113,3 +121,127 @@ def elapsed_worked_out(m: Mention, x: _Ctx) -> bool:
     if not _said_as_later(m, x.source):
         return False
     return any(_matches(b - a, m, hedged) for a, b in itertools.pairwise(context))
+
+
+#: Units a count of days or nights is said in (`4天`, `两晚`, `three nights`).
+_NIGHT_UNITS = frozenset({"晚", "夜", "night", "nights"})
+_DAY_UNITS = frozenset({"天", "日", "day", "days"})
+
+
+def _calendar_day(value: str) -> date | None:
+    """`--08-14` or `2024-08-14` as a date (a leap year when the year is not said)."""
+    parts = value.lstrip("-").split("-")
+    if value.startswith("--") and len(parts) == 2:
+        year, month, day = "2024", *parts
+    elif len(parts) == 3 and len(parts[0]) == 4:
+        year, month, day = parts
+    else:
+        return None
+    try:
+        return date(int(year), int(month), int(day))
+    except ValueError:
+        return None
+
+
+def days_between_dates(m: Mention, x: _Ctx) -> bool:
+    """`m`, a count of days or nights, is the number of days between two dates the claim states
+    (the difference, or the difference plus one when both ends are counted)."""
+    if not isinstance(m.value, float) or m.comparator:
+        return False
+    nights = m.kind == "count" and str(m.unit) in _NIGHT_UNITS
+    if m.kind == "duration" and m.unit == "s" and m.value % 86_400 == 0:
+        days = m.value / 86_400
+    elif nights or (m.kind == "count" and str(m.unit) in _DAY_UNITS):
+        days = m.value
+    else:
+        return False
+    # Nights are the difference; days may count both ends (`3 月 1 日到 3 日，共 3 天`).
+    counted = (days,) if nights else (days, days - 1)
+    own = sorted({d for e in extract(x.source) if e.kind == "date" and (d := _calendar_day(str(e.value)))})
+    return any((b - a).days in counted for i, a in enumerate(own) for b in own[i + 1 :] if (b - a).days > 0)
+
+
+_ORDINALS = {
+    w: n
+    for n, w in enumerate(
+        [
+            "first",
+            "second",
+            "third",
+            "fourth",
+            "fifth",
+            "sixth",
+            "seventh",
+            "eighth",
+            "ninth",
+            "tenth",
+            "eleventh",
+            "twelfth",
+        ],
+        1,
+    )
+}
+#: A number of months said as a count, a term or an ordinal: `six months`, `month 6`, `sixth month`, `第6个月`.
+_MONTH_COUNT_RX = re.compile(
+    r"\b(?:month\s+(?P<a>\d{1,2})|(?P<b>\d{1,2})(?:st|nd|rd|th)\s+month"
+    r"|(?P<c>first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth)\s+month)\b"
+    r"|第\s*(?P<d>\d{1,2})\s*个?月",
+    re.IGNORECASE,
+)
+
+
+def _month_counts(mentions: Iterable[Mention], text: str) -> set[int]:
+    counts = {
+        int(e.value / (30 * 86_400)) if e.unit == "s" else int(e.value)
+        for e in mentions
+        if e.kind == "duration"
+        and isinstance(e.value, float)
+        and e.unit == "month"
+        and e.value == int(e.value)
+    }
+    for m in _MONTH_COUNT_RX.finditer(text):
+        word = m.group("c")
+        counts.add(_ORDINALS[word.lower()] if word else int(m.group("a") or m.group("b") or m.group("d")))
+    return {n for n in counts if 0 < n <= 120}
+
+
+def _plus_months(day: date, months: int) -> date | None:
+    month = day.month - 1 + months
+    year, month = day.year + month // 12, month % 12 + 1
+    try:
+        return date(year, month, day.day)
+    except ValueError:
+        return None  # 31 January + 1 month: no such day, no claim about it
+
+
+#: The end of a term: `until 13 August`, `runs to 31 March`, `到 2026 年 3 月 31 日`, `截至`.
+_TERM_END_RX = re.compile(
+    r"\b(?:until|till|through|to|ends?|ending|ended|expires?|expiring)\b[^.;]{0,8}$|到|至|截止|截至|届满",
+    re.IGNORECASE,
+)
+
+
+def _date_text(mentions: Iterable[Mention], value: str) -> str:
+    return next((e.text for e in mentions if e.kind == "date" and str(e.value) == value), "\0")
+
+
+def months_after(value: str, x: _Ctx) -> bool:
+    """The claim's date `value`, said as the end of a term, is a date of the evidence moved on by a
+    number of months the claim states, or that day less one (see the module docstring)."""
+    mine = _calendar_day(value)
+    if mine is None or value.startswith("--"):
+        return False  # a date without its year cannot be counted in months from another
+    claim = extract(x.source)
+    at = x.source.find(_date_text(claim.items, value))
+    if at < 0 or not _TERM_END_RX.search(x.source[max(0, at - 24) : at]):
+        return False  # only the end of a term said as one (`until`, `runs to`, `到…为止`)
+    # The months are the claim's own: across a policy some figure in months (`after 6 months of
+    # service`) moves some date (`effective 1 January 2025`) onto almost any month.
+    counts = _month_counts(claim.items, claim.text)
+    starts = {d for e in x.everything.by_kind.get("date", ()) if (d := _calendar_day(str(e.value)))}
+    for start in starts:
+        for n in counts:
+            end = _plus_months(start, n)
+            if end is not None and (end == mine or (end - mine).days == 1):
+                return True
+    return False
