@@ -322,6 +322,29 @@ _WORKED_FROM_DATES_AND_TOTALS = [
         "$142.47",
         "$152.47",
     ),
+    # a multiple is the percent a hundred times it; a bound on the ratio of two of the claim's figures
+    (
+        "工作日加班按小时工资的 150% 计发；无法调休的按 200% 计发。",
+        "工作日加班按小时工资的 1.5 倍算，调不开才按 2 倍付钱。",
+        "工作日加班按小时工资的 1.5 倍算，调不开才按 2.5 倍付钱。",
+        "2 倍",
+        "2.5 倍",
+    ),
+    (
+        "canary 5xx rate 1.9% vs baseline 0.3%",
+        "The canary's 5xx rate reached 1.9%, more than six times the 0.3% baseline.",
+        "The canary's 5xx rate reached 1.9%, more than eight times the 0.3% baseline.",
+        "six times",
+        "eight times",
+    ),
+    # a bound a table's bare figure bears out
+    (
+        "区域 | 订单量 | 准时送达率\n华东 | 18,200 | 96.1%\n华北 | 9,880 | 97.3%",
+        "华北单量最少，不到一万单，准时率 97.3%。",
+        "华北单量最少，不到五千单，准时率 97.3%。",
+        "一万单",
+        "五千单",
+    ),
     # a monthly rent times the months the claim states, said as a total after `共`
     (
         "月租金6,800元，按季度支付，每季度首月5日前支付。",
@@ -339,6 +362,12 @@ def test_a_figure_worked_out_from_dates_or_totals_is_borne_out_only_when_it_is_r
 ) -> None:
     assert figure not in {i.claim_mention for i in check_claim(right, evidence, evidence)}
     assert changed in {i.claim_mention for i in check_claim(wrong, evidence, evidence)}
+
+
+def test_a_clause_that_opens_on_its_negation_keeps_the_previous_clause_subject() -> None:
+    evidence = "休息日加班优先安排调休，无法调休的按 200% 支付；法定节假日加班按 300% 支付，不安排调休。"
+    assert _contradictions("法定节假日加班可以选择调休，也可以拿三倍工资。", evidence) == {"negation_flip"}
+    assert _contradictions("休息日加班优先安排调休。", evidence) == set()
 
 
 def test_a_table_figure_is_not_read_against_a_column_named_by_its_unit_or_a_date() -> None:

@@ -87,6 +87,31 @@ _ARITHMETIC_CUE = re.compile(
 _BRINGING_TO = re.compile(r"\b(?:bringing|taking|bring|brings|takes)\b[^.;,]{0,30}\bto\s*$", re.IGNORECASE)
 
 
+#: `一倍多`, `两倍以上`: more than the multiple.
+_MORE_AFTER = re.compile(r"\s*(?:多|以上)")
+
+
+def _ratio_pair(a: Mention, b: Mention) -> bool:
+    return (
+        isinstance(a.value, float)
+        and isinstance(b.value, float)
+        and a is not b
+        and b.value > 0
+        and a.value > b.value
+        and a.kind == b.kind
+        and a.kind != "count"
+    )
+
+
+def _meets(value: float, comparator: str, bound: float) -> bool:
+    return {
+        ">": value > bound,
+        ">=": value >= bound,
+        "<": value < bound,
+        "<=": value <= bound,
+    }.get(comparator, False)
+
+
 def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
     states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
@@ -94,10 +119,22 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     times`); twelve months of a monthly figure (`$24 a month — $288 over a year`). The operands are
     the claim's, so small figures do not match by chance."""
     before = claim[max(0, m.start - 12) : m.start]
-    # "add up to $70" reads as a bound ("up to"); it is a total
-    if not isinstance(m.value, float) or (m.comparator and not _ADDS_UP_TO.search(before)):
+    if not isinstance(m.value, float):
         return False
     others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
+    if m.unit == "times" and (m.comparator or _MORE_AFTER.match(claim, m.end)):
+        # `more than six times the 0.3% baseline` (1.9 / 0.3), `高出一倍多` (1850 / 800): a bound on the
+        # ratio of two of the claim's figures of one kind.
+        ratios = [
+            a.value / b.value
+            for a in others
+            for b in others
+            if _ratio_pair(a, b) and isinstance(a.value, float) and isinstance(b.value, float)
+        ]
+        return any(_meets(r, m.comparator or ">", m.value) for r in ratios)
+    # "add up to $70" reads as a bound ("up to"); it is a total
+    if m.comparator and not _ADDS_UP_TO.search(before):
+        return False
     # `four percentage points, from 32% to 28%`: points are the difference of two percents.
     unit = "%" if m.unit == "pp" else m.unit
     values = [

@@ -281,6 +281,18 @@ def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
     )
 
 
+def _multiple_as_percent(m: Mention, everything: EvidenceIndex) -> bool:
+    """`按小时工资的 1.5 倍算` over `按 150% 计发`, `time and a half (1.5x)` over `150%`: a multiple is the
+    percent a hundred times it."""
+    if m.kind != "count" or m.unit != "times" or not isinstance(m.value, float):
+        return False
+    return any(
+        _close(e.value, m.value * 100)
+        for e in everything.by_kind.get("percent", ())
+        if isinstance(e.value, float)
+    )
+
+
 def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
     """`不到7米` is borne out by `6.8米`: a concrete evidence value of the same kind meets the claimed bound,
     and is near it — within a factor of two. `最多收 10 元` is not borne out by a `0.2 元` daily fee: a
@@ -289,7 +301,9 @@ def _bound_satisfied(m: Mention, aligned: EvidenceIndex) -> bool:
         return False
     bound = m.value
     for e in aligned.mentions:
-        if e.comparator is not None or not isinstance(e.value, float) or not _same_kind(m, e):
+        # A table's bare figure counts what the claim counts (`不到一万单` over `华北 | 9,880`).
+        same = _same_kind(m, e) or (m.kind == "count" and e.kind == "number")
+        if e.comparator is not None or not isinstance(e.value, float) or not same:
             continue
         if _LIMIT_BEFORE.search(aligned.text[max(0, e.start - 24) : e.start]):
             # `限流为每秒 50 次` is itself a cap: "每秒最多 100 次" states another cap, not one it meets.
@@ -393,7 +407,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return
     if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
         return  # `2.3` names the version `v2.3.1`
-    if _equivalent_duration(m, x):
+    if _equivalent_duration(m, x) or _multiple_as_percent(m, x.everything):
         return
     if _count_before_unit(m, x.everything):
         return

@@ -46,7 +46,7 @@ def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
 
 
 #: Verbs that carry no content of their own: the negated thing is the word after them.
-_LIGHT_VERBS = frozenset({"进行", "做", "作", "开展", "予以", "给予", "加以", "实施"})
+_LIGHT_VERBS = frozenset({"进行", "做", "作", "开展", "予以", "给予", "加以", "实施", "安排", "提供"})
 
 
 def _prefix_flip(src: _Polarity, oth: _Polarity) -> tuple[str, str] | None:
@@ -108,7 +108,7 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
         for cue in here.cues:
             # A light verb the cue governs first (`尚未*进行*软包电池验证`) says little: what is negated is
             # the thing after it, which a retelling states with another verb (`软包电池验证已通过`).
-            focus = cue.focus[1:] if len(cue.focus) > 2 and cue.focus[0] in _LIGHT_VERBS else cue.focus
+            focus = cue.focus[1:] if len(cue.focus) >= 2 and cue.focus[0] in _LIGHT_VERBS else cue.focus
             if focus in asked or (focus and focus[0] in settled):
                 continue  # the outcome depends on the words governed only: it was no flip before
             asked.add(focus)

@@ -281,6 +281,7 @@ def _clauses(text: str, cues: list[_Cue]) -> tuple[_PolaritySentence, ...]:
     starts = [c.mention.start for c in cues]  # in text order, as `extract` returns them
     for span in split_sentences(text):
         begin = 0
+        previous: frozenset[str] = frozenset()
         for end in [*(cut.end() for cut in _CLAUSE_END_RX.finditer(span.text)), len(span.text)]:
             clause, start = span.text[begin:end], span.start + begin
             begin = end
@@ -289,8 +290,17 @@ def _clauses(text: str, cues: list[_Cue]) -> tuple[_PolaritySentence, ...]:
                 continue
             inner = tuple(cues[bisect_left(starts, start) : bisect_left(starts, start + len(clause))])
             about = frozenset(t for t in tokenize(_without_figures(clause)) if t not in _NEG_TOKENS)
+            if inner and _ELIDED_SUBJECT_RX.match(clause, 0, inner[0].mention.start - start + 1):
+                # `法定节假日加班按 300% 支付，不安排调休`: a clause that opens on its negation has the
+                # previous clause's subject.
+                about |= previous
             found.append(_PolaritySentence(tokens, _folded(clause), inner, about))
+            previous = about
     return tuple(found)
+
+
+#: Only a joining word before a clause's first negation: the clause says nothing of what it negates.
+_ELIDED_SUBJECT_RX = re.compile(r"\s*(?:且|并且?|但|而|也|又|则|and|but|yet)?\s*.?$", re.IGNORECASE)
 
 
 _ASCII_WORD_RX = re.compile(r"[A-Za-z]+")
