@@ -104,6 +104,23 @@ def test_a_step_the_context_still_awaits_is_not_done(claim: str, found: bool) ->
 
 
 @pytest.mark.parametrize(
+    ("claim", "found"),
+    [
+        ("到凌晨1:25，剩下约700户的分光箱也已处理完毕，全部用户恢复上网。", True),
+        ("The line card was installed at 11:35 and the incident was closed at 13:35.", True),
+        ("到凌晨1:25，剩下约700户的分光箱还在处理，预计4点前恢复。", False),
+        ("The observation window ended at 13:35; the incident would be closed if no errors appeared.", False),
+    ],
+)
+def test_a_step_the_context_says_is_still_under_way_is_not_done(claim: str, found: bool) -> None:
+    context = (
+        "【更新】2025-08-04 01:25 剩余约700户分光箱仍在处理中，预计04:00前恢复。\n"
+        "2025-03-12 13:35 UTC  Observation window ends; incident to be closed if no errors"
+    )
+    assert bool(certainty_added(claim, context)) is found
+
+
+@pytest.mark.parametrize(
     ("answer", "shown"),
     [
         ("技术团队查明是当天上线的派单服务版本引入了数据库死锁，回滚后下单成功率逐步恢复。", False),

@@ -73,14 +73,21 @@ _ASSOCIATED: Final = re.compile(
 #: A step said to be done (`物业验收已经完成`, "the inspection has been completed") …
 _DONE: Final = re.compile(
     r"已经?(?:完成|结束|通过|办完|验收)|(?:完成|通过)了"
+    r"|(?:已经?|也已|均已)?(?:处理|修复|恢复|关闭|解决|办理)完毕|已经?(?:关闭|修复|解决|办结)"
     r"|\b(?:has|have)\s+(?:already\s+)?(?:been\s+)?(?:completed|finished|passed|approved|done)\b"
-    r"|\b(?:has|have)\s+already\s+(?:been\s+)?[a-z]+ed\b",
+    r"|\b(?:has|have)\s+already\s+(?:been\s+)?[a-z]+ed\b"
+    r"|\b(?:was|were|has\s+been|have\s+been)\s+(?:closed|resolved|fixed|restored|repaired)\b",
     re.IGNORECASE,
 )
 #: … where the context says it is still awaited (`待物业验收完成后另行通知`, "once the inspection is done").
 _PENDING: Final = re.compile(
     r"待[^，,。；;]{1,12}(?:完成|通过|验收|确认|批准)后|尚未|还未|仍未"
-    r"|\b(?:pending|awaiting|not\s+yet|yet\s+to\s+be|once\s+[^,.;]{1,40}?\s+(?:is|are|has\s+been)\s+(?:completed|done|finished|approved))\b",
+    # `剩余约700户分光箱仍在处理中`: still under way
+    r"|(?:仍|还|正)在[^，,。；;]{0,10}中"
+    r"|\b(?:pending|awaiting|not\s+yet|yet\s+to\s+be|once\s+[^,.;]{1,40}?\s+(?:is|are|has\s+been)\s+(?:completed|done|finished|approved))\b"
+    # "incident to be closed if no errors", "under observation", "still being repaired"
+    r"|\bto\s+be\s+(?:closed|resolved|completed|approved|confirmed|restored)\b"
+    r"|\bstill\s+(?:being\s+[a-z]+ed|in\s+progress|under\s+[a-z]+)\b",
     re.IGNORECASE,
 )
 
@@ -95,7 +102,11 @@ def certainty_added(claim: str, context: str) -> list[str]:
         verb = [v for v in tokenize(done.group(0).split()[-1]) if len(v) >= 3]
         for sentence in _sentences(context):
             pending = _PENDING.search(sentence)
-            if pending and words & set(tokenize(pending.group(0))):
+            if pending and (
+                words & set(tokenize(pending.group(0))) or len(words & _clause_words(sentence, pending)) >= 2
+            ):
+                # the awaited step named in the cue (`待物业验收完成后`), or the thing still under way
+                # named in its clause (`剩余约700户分光箱仍在处理中`)
                 return [f"certainty_added:{done.group(0)}"]
             said = set(tokenize(sentence))
             same_verb = any(w[:3] == v[:3] for v in verb for w in said)
