@@ -188,6 +188,33 @@ def test_round_two_reads_every_level_of_an_orders_refund(question: str, level: s
     assert logs.arguments.get("level") == level
 
 
+@pytest.mark.parametrize(
+    ("question", "arguments"),
+    [
+        # a moment of the order's life: its own lines, every level (the wait is a warning)
+        (
+            "那 ORD-20260314-00093 在 payment-db 连接池拿连接超时的时候，前面排着多少个请求？",
+            {"keywords": ["ORD-20260314-00093"]},
+        ),
+        (
+            "How long did ORD-20260314-00042 wait for a payment-db connection?",
+            {"keywords": ["ORD-20260314-00042"]},
+        ),
+        # not a moment of its life: among the errors, as before
+        (
+            "ORD-20260314-00042 的 payment-db 错误码是多少？",
+            {"level": "ERROR", "keywords": ["ORD-20260314-00042", "payment-db"]},
+        ),
+    ],
+)
+def test_round_two_reads_an_orders_own_lines_at_a_moment_of_its_life(
+    question: str, arguments: dict[str, object]
+) -> None:
+    retry = RetryContext(round=1, missing_evidence_facts=["the value"], unmet_need_ids=["n1"])
+    logs = next(c for c in _plan(question, retry=retry) if c.tool == "query_logs")
+    assert {k: v for k, v in logs.arguments.items() if k in ("level", "keywords")} == arguments
+
+
 def test_round_two_without_a_date_or_identifier_reads_no_telemetry() -> None:
     retry = RetryContext(round=1, missing_evidence_facts=["退款手续费由谁承担"])
     calls = _plan("退款手续费由谁承担？", retry=retry)

@@ -14,6 +14,11 @@ the part of the previous question of the same shape:
 - a Chinese word sharing a character (`产假` → `婚假`) or of the same word class (`北京` → `上海`).
 
 When nothing of the same shape is found the question is left as it is (`followup=False`).
+
+A Latin name counts as one word of a short follow-up ("同一分钟 payment-db-proxy 的呢？" is short), and a
+service named in Chinese (`支付网关`, `订单服务`) is the service a follow-up's service replaces. A
+pronoun standing for the one record the previous question named (`它`, "that refund") is that record,
+also in a question that names things of its own (`record_pronouns`).
 """
 
 from __future__ import annotations
@@ -23,6 +28,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from groundgate.questions.conditions import QUANTITY_MENTIONS
+from groundgate.questions.needs import refers_back
+from groundgate.questions.record_pronouns import name_referred_record
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag
 from groundgate.verify import fidelity
 from groundgate.verify.fidelity.numbers import parse_chinese_numeral
@@ -47,6 +54,7 @@ _STRIP = re.compile(
     r"and\s+how\s+about|what\s+about|how\s+about|same\s+for|and)\s*|\s*(?:呢|的呢)?\s*[？?。.!！]*\s*$",
     re.IGNORECASE,
 )
+_LATIN_NAME = re.compile(r"[A-Za-z][A-Za-z0-9_.\-]*[A-Za-z0-9]")
 _CJK_WORD = re.compile(r"^[\u4e00-\u9fff]{2,6}$")
 _IF = re.compile(r"^(?:要是|如果|假如|若是)\s*")
 _SPOKEN_NUMBER = re.compile(r"[零〇一二两三四五六七八九十百千万]{2,8}")
@@ -77,16 +85,26 @@ def is_followup(question: str) -> bool:
     if is_cjk_text(text) or _ZH_CUE.match(text) or _ZH_TAIL.search(text):
         body = _STRIP.sub("", text)
         cued = bool(_ZH_CUE.match(text) or _ZH_TAIL.search(text))
-        return cued and len(body) <= 16 and not _ZH_ASKS.search(body)
+        # A Latin name counts as one word, however long it is spelled ("同一分钟 payment-db-proxy 的呢？").
+        short = len(_LATIN_NAME.sub("A", body)) <= 16
+        return cued and short and not _ZH_ASKS.search(body)
     words = text.split()
     return bool(_EN_CUE.match(text)) and len(words) <= 7 and not _EN_ASKS.search(_STRIP.sub("", text))
 
 
 def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
     """Complete a follow-up from the last earlier question of the session (see the module docs)."""
-    if not history or not is_followup(question):
+    if not history:
         return Resolution(question.strip(), False)
     previous = (history[-1][1] or history[-1][0]).strip()
+    # "那它在 payment-db 连接池…的时候…？" after a question about ORD-…: about that order. A question that
+    # names nothing of its own ("它走的是哪个银行通道？金额多少？") takes the earlier subject whole, every
+    # part of it (`derive_needs(previous_question=…)`), so it is left to that.
+    named = None if refers_back(question) else name_referred_record(question.strip(), previous)
+    if named is not None:
+        return Resolution(named, True)
+    if not is_followup(question):
+        return Resolution(question.strip(), False)
     focus = _STRIP.sub("", question.strip()).strip()
     if not focus or not previous:
         return Resolution(question.strip(), False)
@@ -98,7 +116,8 @@ def resolve_followup(question: str, history: Sequence[Turn]) -> Resolution:
         return Resolution(question.strip(), False)
     target, replacement = found
     resolved = previous.replace(target, replacement, 1)
-    case = _case_besides(focus, replacement)
+    # "同一分钟 payment-db-proxy 的呢？": the same moment is kept, it is no case of its own.
+    case = _case_besides(_SAME_MOMENT.sub("", focus).strip(" ,，"), replacement)
     # "要是业务招待费，才 800 块呢？": the figure replaces the earlier one, the case is said first.
     return Resolution(f"{case}，{resolved}" if case else resolved, True, target)
 
@@ -197,8 +216,25 @@ def _service_counterpart(focus: str, previous: str) -> str | None:
         return None
     services = [
         m.text for m in fidelity.extract(previous) if m.kind == "identifier" and m.qualifier == "service"
-    ]
+    ] or _zh_services(previous)
     return services[0] if len(set(services)) == 1 else None
+
+
+#: The head word of a Chinese name for a system (`支付网关`, `订单服务`, `通知服务`).
+_ZH_SYSTEM_HEADS = frozenset(["网关", "服务", "数据库", "代理", "集群"])
+
+
+def _zh_services(previous: str) -> list[str]:
+    """The systems `previous` names in Chinese (`支付网关` of "2点08分 支付网关的 p99…"): a system head
+    word with the Chinese word before it, if any. A Chinese question names its service so, not by
+    its identifier, and "同一分钟 payment-db-proxy 的呢？" replaces it all the same."""
+    words = list(jieba_cut(previous))
+    found: list[str] = []
+    for i, word in enumerate(words):
+        if word in _ZH_SYSTEM_HEADS:
+            before = words[i - 1] if i > 0 else ""
+            found.append((before if re.fullmatch("[\u4e00-\u9fff]{2}", before) else "") + word)
+    return found
 
 
 #: A short English phrase naming a system: `payment gateway`, `the search service`, `order db`.

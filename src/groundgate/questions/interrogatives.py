@@ -80,6 +80,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
         ),
         (
             r"\bhow\s+(?:many|much|long|high|low|large|big|often|fast|far|old)\b|"
+            # "what % of pay requests were failing", "what share of refunds": a proportion is a figure
+            r"\bwhat\s+(?:%|percent(?:age)?\s+of\b|share\s+of\b|fraction\s+of\b|proportion\s+of\b)|"
             r"\bwhat(?:'s|\s+(?:is|was|are))\s+the\s+(?:[a-z\-]+\s+){0,3}(?:number|amount|limit|rate|percentage|"
             r"count|size|peak|maximum|minimum|cost|price|fee|budget|quota|cap)\b|"
             # "What was risk-service's highest p99 latency": a superlative or total asks a figure
@@ -170,7 +172,7 @@ def value_kinds(part: str, kind: AnswerKind, zh: bool) -> list[str]:
         return ["duration", "range", "period"]
     if re.search(r"多少钱|多少元|费用|金额|how\s+much\s+(?:money|does|is\s+the\s+fee)|price|cost", lowered):
         return ["amount", "range", "number"]
-    if re.search(r"百分之|比例|占比|percentage|what\s+share", lowered):
+    if re.search(r"百分之|比例|占比|percent|what\s+share|what\s+%", lowered):
         return ["percent", "number", "range"]
     if re.search(r"(?:几|多少)(?:条|次|笔|台|个|回|单)|\bhow\s+many\b", lowered):
         # "杀了几条": a count, not the duration or amount another figure of the passage states.

@@ -32,6 +32,7 @@ from groundgate.questions.cases import set_case
 from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import split_parts
+from groundgate.questions.rates import as_error_rate
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
 from groundgate.verify import fidelity
 
@@ -641,6 +642,7 @@ def derive_needs(
         _anchor_tenants(needs, {t.lower() for t in other_tenants})
     for need in needs:
         set_case(need)
+        as_error_rate(need, zh)
     return QuestionNeeds(
         question=question,
         resolved_question=resolved,

@@ -50,6 +50,8 @@ _WHEN_CASE = re.compile(rf"^\s*(?:when|whenever|once|while)\s+(?!{EN_AUXILIARY})
 _ZH_JOIN = re.compile(r"，\s*|,(?!\d{3}(?!\d))\s*|以及|并且|另外")
 _ZH_ASK = re.compile(
     r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否|"
+    # the spoken 啥 (什么) and 咋 (怎么): "是因为啥失败的？" asks as much as "为什么失败？"
+    r"啥|咋|"
     # an A-not-A question: 是不是, 要不要, 行不行, 够不够
     r"([\u4e00-\u9fff])[不没]\1"
 )

@@ -77,6 +77,9 @@ _DATED_ID = re.compile(r"\b(?!ORD-)([A-Z]{2,6})-(20\d{2})(\d{2})(\d{2})-\d{1,6}\
 
 
 _REFUND = re.compile(r"refund|refnd|退款|退了", re.IGNORECASE)
+#: A moment in a record's life asked about ("它在连接池*排队的时候*…", "*while it waited* for a
+#: connection"): what happened then is told by the record's warning or INFO lines, not its error.
+_ITS_MOMENT = re.compile(r"的时候|排队|等待|等了|\b(?:when|while)\s+it\b|\bwait(?:ed|ing)?\b", re.IGNORECASE)
 
 
 def _dated_ids(text: str) -> list[tuple[str, date]]:
@@ -182,7 +185,14 @@ class RulePlanner:
             # an incident closed are INFO lines).
             # An order's refund is such a record too: the order store holds no refund id, channel or
             # webhook; its INFO lines do.
-            named = _dated_ids(text) or (_ORDER_ID.search(text) and _REFUND.search(text))
+            # So is an order asked at a moment of its life: `acquire connection timeout … waiters=230
+            # waited_ms=3000 order_id=ORD-…` is a warning.
+            dated = _dated_ids(text)
+            order_moment = not dated and _ORDER_ID.search(text) and _ITS_MOMENT.search(text)
+            named = dated or order_moment or (_ORDER_ID.search(text) and _REFUND.search(text))
+            if order_moment:
+                # Its own lines only: any line naming the pool (`payment-db`) as well would bury them.
+                keywords = list(dict.fromkeys(_ORDER_ID.findall(text)))[:3]
             args: dict[str, Any] = {} if named else {"level": "ERROR"}
             if any(is_rule_name(k) for k in keywords):
                 # An alert rule named beside an error code ("When did PaymentTimeoutRateHigh fire,
