@@ -345,6 +345,36 @@ _WORKED_FROM_DATES_AND_TOTALS = [
         "一万单",
         "五千单",
     ),
+    # a share of an amount, exact without a hedge; a percent that is a ratio of two figures
+    (
+        "超时每超 1 小时，按当月服务费的 1% 支付违约金，累计不超过 15%。月服务费 48,000 元。",
+        "违约金累计最多是月服务费的15%，即7,200元。",
+        "违约金累计最多是月服务费的15%，即7,600元。",
+        "7,200元",
+        "7,600元",
+    ),
+    (
+        "Dunmore Ranch allocation 1,350 AF, used 1,180 AF.",
+        "Dunmore has used 1,180 of 1,350 AF, about 87% of its water.",
+        "Dunmore has used 1,180 of 1,350 AF, about 78% of its water.",
+        "87%",
+        "78%",
+    ),
+    # days after a date of the context; a gap said after the figure
+    (
+        "Loss date: 19 January 2025. Excess £350. Settlement £7,490 paid 11 February 2025.",
+        "£7,490 was paid on 11 February 2025, 23 days after the loss.",
+        "£7,490 was paid on 11 February 2025, 25 days after the loss.",
+        "23 days",
+        "25 days",
+    ),
+    (
+        "HX-220 drill: counted 405, system 412. Tolerance 2%.",
+        "The HX-220 drill was seven units short (405 vs 412).",
+        "The HX-220 drill was nine units short (405 vs 412).",
+        "seven",
+        "nine",
+    ),
     # a monthly rent times the months the claim states, said as a total after `共`
     (
         "月租金6,800元，按季度支付，每季度首月5日前支付。",

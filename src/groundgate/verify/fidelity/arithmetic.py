@@ -18,7 +18,14 @@ from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.numbers import _close
 from groundgate.verify.fidelity.report import _Ctx
 
-__all__ = ["_approx", "_from_own_figures", "_priced_quantity", "_share_of", "_sum_or_difference"]
+__all__ = [
+    "_approx",
+    "_from_own_figures",
+    "_priced_quantity",
+    "_ratio_percent",
+    "_share_of",
+    "_sum_or_difference",
+]
 
 _ADDS_UP_TO = re.compile(r"\badds?\s+up\s+to\s*$", re.IGNORECASE)
 #: A multiple said as one: "是基础版的四倍", "ten times as many", "three times the".
@@ -83,6 +90,8 @@ _ARITHMETIC_CUE = re.compile(
 )
 
 
+#: `seven units short (405 vs 412)`, `five over`: a gap said after the figure.
+_GAP_AFTER = re.compile(r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b", re.IGNORECASE)
 #: `bringing the charges to $142.47`, `taking the total to`: a running total said as one.
 _BRINGING_TO = re.compile(r"\b(?:bringing|taking|bring|brings|takes)\b[^.;,]{0,30}\bto\s*$", re.IGNORECASE)
 
@@ -140,7 +149,12 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     values = [
         e.value
         for e in others
-        if isinstance(e.value, float) and (_same_kind(m, e) or m.unit == "pp") and e.unit == unit
+        if isinstance(e.value, float)
+        and (
+            ((_same_kind(m, e) or m.unit == "pp") and e.unit == unit)
+            # `seven units short (405 vs 412)`: bare figures count what the claim counts
+            or (m.kind == "count" and e.kind == "number")
+        )
     ]
     if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
         plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
@@ -152,7 +166,11 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
         and any(_close(a * 12, m.value) for a in values)
     ):
         return True
-    if not _ARITHMETIC_CUE.search(before) and not _BRINGING_TO.search(claim[max(0, m.start - 40) : m.start]):
+    if (
+        not _ARITHMETIC_CUE.search(before)
+        and not _BRINGING_TO.search(claim[max(0, m.start - 40) : m.start])
+        and not _GAP_AFTER.match(claim, m.end)
+    ):
         return False
     # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
@@ -197,12 +215,43 @@ _NUMERIC_OWN = frozenset({"measure", "count", "number", "duration", "size"})
 
 def _share_of(m: Mention, x: _Ctx) -> bool:
     """`roughly $54` a year on `$2,500` at `2.15%`: a hedged amount that is an amount of the claim or
-    its window taken at a percent of them (53.75, rounded as the figure is written)."""
-    if m.kind != "amount" or not isinstance(m.value, float) or not x.hedged_near(m):
+    its window taken at a percent of them (53.75, rounded as the figure is written). Unhedged, the
+    product must be exact to the cent (`月服务费的15%，即7,200元` on 48,000 元; `pays 80% of that:
+    $1,200` on $1,500): a chance match is rare."""
+    if m.kind != "amount" or not isinstance(m.value, float):
         return False
     nearby = _nearby(x)
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
-    return any(_approx(a * p / 100, m, True) for a in _other_amounts(m, nearby) for p in percents)
+    amounts = _other_amounts(m, nearby)
+    if x.hedged_near(m):
+        return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
+    return any(_close(round(a * p / 100, 2), round(m.value, 2)) for a in amounts for p in percents)
+
+
+def _ratio_percent(m: Mention, x: _Ctx) -> bool:
+    """`about 87% of its water is already gone` (1,180 of 1,350), `完成率约96.1%` (11,533 of 12,000),
+    `seven units short … about 1.7%` (7 of 412): a percent that is the ratio of two figures of one kind
+    the claim or its window states, read at the precision it is written in. Only a hedged percent or
+    one written with decimals: a whole percent matches some ratio of a long record by chance."""
+    if m.kind != "percent" or not isinstance(m.value, float) or not m.value:
+        return False
+    hedged = x.hedged_near(m)
+    if not hedged and "." not in m.text:
+        return False
+    figures = [
+        (e.kind, e.value)
+        for e in _nearby(x)
+        if isinstance(e.value, float) and e.value > 0 and e.kind in _RATIO_KINDS
+    ]
+    return any(
+        _approx(100 * a / b, m, True)
+        for kind_a, a in figures
+        for kind_b, b in figures
+        if a < b and (kind_a == kind_b or {kind_a, kind_b} <= {"count", "number"})
+    )
+
+
+_RATIO_KINDS = frozenset({"amount", "count", "number", "measure", "duration", "size"})
 
 
 def _nearby(x: _Ctx) -> list[Mention]:

@@ -15,6 +15,7 @@ from functools import lru_cache
 from groundgate.verify.fidelity.arithmetic import (
     _from_own_figures,
     _priced_quantity,
+    _ratio_percent,
     _share_of,
     _sum_or_difference,
 )
@@ -374,6 +375,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _worked_out(m, x)
         or _from_own_figures(m, x.source, hedged)
         or _share_of(m, x)
+        or _ratio_percent(m, x)
         or _priced_quantity(m, x)
         or days_between_dates(m, x)
         or (not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)))

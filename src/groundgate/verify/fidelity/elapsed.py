@@ -158,7 +158,14 @@ def days_between_dates(m: Mention, x: _Ctx) -> bool:
     # Nights are the difference; days may count both ends (`3 月 1 日到 3 日，共 3 天`).
     counted = (days,) if nights else (days, days - 1)
     own = sorted({d for e in extract(x.source) if e.kind == "date" and (d := _calendar_day(str(e.value)))})
-    return any((b - a).days in counted for i, a in enumerate(own) for b in own[i + 1 :] if (b - a).days > 0)
+    if any((b - a).days in counted for i, a in enumerate(own) for b in own[i + 1 :] if (b - a).days > 0):
+        return True
+    if not own or not _said_as_later(m, x.source):
+        return False
+    # `£7,490 was paid on 11 February, 23 days after the loss`: the claim's date and the context's
+    # date of the event the duration counts from.
+    context = {d for e in x.everything.by_kind.get("date", ()) if (d := _calendar_day(str(e.value)))}
+    return any(0 < (mine - theirs).days == days for mine in own for theirs in context)
 
 
 _ORDINALS = {
