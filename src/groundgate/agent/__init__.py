@@ -1,13 +1,15 @@
 """The constrained business agent (seed 003): authorization-safe plans, evidence slots, bounded runs.
 
-An HR employee asks, in Chinese, about policies (reimbursement amounts, leave, approvals, materials)
+An HR employee asks, in Chinese (or English), about policies (reimbursement amounts, leave, approvals, materials)
 and their own live tasks. The modules follow the seed's boundaries:
 
 - `contracts` — `ResolvedContext`, `SemanticQueryPlan`, `EvidenceSlot`, `DecisionResult`,
   `GroundedAnswer` (and the shared `ExecutionContext`, `ToolCall`, `ToolResult`, `DocumentEvidence`,
   `VerifiedFact` re-exported);
 - `context` — the question against the conversation state: follow-ups, "第二个任务", corrections;
-- `planning` — a model or offline rules propose, deterministic validation decides;
+- `english` — a question written in English, read in the documents' Chinese words first;
+- `planning` — a model or offline rules propose, deterministic validation decides (`holders`: whose
+  tasks a question asks; someone else's are never answered);
 - `tools` — `KNOWLEDGE_SEARCH` and `MY_CURRENT_TASKS` in the shared `ToolRegistry`;
 - `tasks_store` — the per-user task table those tasks are read from;
 - `evidence` — governance ∩ candidate labels ∩ text, slot by slot, conflicts;

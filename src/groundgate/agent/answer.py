@@ -41,7 +41,7 @@ from groundgate.agent.contracts import (
     VerifiedFact,
 )
 from groundgate.agent.evidence import BEYOND_RULE as _BEYOND_RULE
-from groundgate.agent.evidence import fitting, on_topic_sentences
+from groundgate.agent.evidence import compared_words, fitting, on_topic_sentences, only_word
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
 from groundgate.text.segmentation import jieba_cut
@@ -223,20 +223,30 @@ def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDr
                     )
                 )
             continue
-        cid = slot.citations[0]
-        sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, question)
-        if not sentences:
-            continue
-        if slot.need.code is NeedCode.PROCESS_STEPS:
-            draft.steps += [DraftStep(text=_STEP_MARKER.sub("", s), citations=[cid]) for s in sentences]
-        else:
-            shown = {st.text for st in draft.statements}
-            draft.statements += [
-                DraftStatement(need=slot.need.code.value, text=text, citations=[cid])
-                for text in _best(sentences, question, slot.need.code)
-                if text not in shown  # one sentence may cover two slots: it is said once
-            ]
+        for cid, asked in _read_as(slot.citations, question):
+            sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, asked)
+            if not sentences:
+                continue
+            if slot.need.code is NeedCode.PROCESS_STEPS:
+                draft.steps += [DraftStep(text=_STEP_MARKER.sub("", s), citations=[cid]) for s in sentences]
+            else:
+                shown = {st.text for st in draft.statements}
+                draft.statements += [
+                    DraftStatement(need=slot.need.code.value, text=text, citations=[cid])
+                    for text in _best(sentences, asked, slot.need.code)
+                    if text not in shown  # one sentence may cover two slots: it is said once
+                ]
     return draft
+
+
+def _read_as(citations: Sequence[str], question: str) -> list[tuple[str, str]]:
+    """(citation, question it answers): the first citation, for the question as asked; each
+    citation once per word compared when the question compares two of one class ("病假和年假比起来…
+    分别…"), for the question naming that word alone (`evidence.compared_words`)."""
+    compared = compared_words(question)
+    if not compared:
+        return [(citations[0], question)]
+    return [(cid, only_word(question, word, compared)) for cid in citations for word in compared]
 
 
 def conflict_statements(assessment: EvidenceAssessment, question: str) -> list[GroundedStatement]:

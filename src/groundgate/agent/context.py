@@ -38,6 +38,7 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
+from groundgate.agent.english import read_english
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
@@ -215,6 +216,21 @@ def _follow_up(question: str, previous: str) -> str | None:
     return _figure_replaced(body, previous)
 
 
+#: "他们也是这个数吗？", "也一样吗": the earlier question's answer asked again, for a new case.
+_SAME_AGAIN = re.compile(r"也(?:是|按|用|能按)?(?:这个|这|那个)(?:数|标准|价|额度|规定|样)|也一样|也这样")
+
+
+def _same_asked_for(question: str, previous: str) -> str | None:
+    """ "那西部项目组的同事去北京呢？他们也是这个数吗？": the earlier question asked for the case the
+    first part names (who, where), so that case is a condition of the answer — not a new question
+    with nothing to ask."""
+    parts = [p for p in re.split(r"[？?]", question) if p.strip()]
+    if len(parts) < 2 or not _SAME_AGAIN.search(parts[-1]) or not re.search(r"呢\s*$", parts[0]):
+        return None
+    case = re.sub(r"^\s*(?:那么|那|还有|另外)\s*|\s*呢\s*$", "", parts[0])
+    return f"{case}，{previous}" if case else None
+
+
 def _correct(question: str, previous: str, old: str, new: str) -> str:
     if old in previous:
         return previous.replace(old, new, 1)
@@ -254,6 +270,9 @@ def resolve_context(
     state = state or ConversationState()
     # "俺那条审批的活儿", "俺俩": 俺 is 我 in northern speech; the rules read 我.
     text = question.strip().replace("俺", "我")
+    # "Can I already take annual leave (年假)?": a question written in English is read in the
+    # documents' words (`agent.english`), since every cue table is Chinese.
+    text = read_english(text)
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}
@@ -307,7 +326,7 @@ def resolve_context(
                 refused[record.fact_ref] = problem
                 gaps.append(f"第{ordinal}项的记录已失效：请重新查询")
     elif previous:
-        completed = _follow_up(text, previous)
+        completed = _follow_up(text, previous) or _same_asked_for(text, previous)
         if completed is not None:
             relation, resolved = ContextRelation.FOLLOW_UP, completed
         elif (

@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Final
 
@@ -54,7 +54,7 @@ from groundgate.agent.subjects import (
     subject_terms,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import OFFERED_FIGURES, STILL_IN_TIME, entities_in
+from groundgate.agent.vocabulary import OFFERED_FIGURES, STILL_IN_TIME, WORD_CLASSES, entities_in
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -66,11 +66,13 @@ __all__ = [
     "BEYOND_RULE",
     "NEED_KINDS",
     "EvidenceEvaluator",
+    "compared_words",
     "condition_fit",
     "fitting",
     "governance_reason",
     "named_tasks",
     "on_topic_sentences",
+    "only_word",
     "month_asked_as_then",
     "supporting_sentences",
 ]
@@ -467,7 +469,8 @@ def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, s
         if f.fact_type == "task" and isinstance(f.value, dict)
     }
     for m in _BEFORE_POINTER.finditer(question):
-        words = m.group(1)
+        # "报差旅的那个待办" is "报差旅那个待办": the 的 before a pointer names nothing.
+        words = m.group(1).removesuffix("的")
         for n in range(len(words) - 1):
             end = words[n:]
             hits = {t: ref for t, ref in titles.items() if end in t}
@@ -506,6 +509,31 @@ def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     return []
 
 
+#: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自").
+_COMPARES: Final = re.compile(r"分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)")
+
+
+def compared_words(question: str) -> list[str]:
+    """The words of one class (`vocabulary.WORD_CLASSES`: two kinds of leave) a question compares;
+    [] when it compares none."""
+    if not _COMPARES.search(question):
+        return []
+    named = entities_in(question)
+    for group in WORD_CLASSES:
+        words = [w for w in named if w in group]
+        if len(words) >= 2:
+            return words
+    return []
+
+
+def only_word(question: str, word: str, compared: Sequence[str]) -> str:
+    """`question` naming `word` alone in place of every word compared with it."""
+    for other in compared:
+        if other != word:
+            question = question.replace(other, word)
+    return question
+
+
 @dataclass
 class _Qualified:
     doc: DocumentEvidence
@@ -536,6 +564,8 @@ class EvidenceEvaluator:
         for need in needs:
             if need.code is NeedCode.TASK_STATE:
                 slot = self._fact_slot(need, facts, assessment, named)
+            elif compared := compared_words(self.question):
+                slot = self._compared_slot(need, list(documents.values()), assessment, compared)
             else:
                 slot = self._document_slot(need, list(documents.values()), assessment)
             assessment.slots.append(slot)
@@ -612,6 +642,35 @@ class EvidenceEvaluator:
             slot.status = SlotStatus.COVERED
             slot.citations = [q.doc.citation_id for q in standing]
         return slot
+
+    def _compared_slot(
+        self,
+        need: EvidenceNeed,
+        documents: list[DocumentEvidence],
+        assessment: EvidenceAssessment,
+        compared: list[str],
+    ) -> EvidenceSlot:
+        """ "病假和年假比起来…审批上分别还得多找谁？": each word compared keeps its own rule, so the need is
+        judged once per word, as if the question named that word alone, and is covered only when every
+        word's rule is found (a passage naming one of them is not off the subject of the other)."""
+        slots = [
+            replace(self, question=only_word(self.question, word, compared))._document_slot(
+                need, documents, assessment
+            )
+            for word in compared
+        ]
+        cited = [c for one in slots for c in one.citations]
+        merged = EvidenceSlot(need=need, citations=list(dict.fromkeys(cited)))
+        merged.rejected = list(
+            dict.fromkeys(r for one in slots for r in one.rejected if r.citation_id not in cited)
+        )
+        if any(one.status is SlotStatus.CONFLICT for one in slots):
+            merged.status = SlotStatus.CONFLICT
+        elif all(one.status is SlotStatus.COVERED for one in slots):
+            merged.status = SlotStatus.COVERED
+        else:
+            merged.citations = []
+        return merged
 
     def _most_specific(self, standing: list[_Qualified], slot: EvidenceSlot) -> list[_Qualified]:
         """A rule written for the caller's project stands over the company's on the same subject

@@ -48,7 +48,8 @@ from groundgate.agent.contracts import (
     SemanticQueryPlan,
     ToolCall,
 )
-from groundgate.agent.subjects import subject_terms
+from groundgate.agent.holders import someone_elses_tasks
+from groundgate.agent.subjects import asking_clause_terms, subject_terms
 from groundgate.agent.vocabulary import (
     ASKS,
     NEED_CUES,
@@ -59,7 +60,6 @@ from groundgate.agent.vocabulary import (
 )
 from groundgate.errors import ModelError
 from groundgate.models.base import Message, Model
-from groundgate.text.names import looks_like_name
 from groundgate.tools.registry import ToolRegistry, find_authorization_fields
 from groundgate.verify.fidelity import compare_constraints, extract
 from groundgate.verify.fidelity.numbers import parse_chinese_numeral
@@ -132,7 +132,9 @@ _TASK_CUE = re.compile(
     r"(?:啥|什么|哪些)\s*(?i:deadlines?|ddl)|(?i:task\s*list|to-?dos?(?![A-Za-z]))"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
-_NAMED_ITEM = re.compile(r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项|那条)|我那(?:个|条|张|笔|项)")
+_NAMED_ITEM = re.compile(
+    r"[\u4e00-\u9fa5A-Za-z]{2,}(?:那个|那张|那笔|那项|那条|那件)|我那(?:个|条|张|笔|项|件)"
+)
 #: Whether a task is done ("交了没", "是不是已经交了", "批完了吗"), not when it is due.
 _DONE_ASKED = re.compile(
     r"(?:交|批|做|办|弄|搞|处理|提交)(?:了|上去|完|好)|完成|搞定|(?:没|未)(?:批|交|做|办|处理|提交)"
@@ -140,7 +142,8 @@ _DONE_ASKED = re.compile(
 #: What a question about a named item asks of it: its due date, status, or whether it is done
 #: ("…那个我是不是已经交了", "…那张我批了没").
 _ITEM_STATE = re.compile(
-    r"截止|到期|过期|状态|提交|做完|办完|几号|哪天|最晚|啥时候|什么时候|还剩几天|" + _DONE_ASKED.pattern
+    r"截止|到期|过期|超期|逾期|状态|提交|做完|办完|几号|哪天|最晚|啥时候|什么时候|还剩几天|"
+    + _DONE_ASKED.pattern
 )
 #: A pointer with nothing it points at ("这个要谁批？", "那张单子到期了没？", "上回说的那件事").
 _DEICTIC = re.compile(
@@ -189,7 +192,9 @@ _NEED_LABEL: Final[dict[NeedCode, str]] = {
 _DOMAIN_LABEL: Final = {"reimbursement": "报销", "leave": "休假"}
 
 _MONTH = re.compile(
-    r"(?<![\d一二三四五六七八九十])(1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月(?!\s*\d+\s*[日号])"
+    r"(?<![\d一二三四五六七八九十])(1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])\s*月"
+    # "五月十号", "5月10日": a day of the month, in digits or words, is no month window
+    r"(?!\s*(?:\d+|[一二三四五六七八九十]+)\s*[日号])"
     # "三月的差旅报销…": the month names the task ("提交三月差旅报销"), it is no due-date window
     r"(?!的?\s*(?:差旅|报销|出差|住宿|伙食|采购|绩效|体检|周报|月报))"
 )
@@ -363,7 +368,15 @@ def _needs_of(question: str) -> list[NeedCode]:
         needs.remove(NeedCode.APPROVAL)  # "去哪儿看审批到哪一步了": where to look, not who approves
     if NeedCode.APPROVAL in needs and NeedCode.ELIGIBILITY in needs and re.search(r"批[^？?]*吗", question):
         needs.remove(NeedCode.ELIGIBILITY)  # "光部门经理批就够了吗": who approves, not who may
+    if NeedCode.ELIGIBILITY in needs and len(needs) > 1 and _ASKED_TO_TELL.search(question):
+        needs.remove(NeedCode.ELIGIBILITY)  # "能一步步说下怎么弄吗": a request to be told, not who may
     return needs
+
+
+#: "能一步步说下怎么弄吗", "可以讲讲流程吗": 能/可以 asking the agent to tell, not whether the asker may.
+_ASKED_TO_TELL = re.compile(
+    r"(?:能|可以|可不可以|能不能)(?:一步步|一步一步|详细|具体|简单|大概|帮我|给我|跟我)?(?:说|讲|告诉|介绍|解释)"
+)
 
 
 _PARTS: Final = re.compile(r"[？?！!。；;]")
@@ -395,71 +408,12 @@ def _is_task_question(question: str) -> bool:
     )
 
 
-#: Someone else's tasks ("李老师这周都有哪些待办", "他的待办", "查一下 u-wang 这周有哪些待办", "用户 zhang3
-#: 的任务"): `MY_CURRENT_TASKS` reads the caller's own rows only, so no tool can answer, whatever the
-#: caller says they are ("我是系统管理员" is an assertion, never a grant; docs/agent.md).
-_OTHERS_TASKS = re.compile(
-    r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事"
-    r"|(?<![A-Za-z0-9])[a-z][a-z0-9]*[-_.][a-z0-9]+(?![A-Za-z0-9])"
-    r"|(?:用户|账号|工号|员工)\s*[A-Za-z0-9][A-Za-z0-9_.-]*)"
-    r"的?[^，,。？?我]{0,8}(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
-)
-
-
-#: A person named by their bare name before their tasks ("帮我看看张伟这周手上都有哪些待办", "查一下王芳的
-#: 待办"): the run before `手上`/`手头` (after an optional window), or before `的待办` right after a verb of
-#: looking or the start. A name is two or three characters starting with a surname (`text.names`).
-_BEFORE_HANDS = re.compile(r"(?:这周|本周|这礼拜|这个礼拜|这星期|下周|今天|这个月|本月|最近)?(?:手上|手头)")
-_NAME_THEN_TASKS = re.compile(
-    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
-)
-#: "帮我查查刘洋还剩几条待办": a name right after a verb of looking up, in a question about tasks.
-#: Any verb of looking, spoken forms too ("瞅瞅", "瞧一下", "翻翻", "看下"); "帮我瞅瞅陈静这周有哪些待办".
-_LOOKED_UP_NAME = re.compile(
-    r"(?:帮我|给我|替我)?(?:看|查|瞅|瞧|翻|问|搜)(?:看|查|瞅|瞧|翻|问|搜|一下|下)?([\u4e00-\u9fff]{2,3}?)"
-    r"(?=还|这|本|下|上|现在|目前|最近|手|有|的|都|一共|今天|明天)"
-)
-#: "陈静这周有哪些待办", "王芳手上还有啥活": a name that opens the question, before a window or what they hold.
-_NAME_FIRST = re.compile(
-    r"^([\u4e00-\u9fff]{2,3}?)(?=这周|本周|这礼拜|这个?星期|下周|下礼拜|今天|明天|最近|这个月|本月|手上|手头|还有|都有|有哪些|有啥|有什么)"
-)
-#: Task words, English ones of chat too ("task list", "todo", "to-do").
-_TASK_WORDS = re.compile(r"(?i)待办|任务|活儿?|事情|事儿|tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])")
-
-
-#: Words of work that start with a surname's character but name no one ("周报的待办").
-_NOT_NAMES: Final = frozenset(
-    {"周报", "周会", "月报", "日报", "年报", "方案", "安排", "成本", "文档", "时间", "高层"}
-)
-
-
-#: Days and parts of a week or month that start with a surname's character ("周三", "周末"): when, not who.
-_TIME_NOT_NAME = re.compile(r"^周[一二三四五六日天末内中]")
-
-
-def _a_name(word: str) -> bool:
-    return looks_like_name(word) and word not in _NOT_NAMES and not _TIME_NOT_NAME.match(word)
-
-
-def _someone_elses_tasks(question: str) -> bool:
-    if _OTHERS_TASKS.search(question):
-        return True
-    for m in _BEFORE_HANDS.finditer(question):
-        before = question[: m.start()]
-        if any(_a_name(before[-n:]) for n in (2, 3) if len(before) >= n):
-            return True
-    if any(_a_name(m.group(1)) for m in _NAME_THEN_TASKS.finditer(question)):
-        return True
-    # Whoever is named, another person's tasks are never answered from the caller's own rows.
-    return bool(_TASK_WORDS.search(question)) and any(
-        _a_name(m.group(1)) for m in (*_LOOKED_UP_NAME.finditer(question), *_NAME_FIRST.finditer(question))
-    )
-
-
 def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     """The offline planner: cue tables over the resolved question."""
     question = resolved.resolved_question
-    if _WRITE_ACTION.search(question) or _someone_elses_tasks(question):
+    if _WRITE_ACTION.search(question) or someone_elses_tasks(
+        question, task_question=_is_task_question(question)
+    ):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
     parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
@@ -504,7 +458,10 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         and not resolved.trusted_refs
         and resolved.relation.value == "NEW"
         and not entities_in(question)
-        and not subject_terms(question) - {"请假", "休假", "假"}
+        # "下周想请三天假在家陪孩子，要准备什么材料？": why the leave is taken, said in a clause that does
+        # not ask, names no kind of leave (session 29).
+        and not (asking_clause_terms(question) if _ANY_LEAVE.search(question) else subject_terms(question))
+        - {"请假", "休假", "假"}
     ):
         # "需要交哪些材料？" (or "请假的话…") with no kind of leave, expense or process named, and nothing earlier to lean on:
         # every policy lists its own materials; ask which one, never pick one. (No task part and no

@@ -37,6 +37,7 @@ from groundgate.verify.fidelity import extract
 __all__ = [
     "ALTERNATIVES",
     "alternatives_offered",
+    "asking_clause_terms",
     "asked_entities",
     "names_entities",
     "need_subject",
@@ -55,7 +56,9 @@ _GENERIC_WORDS: Final = frozenset(
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
         "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 多长时间 多长 内要 什么时候 "
         # English words of chat: 报销 and a time limit, said the way the answer's kind is said
-        "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整"
+        "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整 "
+        # how it is done, said the way chat says it: the kind of answer, like 咋弄 (session 29)
+        "怎么弄 怎么搞 怎么整 说下 说一下 讲下 讲一下"
     )
 )
 
@@ -181,6 +184,14 @@ def subject_terms(question: str) -> frozenset[str]:
         # without it every passage would be on the subject of a question about nothing.
         named = _one_character_nouns(question)
     return entities | named
+
+
+def asking_clause_terms(question: str) -> frozenset[str]:
+    """The subject words of the clause that asks alone: "下周想请三天假在家陪孩子，要准备什么材料？" asks
+    about nothing of its own (`陪孩子` is why the leave is taken, said in a clause that does not ask)."""
+    clauses = [c for c in _CLAUSE_BREAK.split(question) if c.strip()]
+    asks = [c for c in clauses if ASKS.search(c)]
+    return subject_terms(asks[-1]) if asks else subject_terms(question)
 
 
 def _tagged_words(text: str) -> dict[str, list[str]]:
@@ -398,4 +409,8 @@ def on_subject(doc: DocumentEvidence, subject: frozenset[str]) -> bool:
             is_place(term) and any(place_unranked(term, p) and any(o in p for o in others) for p in sentences)
         )
     )
+    if any(term.endswith("项目组") and term not in text for term in subject):
+        # "西部项目组的同事去北京…一晚上限是多少": who the rule is asked for is no word a majority of
+        # the others can stand in for — the company's 600 元 is not that project's cap (session 29).
+        return False
     return named == len(subject) if len(subject) <= 3 else named * 3 >= len(subject) * 2

@@ -38,7 +38,8 @@ _FIGURE_ASKED: Final = re.compile(r"多少|上限|额度|最多|封顶|哪一档
 #: …not what happens above it, how to enter it, or what an invoice says; and not the rule itself
 #: ("住宿标准是多少", "年休假的天数怎么算": every tier is the answer).
 _NOT_THE_STANDARD: Final = re.compile(
-    r"超|多出|自己|承担|谁出|发票|抬头|填|录|手册|系统|水单|标准|规定|制度|怎么算|如何算|计算"
+    # (`自己出`/`自己掏` is who pays above the cap; "我自己能休几天" is the asker's own figure)
+    r"超|多出|自己(?:出|掏|付|垫|承担)|承担|谁出|发票|抬头|填|录|手册|系统|水单|标准|规定|制度|怎么算|如何算|计算"
 )
 
 

@@ -1,0 +1,236 @@
+"""Questions asked in English: read as the documents' Chinese words before any rule sees them.
+
+Blind 13 added questions from an expatriate employee ("Can I already take annual leave (年假)?",
+"What paperwork do I need to hand in for my 病假?"). Every cue table of the agent is Chinese, so an
+English question found no need at all and was handed back as an incomplete plan (`NEEDS_INPUT`), even
+where it named the leave in Chinese. Chat English inside a Chinese question was already read word by
+word (`hotel`, `reimburse`, `deadline`, `to-do`); a question written mostly in English is now glossed
+phrase by phrase — leave kinds, expenses, what is asked (`how many days` → 几天, `what paperwork` →
+哪些材料, `who approves` → 谁审批), times (`June 2024` → 2024年6月, `last week` → 上周, `at that time`
+→ 当时, `these days` → 现在), counts (`four days in a row` → 连续4天) and the forms that put a figure
+up for checking (`is still 380 a night, right?` → 还是380元一晚对吧) — and its other English words are
+dropped, since a word the glossary does not know says nothing the rules could read and would
+otherwise stand as a subject word no passage names. Identifiers (`u-wang`, `userId=…`), acronyms
+(`OA`, `CRM`, `HRBP`) and the English task words the planner reads are kept. A yes-no question
+(`Can I…?`, `Is…?`, `Do I…?`) ends in 吗, as its Chinese form does. Figures survive as digits, so the
+planner's fidelity check holds. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import Final
+
+__all__ = ["is_english", "read_english"]
+
+_LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+_NUMBERS: Final = {
+    "one": 1,
+    "a": 1,
+    "an": 1,
+    "two": 2,
+    "three": 3,
+    "four": 4,
+    "five": 5,
+    "six": 6,
+    "seven": 7,
+    "eight": 8,
+    "nine": 9,
+    "ten": 10,
+    "eleven": 11,
+    "twelve": 12,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+}
+_MONTHS: Final = {
+    name: number
+    for number, names in enumerate(
+        (
+            ("january", "jan"),
+            ("february", "feb"),
+            ("march", "mar"),
+            ("april", "apr"),
+            ("may",),
+            ("june", "jun"),
+            ("july", "jul"),
+            ("august", "aug"),
+            ("september", "sep", "sept"),
+            ("october", "oct"),
+            ("november", "nov"),
+            ("december", "dec"),
+        ),
+        start=1,
+    )
+    for name in names
+}
+_UNITS: Final = {"day": "天", "night": "晚", "week": "周", "month": "个月", "year": "年"}
+
+_NUMBER = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
+_MONTH = r"(" + "|".join(sorted(_MONTHS, key=len, reverse=True)) + r")\.?"
+
+
+def _count(raw: str) -> int:
+    return int(raw) if raw.isdigit() else _NUMBERS[raw.lower()]
+
+
+def _length(m: re.Match[str]) -> str:
+    # "four days in a row", "for 3 consecutive days": a length, 连续 when it runs unbroken.
+    row = bool(m.group("row_before") or m.group("row_mid") or m.group("row_after"))
+    return f"{'连续' if row else ''}{_count(m.group('n'))}{_UNITS[m.group('unit').lower()]}"
+
+
+def _month_year(m: re.Match[str]) -> str:
+    return f"{m.group(2)}年{_MONTHS[m.group(1).lower()]}月"
+
+
+def _month(m: re.Match[str]) -> str:
+    return f"{_MONTHS[m.group(1).lower()]}月"
+
+
+def _figure_per(m: re.Match[str]) -> str:
+    unit = {"night": "晚", "day": "天"}[m.group(2).lower()]
+    return f"{m.group(1)}元一{unit}"
+
+
+#: Phrase → the documents' words, in order (longer phrases first where one holds another).
+_Replacement = str | Callable[[re.Match[str]], str]
+_GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
+    (re.compile(pattern, re.IGNORECASE), replacement)
+    for pattern, replacement in (
+        # greetings and openers say nothing about the question
+        (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
+        (r"\bquick (?:check|question)\s*[:,-]", " "),
+        # times
+        (r"\b" + _MONTH + r"\s*,?\s*((?:19|20)\d\d)\b", _month_year),
+        (r"\bin ((?:19|20)\d\d)\b", r"\1年"),
+        (r"\bin " + _MONTH + r"(?![A-Za-z])", _month),
+        (r"\blast week\b", "上周"),
+        (r"\bnext week\b", "下周"),
+        (r"\bthis week\b", "本周"),
+        (r"\bnext month\b", "下个月"),
+        (r"\blast month\b", "上个月"),
+        (r"\bthis month\b", "本月"),
+        (r"\bthis year\b", "今年"),
+        (r"\blast year\b", "去年"),
+        (r"\btoday\b", "今天"),
+        (r"\btomorrow\b", "明天"),
+        (r"\b(?:at that time|at the time|back then|in those days)\b", "当时"),
+        (r"\b(?:these days|right now|currently|at the moment|nowadays|now)\b", "现在"),
+        # figures put up for checking: "is still 380 a night, right?"
+        (r"(\d+)\s*(?:yuan|rmb|元|块)?\s*(?:a|per|each)\s+(night|day)\b", _figure_per),
+        (r"\b(?:is |are )?still\s+(?=\d)", "还是"),
+        (r"\s*,?\s*\b(?:right|correct|isn't it|is that right)\s*\?", "对吧？"),
+        (r"\b(?:a|per|each) night\b|\bnightly\b", "每晚"),
+        (r"\b(?:a|per|each) day\b", "每天"),
+        # lengths: "four days in a row", "for 3 consecutive days"
+        (
+            r"\b(?P<row_before>consecutive\s+|straight\s+)?(?P<n>"
+            + _NUMBER[1:-1]
+            + r")\s+(?:(?P<row_mid>consecutive|straight)\s+)?(?P<unit>day|night|week|month|year)s?"
+            r"(?P<row_after>\s+in a row|\s+straight|\s+consecutively)?\b",
+            _length,
+        ),
+        # leave
+        (r"\b(?:annual leave|annual holidays?|paid (?:time off|leave)|vacation(?: days)?|pto)\b", "年假"),
+        (r"\b(?:sick leave|sick days?|(?:out|off|was|been|am|got) sick)\b", "病假"),
+        (r"\b(?:marriage|wedding) leave\b", "婚假"),
+        (r"\bpaternity leave\b", "陪产假"),
+        (r"\bmaternity leave\b", "产假"),
+        (r"\b(?:bereavement|funeral|compassionate) leave\b", "丧假"),
+        (r"\b(?:personal|unpaid) leave\b", "事假"),
+        (r"\b(?:time off in lieu|comp(?:ensatory)? (?:time|days?)|lieu days?)\b", "调休"),
+        (r"\b(?:registered (?:my|our) marriage|got married|get married)\b", "登记结婚"),
+        (r"\b(?:on )?probation(?:ary period)?\b", "试用期"),
+        (r"\binterns?(?:hip)?\b", "实习生"),
+        # expenses
+        (r"\b(?:business trips?|work trips?|travel(?:l?ing)? for work)\b", "出差"),
+        (r"\b(?:meal allowance|meal subsid(?:y|ies)|per diem|meals?)\b", "伙食补贴"),
+        (r"\b(?:hotels?|lodging|accommodation)\b", "住宿"),
+        (r"\b(?:transport(?:ation)?|taxis?)\b", "交通"),
+        (r"\bfirst[- ]tier cit(?:y|ies)\b", "一线城市"),
+        (r"\bsecond[- ]tier cit(?:y|ies)\b", "二线城市"),
+        (r"\bexpense system\b", "费控系统"),
+        (r"\b(?:expense claims?|reimbursements?|reimbursed?)\b", "报销"),
+        (r"\b(?:budget|cap|limit|ceiling|maximum|max)\b", "上限"),
+        (r"\bdaily\b", "每天"),
+        # what is asked
+        (r"\b(?:what|which) (?:paperwork|documents?|materials?|proof)\b", "哪些材料"),
+        (r"\b(?:paperwork|supporting documents?|documents?|materials?)\b", "材料"),
+        (
+            r"\bwho (?:has to |needs to |must |should |will |do i need to |does )?(?:approves?|sign off)\b",
+            "谁审批",
+        ),
+        (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
+        (r"\bhow many days\b", "几天"),
+        (r"\bhow long\b", "多久"),
+        (r"\b(?:how much|what's|what is|what are)\b", "多少"),
+        (r"\b(?:steps?|procedure|process)\b", "流程"),
+        (r"\bhow (?:do|can|should) (?:i|we) (?:apply|submit|claim)\b", "怎么申请"),
+        (r"\boverdue\b|\bpast due\b", "逾期"),
+        (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
+        (r"\b(?:take|use)\b", "休"),
+        (r"\b(?:my|mine)\b", "我的"),
+        (r"\b(?:i'm|i've|i'd|i|me)\b", "我"),
+    )
+)
+
+#: A yes-no question in English: its Chinese form ends in 吗.
+_YES_NO = re.compile(r"(?i)^\s*(?:can|may|could|am|is|are|do|does|did|will|would|should|have|has)\b")
+#: English words the planner reads as they are: the caller's task words, acronyms, identifiers.
+_KEPT = re.compile(r"(?i)^(?:tasks?|to-?dos?|todos?|deadlines?|ddl|list)$")
+
+
+#: The punctuation of Chinese, which the cue tables read ("…对吧？", "，").
+_FULL_WIDTH: Final = str.maketrans("?,;:!", "？，；：！")
+
+
+def is_english(text: str) -> bool:
+    """Mostly English: four words or more (identifiers such as `u-wang` are no words), and more than
+    twice as many Latin letters as Chinese characters — so chat English inside a Chinese question
+    ("把u-wang手上的task list拉给我看下") is left to the word-by-word readings."""
+    words = [
+        m.group(0)
+        for m in _LATIN_WORD.finditer(text)
+        if len(m.group(0)) > 1
+        and not ({text[m.start() - 1 : m.start()], text[m.end() : m.end() + 1]} & set("-_="))
+    ]
+    letters = sum(len(w) for w in words)
+    return len(words) >= 4 and letters > 2 * len(_CJK.findall(text))
+
+
+def _yes_no_ended(sentence: str) -> str:
+    if _YES_NO.match(sentence) and sentence.rstrip().endswith(("?", "？")):
+        return sentence.rstrip().rstrip("?？") + "吗？"
+    return sentence
+
+
+def _kept(m: re.Match[str], text: str) -> str:
+    word = m.group(0)
+    before = text[m.start() - 1] if m.start() else ""
+    after = text[m.end()] if m.end() < len(text) else ""
+    joined = {before, after} & set("-_=")
+    if _KEPT.match(word) or (word.isupper() and len(word) > 1) or joined:
+        return word
+    return " "
+
+
+def read_english(text: str) -> str:
+    """`text` in the documents' words when it is mostly English (module docs); else `text` as it is."""
+    if not is_english(text):
+        return text
+    sentences = [s for s in re.split(r"(?<=[.?!？。])\s+", text.strip()) if s]
+    out = " ".join(_yes_no_ended(s) for s in sentences)
+    for pattern, replacement in _GLOSSARY:
+        out = pattern.sub(replacement, out)
+    out = re.sub(r"(?i)\bto-do", "todo", out)
+    out = _LATIN_WORD.sub(lambda m: _kept(m, out), out)
+    # Chinese has no spaces between words, and the cue tables read it that way ("哪些 材料" → 哪些材料).
+    out = re.sub(r"[()（）]", " ", out)
+    out = out.translate(_FULL_WIDTH)
+    out = re.sub(r"\.(?!\d)", "。", out)
+    out = re.sub(r"(?<=[^A-Za-z0-9])\s+|\s+(?=[^A-Za-z0-9])", "", out.strip())
+    return re.sub(r"([\u4e00-\u9fff]{2,})\1+", r"\1", out)
