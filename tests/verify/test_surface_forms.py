@@ -129,6 +129,16 @@ _READINGS = [
 ]
 
 
+def test_a_month_named_in_words_is_read_and_a_chinese_month_meets_it() -> None:
+    assert [m.value for m in extract("the new routes launch in May.") if m.kind == "date"] == ["--05"]
+    assert not [m for m in extract("You may apply.") if m.kind == "date"]
+    evidence = "Headline inflation fell to 3.1% in May."
+    assert _contradictions("五月整体通胀已回落到 3.1%。", evidence) == set()
+    assert "number_not_in_evidence" not in {
+        i.code for i in check_claim("五月整体通胀已回落到 3.1%。", evidence, evidence)
+    }
+
+
 def test_a_bare_month_abbreviation_that_fills_a_table_cell_is_a_month() -> None:
     table = "Metric | Aug | Jul\nMRR | $482,300 | $465,900"
     assert [m.value for m in extract(table) if m.kind == "date"] == ["--08", "--07"]
@@ -374,6 +384,21 @@ _WORKED_FROM_DATES_AND_TOTALS = [
         "The HX-220 drill was nine units short (405 vs 412).",
         "seven",
         "nine",
+    ),
+    # a whole percent that is the exact ratio of two of the claim's figures; a margin after 净胜
+    (
+        "澄川科技 2024 年第二季度营收 12.6 亿元，去年同期 10.5 亿元。",
+        "营收 12.6 亿元，比去年同期的 10.5 亿元多了 2.1 亿元，同比增长两成。",
+        "营收 12.6 亿元，比去年同期的 10.5 亿元多了 2.1 亿元，同比增长三成。",
+        "两成",
+        "三成",
+    ),
+    (
+        "第 12 轮 港湾鲸鲨 98:91 北岭雪狼（主场）",
+        "第 12 轮港湾鲸鲨在主场以 98 比 91 赢了北岭雪狼，净胜 7 分。",
+        "第 12 轮港湾鲸鲨在主场以 98 比 91 赢了北岭雪狼，净胜 9 分。",
+        "7",
+        "9",
     ),
     # a monthly rent times the months the claim states, said as a total after `共`
     (

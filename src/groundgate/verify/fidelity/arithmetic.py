@@ -79,7 +79,7 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False)
 #: Words that say a figure is worked out from others: a remainder, a total, a difference.
 _ARITHMETIC_CUE = re.compile(
     r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
-    r"增加了?|减少了?|涨了|降了|提高了|下降了|"
+    r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|"
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
     r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
@@ -236,15 +236,16 @@ def _ratio_percent(m: Mention, x: _Ctx) -> bool:
     if m.kind != "percent" or not isinstance(m.value, float) or not m.value:
         return False
     hedged = x.hedged_near(m)
-    if not hedged and "." not in m.text:
-        return False
+    # A whole percent said plainly (`同比增长两成` on 2.1 of 10.5) is the exact ratio of two of the
+    # claim's own figures; a hedged one, or one with decimals, may take the window's too.
+    loose = hedged or "." in m.text
     figures = [
         (e.kind, e.value)
-        for e in _nearby(x)
+        for e in (_nearby(x) if loose else extract(x.source).items)
         if isinstance(e.value, float) and e.value > 0 and e.kind in _RATIO_KINDS
     ]
     return any(
-        _approx(100 * a / b, m, True)
+        _approx(100 * a / b, m, loose)
         for kind_a, a in figures
         for kind_b, b in figures
         if a < b and (kind_a == kind_b or {kind_a, kind_b} <= {"count", "number"})

@@ -179,6 +179,17 @@ def _check_date(m: Mention, x: _Ctx) -> None:
     if not x.plan and m.kind == "time" and _time_worked_out(value, x):
         return
     day_only = value.startswith("---")
+    # `performed in February`, in a claim with no figure at all: a month named in words, which news
+    # retells from `last month` or `earlier this year` — read so that `五月` can meet `in May`, but not
+    # held against the context on its own.
+    named_month = (
+        m.kind == "date"
+        and not x.plan
+        and re.fullmatch(r"--\d\d", value) is not None
+        and m.text.rstrip(".").isascii()
+        and m.text.rstrip(".").isalpha()
+        and not any(c.isdigit() for c in x.source)
+    )
     if day_only and x.everything.contains_token(str(int(value[3:]))):
         return  # `15 日当天` over `幼儿园 15 日停课`, `12 日` over `on 12 and 13 October`: the day is stated
     if not x.plan and m.kind == "date" and (_date_worked_out(value, x) or months_after(value, x)):
@@ -196,7 +207,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
             # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
             "warning"
-            if day_only or x.hedged_near(m) or _date_within_stated_range(value, x)
+            if day_only or named_month or x.hedged_near(m) or _date_within_stated_range(value, x)
             else "contradiction",
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
             m.text,
@@ -218,7 +229,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             return  # a relative period may be the absolute date the evidence gives; cannot tell
         severity = "warning"
     else:
-        severity = x.severity(m)
+        severity = "warning" if named_month else x.severity(m)
     r.add(
         "number_not_in_evidence",
         severity,

@@ -111,6 +111,8 @@ def dates(ex: _Extractor, digit: bool, alpha: bool) -> None:
                 if ex.left_ok(m.start(), _DATE_GLUE) and ex.free(*m.span()):
                     ex.add(_Rec("date", f"{m.group('y')}s", m.start(), m.end()))
         _numeric_dates(ex, alpha)
+    elif alpha and _MON_GATE_RX.search(nt):
+        _numeric_dates(ex, alpha)  # `finish by the end of October`: a month named with no figure
     if "月" in nt and _CN_DIGIT_RX.search(nt):
         for m in _ZH_MONTH_CN_RX.finditer(nt):
             if not ex.left_ok(m.start(), _CN_MONTH_BEFORE):
@@ -246,9 +248,7 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                 name = _MONTH_NAME_RX.match(m.group())
                 mon = name.group() if name is not None else ""
                 if not (m.group("d") or m.group("y")) and (
-                    (len(mon) <= 4 and mon.lower() not in ("june", "july") and not _in_cell(nt, m, mon))
-                    or mon == "May"
-                    or _NAME_AFTER_RX.match(nt, m.end()) is not None
+                    not _bare_month(nt, m, mon) or _NAME_AFTER_RX.match(nt, m.end()) is not None
                 ):
                     continue  # a bare `Mar` or `May` is too ambiguous, `June Carter` a name
                 _ymd(ex, m.start(), m.end(), m.group("y"), str(_MONTHS[mon.lower()]), m.group("d"))
@@ -267,6 +267,10 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
 
 
 _NAME_AFTER_RX = re.compile(r"[ \t]+[A-Z][a-z]")
+#: `in May`, `by May`, `end of May`: after these `May` is the month, not the verb.
+_MONTH_PREPOSITION_RX = re.compile(
+    r"\b(?:in|by|since|until|till|from|before|after|of|early|late|mid|during|through)[ \t]+$", re.IGNORECASE
+)
 _ZH_DAY_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|～|-|–|—)[ \t]*(?P<d>\d\d?)[ \t]*日")
 #: `9 日 DNS 解析异常`, `于 23 日完成`: a day of the month said alone, at the start of a clause.
 _ZH_DAY_RX = re.compile(
@@ -295,6 +299,14 @@ _DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—)[ \
 #: A table cell or list item of its own: `| Aug | Jul |`, `Jan, Feb, Mar`.
 _CELL_BEFORE_RX = re.compile(r"(?:^|[|,\n])[ \t]*$")
 _CELL_AFTER_RX = re.compile(r"[ \t]*(?:$|[|,\n])")
+
+
+def _bare_month(nt: str, m: re.Match[str], mon: str) -> bool:
+    """A month named with no day or year: a full name (`October`, `June`), a bare abbreviation only
+    in a table cell, and `May` only after a preposition (`in May`, `by the end of May`)."""
+    if mon == "May":
+        return _MONTH_PREPOSITION_RX.search(nt, max(0, m.start() - 12), m.start()) is not None
+    return len(mon) > 4 or mon.lower() in ("june", "july") or _in_cell(nt, m, mon)
 
 
 def _in_cell(nt: str, m: re.Match[str], mon: str) -> bool:
