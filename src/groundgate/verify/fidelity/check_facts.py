@@ -101,6 +101,37 @@ def _shift_days(mentions: Sequence[Mention], text: str) -> set[int]:
     return days
 
 
+_MONTH_NAMES = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+
+
+def _month_named_in_words(value: str, text: str) -> bool:
+    """A month alone (`--05`) that the text names in English words (`in May`, `by the end of
+    October`): a text with no figure is not read for dates, so the month is looked up by name (`May`
+    only after a preposition: `you may` is no month)."""
+    if re.fullmatch(r"--\d\d", value) is None or not 1 <= int(value[2:]) <= 12:
+        return False
+    name = _MONTH_NAMES[int(value[2:]) - 1]
+    if name == "May":
+        return (
+            re.search(r"\b(?:in|by|since|until|till|from|before|after|of|during|through)\s+May\b", text)
+            is not None
+        )
+    return re.search(rf"\b{name}\b", text) is not None
+
+
 def _date_worked_out(value: str, x: _Ctx) -> bool:
     """`到期前 30 天，也就是 2025 年 1 月 2 日` over `到期前 30 天提醒` and `到期日为 2025-02-01`: the claim's
     date is a date of the evidence moved by a shift that the claim and the evidence both state."""
@@ -179,17 +210,6 @@ def _check_date(m: Mention, x: _Ctx) -> None:
     if not x.plan and m.kind == "time" and _time_worked_out(value, x):
         return
     day_only = value.startswith("---")
-    # `performed in February`, in a claim with no figure at all: a month named in words, which news
-    # retells from `last month` or `earlier this year` — read so that `五月` can meet `in May`, but not
-    # held against the context on its own.
-    named_month = (
-        m.kind == "date"
-        and not x.plan
-        and re.fullmatch(r"--\d\d", value) is not None
-        and m.text.rstrip(".").isascii()
-        and m.text.rstrip(".").isalpha()
-        and not any(c.isdigit() for c in x.source)
-    )
     if day_only and x.everything.contains_token(str(int(value[3:]))):
         return  # `15 日当天` over `幼儿园 15 日停课`, `12 日` over `on 12 and 13 October`: the day is stated
     if not x.plan and m.kind == "date" and (_date_worked_out(value, x) or months_after(value, x)):
@@ -207,7 +227,7 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             # Only a hedge right at the time or date makes it an estimate (`around 20:00`); one
             # elsewhere in a long clause (`all of the roughly 40 deployments`) does not.
             "warning"
-            if day_only or named_month or x.hedged_near(m) or _date_within_stated_range(value, x)
+            if day_only or x.hedged_near(m) or _date_within_stated_range(value, x)
             else "contradiction",
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different date or period).",
             m.text,
@@ -223,13 +243,15 @@ def _check_date(m: Mention, x: _Ctx) -> None:
             None,
         )
         return
+    if _month_named_in_words(value, x.everything.text):
+        return  # `五月整体通胀` over `fell to 3.1% in May`: the month, named in the other language
     severity: Severity
     if m.kind == "period":
         if "date" in x.aligned.by_kind or "date" in x.everything.by_kind:
             return  # a relative period may be the absolute date the evidence gives; cannot tell
         severity = "warning"
     else:
-        severity = "warning" if named_month else x.severity(m)
+        severity = x.severity(m)
     r.add(
         "number_not_in_evidence",
         severity,

@@ -111,8 +111,6 @@ def dates(ex: _Extractor, digit: bool, alpha: bool) -> None:
                 if ex.left_ok(m.start(), _DATE_GLUE) and ex.free(*m.span()):
                     ex.add(_Rec("date", f"{m.group('y')}s", m.start(), m.end()))
         _numeric_dates(ex, alpha)
-    elif alpha and _MON_GATE_RX.search(nt):
-        _numeric_dates(ex, alpha)  # `finish by the end of October`: a month named with no figure
     if "月" in nt and _CN_DIGIT_RX.search(nt):
         for m in _ZH_MONTH_CN_RX.finditer(nt):
             if not ex.left_ok(m.start(), _CN_MONTH_BEFORE):
