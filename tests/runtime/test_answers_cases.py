@@ -13,7 +13,7 @@ import pytest
 from groundgate.contracts import EvidenceType
 from groundgate.questions import derive_needs
 from groundgate.questions.equivalents import bundled_equivalents
-from groundgate.runtime.answers import choose_units
+from groundgate.runtime.answers import _listed_cases, choose_units
 from groundgate.verify.evidence_items import EvidenceItem
 
 REFUND = "退款到账时间取决于付款方式和银行：借记卡一般 1 到 3 个工作日到账，信用卡一般 3 到 7 个工作日退回信用额度，节假日顺延。"
@@ -70,3 +70,71 @@ def test_a_question_asking_no_particular_case_is_answered_by_the_whole_sentence(
         equivalents=bundled_equivalents(),
     )
     assert [unit.text for unit in chosen] == [ONCALL]
+
+
+LAG = (
+    "Normal values are below 100 messages for notify-payment-events and below 200 for order-settlement, "
+    "with short peaks after deployments."
+)
+LAG_SOURCE = "platform/runbook-kafka-consumer-lag.md > Kafka Consumer Lag Runbook > Normal levels and alert"
+
+
+@pytest.mark.parametrize(
+    ("question", "said", "not_said"),
+    [
+        ("What counts as a normal lag for the order-settlement consumer group?",
+         "Normal values are below 200 for order-settlement", "below 100"),
+        ("What counts as a normal lag for the notify-payment-events consumer group?",
+         "Normal values are below 100 messages for notify-payment-events", "below 200"),
+    ],
+)  # fmt: skip
+def test_an_english_sentence_listing_values_for_several_things_is_cut_to_the_asked_things_value(
+    question: str, said: str, not_said: str
+) -> None:
+    chosen = choose_units(
+        derive_needs(question),
+        [_passage(LAG, LAG_SOURCE)],
+        relevance=lambda unit: 0.0,
+        keep=lambda unit: True,
+        max_claims=3,
+        equivalents=bundled_equivalents(),
+    )
+    text = " ".join(unit.text for unit in chosen)
+    assert said in text
+    assert not_said not in text
+    # the lead-in and the asked thing's piece are both quoted verbatim
+    assert all(excerpt in LAG for unit in chosen for _, excerpt in unit.quotes)
+
+
+@pytest.mark.parametrize(
+    ("sentence", "cases"),
+    [
+        (LAG, ["below 100 messages for notify-payment-events", "below 200 for order-settlement"]),
+        ("The limit is 5,000 for A, 2,000 for B and 300 for C.", ["5,000 for A", "2,000 for B", "300 for C."]),
+        # the last value is for B and C both: cutting it would drop C
+        ("The limit is 5,000 for A and 2,000 for B and C.", None),
+        # one value only: nothing to cut
+        ("Normal values are below 100 messages for notify-payment-events.", None),
+        # Chinese sentences are cut at their commas (`_cases`), never this way
+        ("借记卡 3 天 for A and 5 天 for B", None),
+    ],
+)  # fmt: skip
+def test_an_english_listing_is_cut_only_where_each_piece_gives_one_value_for_one_thing(
+    sentence: str, cases: list[str] | None
+) -> None:
+    listed = _listed_cases(sentence, 0, len(sentence))
+    assert (None if listed is None else [sentence[a:b] for a, b in listed[1]]) == cases
+
+
+def test_a_question_asking_no_particular_thing_of_a_listing_is_answered_by_the_whole_sentence() -> None:
+    chosen = choose_units(
+        derive_needs("What are the normal consumer lag values?"),
+        [_passage(LAG, LAG_SOURCE)],
+        relevance=lambda unit: 0.0,
+        keep=lambda unit: True,
+        max_claims=3,
+        equivalents=bundled_equivalents(),
+    )
+    text = " ".join(unit.text for unit in chosen)
+    assert "below 100" in text
+    assert "below 200" in text

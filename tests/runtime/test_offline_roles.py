@@ -13,6 +13,7 @@ from groundgate.contracts import EvidenceType, ParseStatus, RetryContext, ToolCa
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import derive_needs
 from groundgate.runtime.offline import ExtractiveExecutor, RulePlanner
+from groundgate.runtime.orchestrator import _covered_by_windows
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest
 from groundgate.verify.evidence_items import EvidenceItem
 
@@ -310,3 +311,45 @@ def test_a_follow_up_reads_the_record_the_turn_before_named() -> None:
     logs = [c for c in output.calls if c.tool == "query_logs"]
     assert logs
     assert logs[0].arguments["keywords"] == ["INC-20260314-01"]
+
+
+@pytest.mark.parametrize(
+    ("question", "live_until", "start"),
+    [
+        # `2点08分` says no half of the day: data of the afternoon that ends at 15:10 holds 14:08
+        ("2点08分 支付成功率是多少？", datetime(2026, 3, 14, 15, 10, tzinfo=UTC), "2026-03-14T13:53:00+00:00"),
+        # live data ending at 09:00: 02:08 of that morning is the later of the two
+        ("2点08分 支付成功率是多少？", datetime(2026, 3, 14, 9, 0, tzinfo=UTC), "2026-03-14T01:53:00+00:00"),
+        # a daypart said is kept: `凌晨` is the early morning, even when the data is of the afternoon
+        ("凌晨2点08分 支付成功率是多少？", datetime(2026, 3, 14, 15, 10, tzinfo=UTC), "2026-03-14T01:53:00+00:00"),
+    ],
+)  # fmt: skip
+def test_a_chinese_hour_without_a_daypart_is_the_last_such_minute_of_either_half_of_the_day(
+    question: str, live_until: datetime, start: str
+) -> None:
+    request = PlanRequest(
+        question=question,
+        tools=TOOLS,
+        round=2,
+        retry_context=RetryContext(round=1, missing_evidence_facts=["x"], unmet_need_ids=["n1"]),
+        needs=derive_needs(question),
+    )
+    output = RulePlanner(now=NOW, live_until=lambda: live_until).plan(request).output
+    assert output is not None
+    metric = next(c for c in output.calls if c.tool == "query_metrics")
+    assert metric.arguments["start"] == start
+
+
+@pytest.mark.parametrize(
+    ("question", "covered"),
+    [
+        ("2点08分 支付成功率是多少？", {"2点08分"}),  # either half of the day: 14:08 is in the window
+        ("凌晨2点08分 支付成功率是多少？", set()),  # the early morning is not
+    ],
+)
+def test_a_window_around_the_afternoon_reading_keeps_a_chinese_hour_said_without_a_daypart(
+    question: str, covered: set[str]
+) -> None:
+    window = {"start": "2026-03-14T13:53:00+00:00", "end": "2026-03-14T14:23:00+00:00"}
+    calls = [ToolCall(tool="query_metrics", arguments={"name": "payment_success_rate", **window})]
+    assert _covered_by_windows(question, calls) == covered

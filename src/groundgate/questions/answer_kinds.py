@@ -16,6 +16,7 @@ from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.conditions import quantity_interval
 from groundgate.questions.needs import term_weight
 from groundgate.questions.statements import _FLAT, Statement
+from groundgate.questions.when import states_a_time
 from groundgate.text.lexicon import default_lexicon
 from groundgate.text.segmentation import is_cjk_text, stem, tokenize
 from groundgate.verify import fidelity
@@ -24,15 +25,6 @@ __all__ = ["failure_terms", "gives_kind"]
 
 _NUMERIC: Final = frozenset(
     {"amount", "percent", "duration", "size", "measure", "count", "number", "range", "period"}
-)
-_TIME_WORDS = re.compile(
-    r"每天|每日|每周|每月|每年|工作日|周[一二三四五六日天]|星期|上午|下午|凌晨|晚上|早上|中午|月底|月初|"
-    r"\b(?:daily|weekly|monthly|every|weekdays?|monday|tuesday|wednesday|thursday|friday|saturday|sunday|"
-    r"morning|afternoon|evening|night|noon|midnight|am|pm)\b",
-    re.IGNORECASE,
-)
-_WHEN_MENTIONS: Final = frozenset(
-    {"time", "date", "period", "duration", "range", "percent", "amount", "count"}
 )
 #: A question asking under what condition, which a clock time alone does not answer.
 _ASKS_CONDITION: Final = re.compile(
@@ -258,12 +250,9 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             # "满足什么条件才能宣布结束": a rule's condition, not the time one case of it happened
             # (`04:05 重复推送停止，事故结束`).
             return bool(_WHEN_WORDS.search(s.text) or _CONDITION_WORDS.search(s.text))
-        # "When does the alert fire?" is answered by a condition as often as by a clock time.
-        return (
-            any(m.kind in _WHEN_MENTIONS for m in s.mentions)
-            or bool(_TIME_WORDS.search(s.text))
-            or bool(_WHEN_WORDS.search(s.text))
-        )
+        # "When did it recover", "什么时候处理": a time, a date, a day or a span is stated; a sentence
+        # with no time (`recovered after the restart`, `当错误率超过 5% 时`) does not say when.
+        return states_a_time(s)
     if kind is AnswerKind.REASON:
         # "Why did ORD-… fail?" is not answered by `status: FAILED`: the question's own predicate
         # (fail, 失败) restated is no cause.

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import Final
 
 from groundgate.contracts import ConditionKind, NeedCondition
@@ -22,6 +23,7 @@ __all__ = [
     "QUANTITY_MENTIONS",
     "quantity_interval",
     "read_conditions",
+    "clock_readings",
     # checking a statement against one
     "CONFLICT",
     "SATISFIED",
@@ -201,6 +203,26 @@ def quantity_outcome(s: Statement, c: NeedCondition, *, any_conflict: bool = Fal
     return CONFLICT if addressed else UNADDRESSED
 
 
+@lru_cache(maxsize=1024)
+def _without_daypart(text: str) -> bool:
+    """Whether `text` is a Chinese clock time with no daypart (`2点08分`, not `凌晨2点08分`): the
+    checker reads it as either half of the day (`12h`, docs/design.md §2.1)."""
+    return any(m.kind == "time" and m.qualifier == "12h" for m in fidelity.extract(text))
+
+
+def clock_readings(c: NeedCondition) -> tuple[str, ...]:
+    """The clock times (`HH:MM`) a time condition may mean: as read, and — for a Chinese hour said
+    with no daypart (`2点08分`) — twelve hours on too (`14:08`): nothing in the question says which
+    half of the day it is, and the evidence may be of the afternoon."""
+    value = c.value[:5]
+    if c.kind is not ConditionKind.TIME or _minutes(value) is None:
+        return (c.value,)
+    hour = int(value[:2])
+    if hour < 12 and _without_daypart(c.text):
+        return (value, f"{hour + 12:02d}{value[2:]}")
+    return (value,)
+
+
 def _same_day(asked: str, stated: str) -> bool:
     if asked[-5:] != stated[-5:]:
         return False
@@ -224,10 +246,13 @@ def condition_outcome(s: Statement, c: NeedCondition) -> str:
         if not days:
             return UNADDRESSED
         return SATISFIED if any(_same_day(c.value, d) for d in days) else CONFLICT
-    asked = _minutes(c.value)
+    readings = [a for r in clock_readings(c) if (a := _minutes(r)) is not None]
     stated = [t for m in s.mentions if m.kind == "time" and (t := _minutes(str(m.value))) is not None]
-    if asked is None or not stated:
+    if not readings or not stated:
         return UNADDRESSED
     # "12:30 那会儿" is near 12:45, not 13:00: a record half an hour away is of another moment.
-    near = any(abs(t - asked) <= _NEAR_MINUTES for t in stated) or min(stated) <= asked <= max(stated)
+    near = any(
+        any(abs(t - asked) <= _NEAR_MINUTES for t in stated) or min(stated) <= asked <= max(stated)
+        for asked in readings
+    )
     return SATISFIED if near else CONFLICT

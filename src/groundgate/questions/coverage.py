@@ -50,6 +50,7 @@ from groundgate.questions.needs import (
     term_weight,
 )
 from groundgate.questions.statements import _FLAT, Statement, statement
+from groundgate.questions.when import predicate_codes, reference_event_words
 from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "is_rule_name", "match_need", "statement"]
@@ -585,7 +586,7 @@ def _statement_codes(
     """The codes of what the statement says against the need's predicate, case, subject and
     qualifiers, whether it states other cases too, and whether it only repeats the question; with
     the qualifier conflicts and rival cases found (the caller weighs those again)."""
-    codes = _predicate_codes(need, checkable, present)
+    codes = predicate_codes(need, checkable, present)
     codes += _case_codes(need, s, words)
     codes += _subject_codes(need, s, words)
     qualifiers = _qualifier_conflicts(need, s)
@@ -606,13 +607,6 @@ def _statement_codes(
 _RECORD_FIELD: Final = re.compile(r"^[\w.]+ \[[^\]]+\]: (.+)$")
 
 
-#: Where an English yes/no question's main clause ends: "Are any minutes left out | when the SLO
-#: is calculated" asks whether minutes are left out; the `when` clause only says of what.
-_EN_SUBORDINATE: Final = re.compile(
-    r"\b(?:when|whenever|if|while|after|before|because|during|since|until|unless|once)\b", re.IGNORECASE
-)
-
-
 def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -> tuple[list[str], set[str]]:
     """The need's terms that can be looked for in `s`, and the reference event's words left out.
 
@@ -621,7 +615,7 @@ def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -
     revocation") or not at all."""
     failure = failure_terms(need)  # "why did ORD-… fail": the cause line need not say `fail`
     checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0 and t not in failure]
-    reference = _reference_event_words(need)
+    reference = reference_event_words(need)
     if reference and any(t not in reference for t in checkable):
         return [t for t in checkable if t not in reference], reference
     return checkable, reference
@@ -647,7 +641,7 @@ def _case_codes(need: Need, s: Statement, words: TermEquivalents | None) -> list
     if not need.case_terms:  # most needs set no case: build the statement alone only when one does
         return []
     own = statement(s.text) if s.context or s.surround is not None else s
-    reference = _reference_event_words(need)  # "before the old key is revoked" sets no case
+    reference = reference_event_words(need)  # "before the old key is revoked" sets no case
     unsaid = [
         t
         for t in need.case_terms
@@ -665,57 +659,6 @@ def _modifies_shared(text: str, word: str, shared: set[str]) -> bool:
         return False
     rest = text[at + len(word) :].lstrip().lower()
     return any(other and not other[0].isdigit() and rest.startswith(other) for other in shared)
-
-
-def _when_clauses(need: Need) -> tuple[str, str, str] | None:
-    """An English "when" question cut at its own clause: (main clause, the subordinator, the rest),
-    the opening "when" left out ("When do merchants get reminded | before | the old key is revoked");
-    None for any other need or a question with no such clause."""
-    if need.kind is not AnswerKind.TIME or is_cjk_text(need.text):
-        return None
-    asked = _EN_WHEN_OPENER.sub("", need.text)
-    m = _EN_SUBORDINATE.search(asked)
-    if m is None or not asked[: m.start()].strip():
-        return None
-    return asked[: m.start()], m.group(0).lower(), asked[m.end() :]
-
-
-def _words_of(text: str) -> set[str]:
-    return set(re.findall(r"[a-z0-9][a-z0-9\-]*", text.lower()))
-
-
-def _reference_event_words(need: Need) -> set[str]:
-    """The terms of an English "when" question's own before/after clause (`_predicate_codes`)."""
-    cut = _when_clauses(need)
-    if cut is None or cut[1] not in ("before", "after", "until", "since"):
-        return set()
-    main, later = _words_of(cut[0]), _words_of(cut[2])
-    return {t for t in need.terms if t.lower() in later and t.lower() not in main}
-
-
-_EN_WHEN_OPENER: Final = re.compile(r"^\s*(?:(?:and|so|but|then)\s+)?when\b", re.IGNORECASE)
-
-
-def _predicate_codes(need: Need, checkable: Sequence[str], present: set[str]) -> list[str]:
-    """A yes/no question asks whether its main clause holds: every word of that clause must be
-    there ("Are any minutes left out" is not answered by a sentence on how the SLO counts minutes,
-    which says nothing of leaving any out); a "when" question with a clause of its own (before,
-    after, if …) asks the time of its main clause's event. English only: a Chinese question's
-    clause is not cut this way (docs/design.md §8, "Coverage")."""
-    if is_cjk_text(need.text):
-        return []
-    cut = _when_clauses(need)
-    if cut is not None:
-        # "When do merchants get reminded *before the old one is revoked*" names two events and asks
-        # the time of the first: a sentence on when the key is revoked answers the other one.
-        words = _words_of(cut[0]) - {"when", "what", "time", "and", "do", "does", "did"}
-        unsaid = [t for t in checkable if t.lower() in words and t not in present]
-        return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
-    if need.kind is not AnswerKind.YES_NO:
-        return []
-    words = _words_of(_EN_SUBORDINATE.split(need.text, maxsplit=1)[0])
-    unsaid = [t for t in checkable if t.lower() in words and t not in present]
-    return ["need:predicate_unsaid:" + ",".join(unsaid)] if unsaid else []
 
 
 _EN_NEGATED = re.compile(

@@ -13,9 +13,10 @@ import re
 from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
+from groundgate.questions.conditions import clock_readings
 from groundgate.questions.statements import Statement
 
-__all__ = ["asks_value_at", "not_at_asked_minute"]
+__all__ = ["asked_minutes", "asks_value_at", "not_at_asked_minute"]
 
 #: A metric series' summary over a window, as `render_fact` writes it (`… 13:42–14:42 UTC: max 99.86
 #: at 13:51, min …`).
@@ -35,25 +36,32 @@ _ASKS_SUMMARY: Final = re.compile(
 def asks_value_at(need: Need) -> str | None:
     """The minute (`14:12`) a quantity need asks the value at, or None: one clock time, not asked
     roughly, and no extreme or mean of a window asked."""
+    minutes = asked_minutes(need)
+    return minutes[0] if minutes else None
+
+
+def asked_minutes(need: Need) -> tuple[str, ...]:
+    """The readings of the minute `need` asks the value at (`asks_value_at`): one, or both halves of
+    the day for a Chinese hour said with no daypart (`2点08分` is 02:08 or 14:08, `clock_readings`)."""
     if need.kind is not AnswerKind.QUANTITY:
-        return None
-    minutes = [c.value for c in need.conditions if c.kind is ConditionKind.TIME and len(c.value) == 5]
-    if len(minutes) != 1 or _ROUGHLY.search(need.text) or _ASKS_SUMMARY.search(need.text):
-        return None
-    return minutes[0]
+        return ()
+    times = [c for c in need.conditions if c.kind is ConditionKind.TIME and len(c.value) == 5]
+    if len(times) != 1 or _ROUGHLY.search(need.text) or _ASKS_SUMMARY.search(need.text):
+        return ()
+    return clock_readings(times[0])
 
 
 def not_at_asked_minute(s: Statement, need: Need) -> bool:
     """Whether `s` gives no value at the minute `need` asks it at: a window's summary whose maximum
     fell at another minute, or a record of another minute, however near (a log line of 14:18,
     `waiters=300/300`, says nothing of the queue at 14:24). A span of times that holds the minute does."""
-    minute = asks_value_at(need)
-    if minute is None:
+    minutes = asked_minutes(need)
+    if not minutes:
         return False
     summary = _WINDOW_SUMMARY.search(s.text)
     if summary is not None:
-        return summary.group(1) != minute
+        return summary.group(1) not in minutes
     stated = sorted({str(m.value)[:5] for m in s.mentions if m.kind == "time"})
-    if not stated or minute in stated:
+    if not stated or any(minute in stated for minute in minutes):
         return False
-    return not (len(stated) >= 2 and stated[0] <= minute <= stated[-1])
+    return not any(len(stated) >= 2 and stated[0] <= minute <= stated[-1] for minute in minutes)

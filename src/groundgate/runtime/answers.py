@@ -30,7 +30,7 @@ from groundgate.compose.templates import templates
 from groundgate.contracts import AnswerKind, ConditionKind, EvidenceType, Need, QuestionNeeds
 from groundgate.questions import Statement, TermEquivalents, match_need, statement
 from groundgate.questions.coverage import NeedMatch
-from groundgate.questions.moments import asks_value_at
+from groundgate.questions.moments import asked_minutes
 from groundgate.questions.needs import term_weight
 from groundgate.questions.statements import adds_to_rule_before
 from groundgate.text.instructions import is_instruction_like
@@ -197,22 +197,55 @@ def units_of(item: EvidenceItem, order: int) -> list[Unit]:
                     units.append(
                         Unit(said, ((item, quote),), order + len(units), surround=whole, clause=True)
                     )
-        cases = _cases(item.text, start, end)
-        lead_in = item.text[start : cases[0][0]] if cases else ""
-        for c_start, c_end in cases:
-            if _quotable(item, c_start, c_end):
-                said = clean(item.text[c_start:c_end])
-                units.append(
-                    Unit(
-                        said,
-                        ((item, item.quote_text[c_start:c_end]),),
-                        order + len(units),
-                        surround=lead_in,
-                        clause=True,
-                        case=True,
-                        sentence=whole,
-                    )
-                )
+        units += _case_units(item, start, end, order + len(units))
+    return units
+
+
+def _case_units(item: EvidenceItem, start: int, end: int, order: int) -> list[Unit]:
+    """The cases of the sentence `item.text[start:end]` (`_cases`, or an English listing of values
+    for several things, `_listed_cases`), each a unit of its own."""
+    whole = item.text[start:end]
+    cases = _cases(item.text, start, end)
+    if cases:
+        lead_in = item.text[start : cases[0][0]]
+        return [
+            Unit(
+                clean(item.text[a:b]),
+                ((item, item.quote_text[a:b]),),
+                order + n,
+                surround=lead_in,
+                clause=True,
+                case=True,
+                sentence=whole,
+            )
+            for n, (a, b) in enumerate((a, b) for a, b in cases if _quotable(item, a, b))
+        ]
+    listed = _listed_cases(item.text, start, end)
+    if not listed:
+        return []
+    lead_end, cases = listed
+    lead_in = item.text[start:lead_end].strip()
+    units: list[Unit] = []
+    for a, b in cases:
+        if not _quotable(item, a, b) or (lead_in and not _quotable(item, start, lead_end)):
+            continue
+        # An English case needs the lead-in to be a sentence ("Normal values are" + "below 200 for
+        # order-settlement"): both are quoted, as a table row quotes its header.
+        quotes: tuple[tuple[EvidenceItem, str], ...] = (
+            ((item, item.quote_text[start:lead_end].strip()),) if lead_in else ()
+        ) + ((item, item.quote_text[a:b]),)
+        said = clean(f"{lead_in} {item.text[a:b]}" if lead_in else item.text[a:b])
+        units.append(
+            Unit(
+                said if said.endswith(_FULL_STOP) else said + ".",
+                quotes,
+                order + len(units),
+                surround=lead_in,
+                clause=True,
+                case=True,
+                sentence=whole,
+            )
+        )
     return units
 
 
@@ -245,6 +278,44 @@ def _cases(text: str, start: int, end: int) -> list[tuple[int, int]]:
     if len(cases) < 2 or len(pieces) < 3 or not re.search("[\u4e00-\u9fff]", text[start:end]):
         return []  # one case (or two halves of one clause): the sentence and its clauses say it
     return cases
+
+
+#: An English listing of values for several things ("below 100 messages for notify-payment-events and
+#: below 200 for order-settlement"): its pieces are split at commas (not a thousands separator),
+#: semicolons and `and`; a case is a piece with a figure followed by `for` and what it is for.
+_LIST_SPLIT = re.compile(r",(?!\d{3}(?!\d))\s*(?:and\s+)?|;\s*|\s+and\s+")
+_LISTED = re.compile(
+    r"(?:(?:below|above|under|over|up to|at most|at least|less than|more than|about|around|~)\s+)?"
+    r"(?<![\d,.])\d[\d,.]*[^,;]*?\bfor\s+(?:the\s+)?[\w`*]",
+    re.IGNORECASE,
+)
+
+
+def _listed_cases(text: str, start: int, end: int) -> tuple[int, list[tuple[int, int]]] | None:
+    """(Where the lead-in ends, the cases) of an English sentence that lists values for several
+    things in adjacent pieces (`_LISTED`), or None. The lead-in is what the first piece says before
+    its value ("Normal values are"); a piece without a figure between two cases (`for A and B`) leaves
+    the sentence whole, since a case would then drop a thing its value is for."""
+    if re.search("[\u4e00-\u9fff]", text[start:end]):
+        return None
+    pieces: list[tuple[int, int]] = []
+    joins: list[str] = []
+    at = start
+    for sep in _LIST_SPLIT.finditer(text, start, end):
+        pieces.append((at, sep.start()))
+        joins.append(sep.group().strip())
+        at = sep.end()
+    pieces.append((at, end))
+    found = [(a, b, _LISTED.search(text, a, b)) for a, b in pieces]
+    listed = [n for n, (_, _, m) in enumerate(found) if m]
+    if len(listed) < 2 or listed != list(range(listed[0], listed[-1] + 1)):
+        return None
+    if listed[-1] + 1 < len(pieces) and joins[listed[-1]] == "and":
+        return None  # "… 2,000 for B and C": the last value is for both
+    # The first piece's lead-in is not part of its case ("Normal values are | below 100 … for …").
+    lead_end = next(m.start() for _, _, m in found if m) if listed[0] == 0 else pieces[listed[0]][0]
+    cases = [(lead_end if n == listed[0] else pieces[n][0], pieces[n][1]) for n in listed]
+    return lead_end, [(a, b) for a, b in cases if b - a >= 6]
 
 
 def _cells(line: str) -> list[str]:
@@ -318,14 +389,15 @@ def _point_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool, order: 
     """The value of each cited series at the minute a question asks ("what was the success rate at
     14:12?"): the raw point stamped with that minute, quoted from the points fact (`verify.series`).
     A series' summary over a window is not the value at one of its minutes."""
-    minute = asks_value_at(need)
-    if minute is None:
+    minutes = asked_minutes(need)  # both halves of the day for `2点08分` (no daypart said)
+    if not minutes:
         return []
     day = next((c.value for c in need.conditions if c.kind is ConditionKind.DATE), None)
     units: list[Unit] = []
     for points in (i for i in evidence if i.fact_type == "metric.points"):
         value = points.value if isinstance(points.value, dict) else None
-        point = find_point(value, minute, day) if value is not None else None
+        found = (find_point(value, minute, day) for minute in minutes) if value is not None else iter(())
+        point = next((p for p in found if p is not None), None)
         if value is None or point is None:
             continue
         labels = ",".join(f"{k}={v}" for k, v in dict(value.get("labels") or {}).items())
@@ -448,13 +520,16 @@ def _prefer_cases(scored: Sequence[_Scored]) -> None:
             # Another case gives the asked kind of answer for something else (`借记卡…1 到 3 个
             # 工作日` for a credit-card question); a piece without it (`P3 告警在下一个工作日处理`
             # for "how long") is no competing case.
-            failing = [c.unit.text for c in cases if _other_case(c.matches[need_id])]
+            failing = [c.unit for c in cases if _other_case(c.matches[need_id])]
             if not failing or not any(c.matches[need_id].met for c in cases):
                 for c in cases:
                     c.matches[need_id] = replace(c.matches[need_id], met=False)
                 continue
             for w in wholes:
-                if any(f in w.unit.text for f in failing) and w.matches[need_id].met:
+                # What a case quotes last is its own piece (an English case says its lead-in too).
+                if w.matches[need_id].met and any(
+                    f.text in w.unit.text or f.quotes[-1][1] in w.unit.quotes[-1][1] for f in failing
+                ):
                     w.matches[need_id] = replace(w.matches[need_id], met=False, mixed=True)
 
 

@@ -245,9 +245,13 @@ class RulePlanner:
         """The time window a question names: its date and time of day, ± the window size (`half`)."""
         mentions = fidelity.extract(question)
         day = next((str(m.value) for m in mentions if m.kind == "date"), None)
-        clock = next((str(m.value) for m in mentions if m.kind == "time"), None)
+        time = next((m for m in mentions if m.kind == "time"), None)
+        clock = str(time.value) if time is not None else None
         if day is None:
-            return self._last_such_minute(clock, half)
+            # `2点08分` (no daypart) is either half of the day: the later of the two last such minutes.
+            readings = [clock] if time is None or time.qualifier != "12h" else _both_halves(str(time.value))
+            windows = [w for c in readings if (w := self._last_such_minute(c, half)) is not None]
+            return max(windows, default=None)
         year = (self.now or datetime.now(UTC)).year
         match = re.fullmatch(r"(\d{4})?-?-(\d{2})-(\d{2})|(\d{4})-(\d{2})-(\d{2})", day)
         if not match:
@@ -276,6 +280,13 @@ class RulePlanner:
         if at > end:
             at -= timedelta(days=1)
         return at - (half or self.window), at + (half or self.window)
+
+
+def _both_halves(clock: str) -> list[str | None]:
+    """`02:08` and `14:08`: a clock time said with no daypart, in either half of the day."""
+    if not re.fullmatch(r"\d{2}:\d{2}", clock) or int(clock[:2]) >= 12:
+        return [clock]
+    return [clock, f"{int(clock[:2]) + 12:02d}{clock[2:]}"]
 
 
 #: Interrogatives and fillers that say what kind of answer is wanted, not what it is about.

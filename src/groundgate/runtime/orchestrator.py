@@ -141,7 +141,11 @@ def _covered_by_windows(question: str, calls: Sequence[ToolCall]) -> set[str]:
         value = str(mention.value)
         for lo, hi in windows:
             if mention.kind == "time" and re.fullmatch(r"\d{2}:\d{2}", value):
-                if any(lo <= d.replace(hour=int(value[:2]), minute=int(value[3:])) <= hi for d in (lo, hi)):
+                # `2点08分` with no daypart is either half of the day (`12h`): 14:08 keeps it too.
+                hours = {int(value[:2])} | ({int(value[:2]) + 12} if mention.qualifier == "12h" else set())
+                if any(
+                    lo <= d.replace(hour=h % 24, minute=int(value[3:])) <= hi for d in (lo, hi) for h in hours
+                ):
                     covered.add(mention.text)
             elif mention.kind == "date":
                 tail = value[-5:]  # MM-DD, with or without a year
