@@ -32,6 +32,7 @@ DEV_V8 = ROOT / "tests" / "data" / "check_dev_v8.jsonl"
 DEV_V9 = ROOT / "tests" / "data" / "check_dev_v9.jsonl"
 DEV_V10 = ROOT / "tests" / "data" / "check_dev_v10.jsonl"
 DEV_V11 = ROOT / "tests" / "data" / "check_dev_v11.jsonl"
+DEV_V12 = ROOT / "tests" / "data" / "check_dev_v12.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -79,6 +80,7 @@ def main() -> None:
     v9 = {part: run_eval(DEV_V9, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v10 = {part: run_eval(DEV_V10, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v11 = {part: run_eval(DEV_V11, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v12 = {part: run_eval(DEV_V12, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -113,7 +115,7 @@ def main() -> None:
             _row(f"dev v6 {part} lang = {lang}", g.flagged, g.reject_only)
             for lang, g in v6[part].breakdowns.get("lang", {}).items()
         ]
-    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10), ("v11", v11)):
+    for version, reports_of in (("v7", v7), ("v8", v8), ("v9", v9), ("v10", v10), ("v11", v11), ("v12", v12)):
         for part, label in (("tune", "tuned on"), ("test", "held out")):
             rows += [
                 _row(
@@ -222,6 +224,15 @@ def main() -> None:
         "balanced accuracy 0.483 (en 0.417, zh 0.550), REJECT precision 0.571 (28: 12 supported answers "
         "rejected); tune 0.533, test 0.433 (`groundgate check-eval --input tests/data/check_dev_v11.jsonl "
         "--split all --group-by lang` on that commit).",
+        "`dev v12` (tests/data/check_dev_v12.jsonl, 120 pairs, written blind late in session 29 by a writer "
+        "who read only v11's first three lines and tests/data/README.md; 20 domains none of the earlier sets "
+        "used (release notes, API quotas, backups, Kubernetes events, CI/CD logs, security advisories, on-call "
+        "handovers, SLA reports, bank fees, loans, tax rules, shop returns, memberships, ticketing, weather "
+        "warnings, elections, construction, fleet maintenance, veterinary records, product specs), 24 of 60 "
+        "contexts records, 8 answers per language in the other language) measured unseen with the checker of "
+        "`260efb2` (after this session's checker rules): all 120 balanced accuracy 0.400 (en 0.467, zh 0.333), "
+        "REJECT precision 0.471 (17); tune 0.433, test 0.367 — below chance: on these domains it flagged 52 "
+        "of 60 supported answers.",
         "",
         head,
         rule,

@@ -82,7 +82,9 @@ TUNE15 = ROOT / "tests" / "data" / "pipeline_questions_tune15.yaml"
 TUNE16 = ROOT / "tests" / "data" / "pipeline_questions_tune16.yaml"
 """A fifteenth, written after session 28's rules and measured unseen (`tune16`)."""
 TUNE17 = ROOT / "tests" / "data" / "pipeline_questions_tune17.yaml"
-"""A sixteenth, written in session 29 and measured unseen (`tune17`)."""
+"""A sixteenth, written in session 29 and measured unseen (`tune17`; then tuned on)."""
+TUNE18 = ROOT / "tests" / "data" / "pipeline_questions_tune18.yaml"
+"""A seventeenth, written in session 29 after its first rules and measured unseen (`tune18`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -117,6 +119,7 @@ SPLITS = (
     "tune15",
     "tune16",
     "tune17",
+    "tune18",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -721,6 +724,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE15,
             TUNE16,
             TUNE17,
+            TUNE18,
             HOLDOUT,
         )
         if p.is_file()
