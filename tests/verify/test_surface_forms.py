@@ -398,6 +398,29 @@ _WORKED_FROM_DATES_AND_TOTALS = [
         "7",
         "9",
     ),
+    # a price per thousand times a quantity; a duration written as a clock reading; a dose per
+    # time times the times a day, with the total said after it
+    (
+        "超额计费: 每千次 0.8 元（需在控制台开通“按量付费”）",
+        "超出部分按每千次 0.8 元计费，比如多调用 5 万次就是 40 元。",
+        "超出部分按每千次 0.8 元计费，比如多调用 5 万次就是 400 元。",
+        "40 元",
+        "400 元",
+    ),
+    (
+        "2025-09-03 16:27:10 stage build-android: passed (11:05)",
+        "The Android build passed in 11 minutes 5 seconds.",
+        "The Android build passed in 12 minutes 5 seconds.",
+        "11 minutes 5 seconds",
+        "12 minutes 5 seconds",
+    ),
+    (
+        "the support act, Cassie Dunmore, starts at 19:45 and The Lanterns at 20:45.",
+        "Cassie Dunmore opens at 7:45 and The Lanterns come on at 8:45.",
+        "Cassie Dunmore opens at 7:15 and The Lanterns come on at 8:45.",
+        "7:45",
+        "7:15",
+    ),
     # a monthly rent times the months the claim states, said as a total after `共`
     (
         "月租金6,800元，按季度支付，每季度首月5日前支付。",

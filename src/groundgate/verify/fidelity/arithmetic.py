@@ -79,7 +79,7 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False)
 #: Words that say a figure is worked out from others: a remainder, a total, a difference.
 _ARITHMETIC_CUE = re.compile(
     r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
-    r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|"
+    r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|省了?|还要|还需要?|"
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
     r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
@@ -91,7 +91,10 @@ _ARITHMETIC_CUE = re.compile(
 
 
 #: `seven units short (405 vs 412)`, `five over`: a gap said after the figure.
-_GAP_AFTER = re.compile(r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b", re.IGNORECASE)
+_GAP_AFTER = re.compile(
+    r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b|\s*(?:a\s+day\s+)?in\s+total\b|\s*altogether\b",
+    re.IGNORECASE,
+)
 #: `bringing the charges to $142.47`, `taking the total to`: a running total said as one.
 _BRINGING_TO = re.compile(r"\b(?:bringing|taking|bring|brings|takes)\b[^.;,]{0,30}\bto\s*$", re.IGNORECASE)
 
@@ -203,11 +206,32 @@ def _priced_quantity(m: Mention, x: _Ctx) -> bool:
     quantities = {
         e.raw for e in nearby if e.kind != "amount" and e.raw and e.raw > 1 and e.kind in _NUMERIC_OWN
     }
-    return any(_close(round(p * q, 2), round(m.value, 2)) for p in prices for q in quantities)
+    per = _per_units(f"{x.source}\n{x.aligned.text}")
+    return any(
+        _close(round(p * q / n, 2), round(m.value, 2)) for p in prices for q in quantities for n in per
+    )
+
+
+#: A price per so many units: `$1.20 per 1,000 requests`, `price_per_1000`, `每千次 0.8 元`.
+_PER_UNITS = re.compile(r"per[ _]?(\d[\d,]*)|per\s+(thousand|hundred)|每\s*(千|万|百)", re.IGNORECASE)
+_PER_WORDS = {"thousand": 1000.0, "hundred": 100.0, "千": 1000.0, "万": 10000.0, "百": 100.0}
+
+
+def _per_units(text: str) -> set[float]:
+    """1, and every `per N` the text states (a price per thousand is a thousandth per unit)."""
+    found = {1.0}
+    for m in _PER_UNITS.finditer(text):
+        if m.group(1):
+            n = float(m.group(1).replace(",", ""))
+            if n > 1:
+                found.add(n)
+        else:
+            found.add(_PER_WORDS[(m.group(2) or m.group(3)).lower()])
+    return found
 
 
 _PRODUCT_CUE = re.compile(
-    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合|[，,]\s*共\s*$",
+    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合|[，,]\s*共\s*$|就是|即为|等于|\bwould\s+cost\b",
     re.IGNORECASE,
 )
 _NUMERIC_OWN = frozenset({"measure", "count", "number", "duration", "size"})

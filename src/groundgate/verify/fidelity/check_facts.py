@@ -176,11 +176,19 @@ def _date_within_stated_range(value: str, x: _Ctx) -> bool:
     return False
 
 
+#: `7:45`: a clock time with one digit before the colon and no am/pm — either half of the day.
+_BARE_SHORT_CLOCK = re.compile(r"[1-9]:[0-5]\d")
+
+
 def _check_date(m: Mention, x: _Ctx) -> None:
     r = x.r
     value = str(m.value)
     matches = [*x.aligned.date_matches(value), *x.everything.date_matches(value)]
-    if not matches and m.kind == "time" and m.qualifier == "12h":
+    # `两点半到四点半`, and `opens at 7:45` (one digit before the colon, no am/pm) said of an evening
+    twelve_hour = m.qualifier == "12h" or (
+        not x.plan and _BARE_SHORT_CLOCK.fullmatch(m.text.strip()) is not None
+    )
+    if not matches and m.kind == "time" and twelve_hour:
         # `两点半到四点半` said of an afternoon: the same clock time twelve hours on.
         hour, rest = value.split(":", 1)
         value = f"{int(hour) + 12:02d}:{rest}"

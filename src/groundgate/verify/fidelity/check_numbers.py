@@ -282,6 +282,20 @@ def _before_unit_rx(forms: tuple[str, ...], stem: str) -> re.Pattern[str]:
     )
 
 
+def _clock_shaped(m: Mention, everything: EvidenceIndex) -> bool:
+    """`11 minutes 5 seconds` over a log's `passed (11:05)`, `2 hours 30 minutes` over `2:30`: a
+    duration written as a clock reading (minutes:seconds or hours:minutes)."""
+    if m.kind != "duration" or not isinstance(m.value, float) or m.unit != "s":
+        return False
+    for e in everything.by_kind.get("time", ()):
+        parts = str(e.value).split(":")
+        if len(parts) == 2 and all(p.isdigit() for p in parts):
+            first, second = int(parts[0]), int(parts[1])
+            if _close(m.value, first * 60.0 + second) or _close(m.value, (first * 60.0 + second) * 60):
+                return True
+    return False
+
+
 def _multiple_as_percent(m: Mention, everything: EvidenceIndex) -> bool:
     """`按小时工资的 1.5 倍算` over `按 150% 计发`, `time and a half (1.5x)` over `150%`: a multiple is the
     percent a hundred times it."""
@@ -409,7 +423,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return
     if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
         return  # `2.3` names the version `v2.3.1`
-    if _equivalent_duration(m, x) or _multiple_as_percent(m, x.everything):
+    if _equivalent_duration(m, x) or _multiple_as_percent(m, x.everything) or _clock_shaped(m, x.everything):
         return
     if _count_before_unit(m, x.everything):
         return
