@@ -126,6 +126,9 @@ _READINGS = [
     # half a minute after the minutes, a spaced minutes-and-seconds compound
     ("整个重试用时约 17 分半钟", "duration", 1050.0),
     ("高峰时段行车间隔 4 分 30 秒", "duration", 270.0),
+    # a Chinese clock time with its seconds; a host name before a Chinese clause comma
+    ("9 点 12 分 41 秒第一次调度失败", "time", "09:12:41"),
+    ("Pod 被调度到 ip-10-4-7-21，", "identifier", "ip-10-4-7-21"),
 ]
 
 

@@ -151,7 +151,8 @@ _AMPM_RX = re.compile(r"\d\d?[ \t]*(?P<ap>a\.m\.|p\.m\.|am|pm)(?![a-z])")  # low
 _ZH_CLOCK_RX = re.compile(
     r"[\d一二两三四五六七八九十][\d一二两三四五六七八九十]?[ \t]*[点时]"
     # `九点零五分`: a zero before a one-digit minute
-    r"(?:[ \t]*[零〇]?(?P<mi>\d\d?|[一二三四五六七八九十]{1,3})[ \t]*分|(?P<half>半)|(?P<qt>一刻|三刻)|(?P<z>整|钟)"
+    r"(?:[ \t]*[零〇]?(?P<mi>\d\d?|[一二三四五六七八九十]{1,3})[ \t]*分(?:[ \t]*(?P<zs>\d\d?)[ \t]*秒)?"
+    r"|(?P<half>半)|(?P<qt>一刻|三刻)|(?P<z>整|钟)"
     # `七点四十`, `7 点 40`: minutes said without 分 (tens spelled, or two digits)
     r"|[ \t]*(?P<mt>[二三四五]十[一二三四五六七八九]?|十[一二三四五六七八九]|[1-5]\d)(?![\d分秒钟天个次年月日号块元%万千百])"
     r")?"

@@ -436,7 +436,7 @@ def _times(ex: _Extractor, digit: bool) -> None:
                 m.end(),
                 hour,
                 minute,
-                None,
+                m.group("zs"),  # `9 点 12 分 41 秒`
                 ap,
                 twelve_hour=daypart is None,
             )

@@ -46,6 +46,9 @@ from groundgate.verify.fidelity.patterns import (
 from groundgate.verify.fidelity.scan import _Extractor, _Rec
 
 #: Hyphenated number words (`forty-five`) are a number, not a name.
+#: `above-1,000 ppm`: the number after the hyphen goes on past a thousands comma or a decimal point
+#: (`ip-10-4-7-21，36 秒后` only has a clause comma after it).
+_NUMBER_GOES_ON_RX = re.compile(r",\d{3}(?!\d)|\.\d")
 _NOT_KEBAB_ID_RX = re.compile(
     r"(?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)-(?:one|two|three|four|five|six|seven|eight|nine)"
     # `five-star`, `two-day`, `three-year`: a spelled count made an adjective.
@@ -205,7 +208,7 @@ def names(ex: _Extractor) -> None:
             word = m.group()
             if not any(c.isdigit() for c in word) and any(p in _KEBAB_STOP_PARTS for p in word.split("-")):
                 continue
-            if _NOT_KEBAB_ID_RX.fullmatch(word) or re.match(r"[,.]\d", nt[m.end() : m.end() + 2]):
+            if _NOT_KEBAB_ID_RX.fullmatch(word) or _NUMBER_GOES_ON_RX.match(nt, m.end()):
                 continue  # `forty-five`: a number; `voter-approved`: an adjective; `above-1,000`: a bound
             if ex.free(*m.span()):
                 ex.add(_Rec("identifier", word, m.start(), m.end(), qualifier="service"))
