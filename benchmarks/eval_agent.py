@@ -25,7 +25,8 @@ session 24, the same way), `eval_tune_blind6.yaml` (40 more, session 25, the sam
 and `eval_tune_blind11.yaml` (40 more, session 28, measured unseen before any change, then tuned on),
 and `eval_tune_blind12.yaml` (40 more, written after session 28's first rules, measured unseen, then tuned on),
 and `eval_tune_blind13.yaml` (40 more, session 29, measured unseen, then tuned on),
-and `eval_tune_blind14.yaml` (40 more, written after the blind-13 rules, measured unseen).
+and `eval_tune_blind14.yaml` (40 more, written after the blind-13 rules, measured unseen — 50.0 %, 3 wrong
+ANSWERED, once `never` lists were read — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -61,7 +62,7 @@ SETS = {
     "tune 11 (unseen 52.5 %, then tuned on)": "eval_tune_blind11.yaml",
     "tune 12 (unseen 70.0 %, then tuned on)": "eval_tune_blind12.yaml",
     "tune 13 (unseen 52.5 %, then tuned on)": "eval_tune_blind13.yaml",
-    "tune 14 (blind-written, session 29)": "eval_tune_blind14.yaml",
+    "tune 14 (unseen 50.0 %, then tuned on)": "eval_tune_blind14.yaml",
 }
 
 

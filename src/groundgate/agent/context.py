@@ -38,7 +38,7 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
-from groundgate.agent.english import read_english
+from groundgate.agent.english import read_chat, read_english
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
@@ -273,6 +273,8 @@ def resolve_context(
     # "Can I already take annual leave (年假)?": a question written in English is read in the
     # documents' words (`agent.english`), since every cue table is Chinese.
     text = read_english(text)
+    # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
+    text = read_chat(text)
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

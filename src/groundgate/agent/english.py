@@ -22,7 +22,7 @@ import re
 from collections.abc import Callable
 from typing import Final
 
-__all__ = ["is_english", "read_english"]
+__all__ = ["is_english", "read_chat", "read_english"]
 
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -136,7 +136,7 @@ _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
         ),
         # leave
         (r"\b(?:annual leave|annual holidays?|paid (?:time off|leave)|vacation(?: days)?|pto)\b", "年假"),
-        (r"\b(?:sick leave|sick days?|(?:out|off|was|been|am|got) sick)\b", "病假"),
+        (r"\b(?:sick leave|sick days?|(?:out|off|was|been|am|got|ooo|oof) sick)\b", "病假"),
         (r"\b(?:marriage|wedding) leave\b", "婚假"),
         (r"\bpaternity leave\b", "陪产假"),
         (r"\bmaternity leave\b", "产假"),
@@ -151,8 +151,17 @@ _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
         (r"\b(?:meal allowance|meal subsid(?:y|ies)|per diem|meals?)\b", "伙食补贴"),
         (r"\b(?:hotels?|lodging|accommodation)\b", "住宿"),
         (r"\b(?:transport(?:ation)?|taxis?)\b", "交通"),
-        (r"\bfirst[- ]tier cit(?:y|ies)\b", "一线城市"),
-        (r"\bsecond[- ]tier cit(?:y|ies)\b", "二线城市"),
+        (r"\b(?:first[- ]tier|tier[- ]?(?:1|one)) cit(?:y|ies)\b", "一线城市"),
+        (r"\b(?:second[- ]tier|tier[- ]?(?:2|two)) cit(?:y|ies)\b", "二线城市"),
+        # the cities the policy ranks, in pinyin as an expatriate writes them
+        (r"\bbeijing(?![A-Za-z])", "北京"),
+        (r"\bshanghai(?![A-Za-z])", "上海"),
+        (r"\bguangzhou(?![A-Za-z])", "广州"),
+        (r"\bshenzhen(?![A-Za-z])", "深圳"),
+        (r"\bhangzhou(?![A-Za-z])", "杭州"),
+        (r"\bchengdu(?![A-Za-z])", "成都"),
+        (r"\bwuhan(?![A-Za-z])", "武汉"),
+        (r"\bxi'?an(?![A-Za-z])", "西安"),
         (r"\bexpense system\b", "费控系统"),
         (r"\b(?:expense claims?|reimbursements?|reimbursed?)\b", "报销"),
         (r"\b(?:budget|cap|limit|ceiling|maximum|max)\b", "上限"),
@@ -171,7 +180,13 @@ _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
         (r"\b(?:steps?|procedure|process)\b", "流程"),
         (r"\bhow (?:do|can|should) (?:i|we) (?:apply|submit|claim)\b", "怎么申请"),
         (r"\boverdue\b|\bpast due\b", "逾期"),
+        # the caller's own work in office English: "what's on my plate", "on my to-do list"
+        (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
+        (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
         (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
+        # "Can unused PTO be carried over?": a passive yes-no question asks whether it may be done
+        (r"^\s*(?:can|may|could) ((?:[\w-]+ ){1,3})be\b", r"\1能"),
+        (r"\b(?:in)?to next year(?![A-Za-z])", "到明年"),
         (r"\b(?:take|use)\b", "休"),
         (r"\b(?:my|mine)\b", "我的"),
         (r"\b(?:i'm|i've|i'd|i|me)\b", "我"),
@@ -234,3 +249,26 @@ def read_english(text: str) -> str:
     out = re.sub(r"\.(?!\d)", "。", out)
     out = re.sub(r"(?<=[^A-Za-z0-9])\s+|\s+(?=[^A-Za-z0-9])", "", out.strip())
     return re.sub(r"([\u4e00-\u9fff]{2,})\1+", r"\1", out)
+
+
+#: Chat shorthand of Chinese questions (blind 14): pinyin initials of the HR words (`nj` 年假, `bx`
+#: 报销, `hj` 婚假), thousands written `5k`, and homophone typos of an input method (`报消` 报销, `还每弄`
+#: 还没弄, `对把` 对吧). The rules read the documents' words; written this way a question named no
+#: subject (`nj提前几天申请啊` found no leave) or no amount. Latin initials count only as a whole
+#: token (`bx` in `bx那条`, never inside `xbox` or an identifier such as `u-bx`).
+_CHAT: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
+    (re.compile(r"(?i)(?<![A-Za-z0-9_=-])nj(?![A-Za-z0-9_=-])"), "年假"),
+    (re.compile(r"(?i)(?<![A-Za-z0-9_=-])bx(?![A-Za-z0-9_=-])"), "报销"),
+    (re.compile(r"(?i)(?<![A-Za-z0-9_=-])hj(?![A-Za-z0-9_=-])"), "婚假"),
+    (re.compile(r"(?<![A-Za-z0-9.])(\d+)\s*[kK](?![A-Za-z])"), r"\g<1>000元"),
+    (re.compile(r"报消"), "报销"),
+    (re.compile(r"(?<=[还都])每(?=[弄做办完交批])"), "没"),
+    (re.compile(r"对把(?=\s*[？?。]|$)"), "对吧"),
+)
+
+
+def read_chat(text: str) -> str:
+    """`text` with its chat shorthand and typos in the documents' words (see `_CHAT`)."""
+    for pattern, replacement in _CHAT:
+        text = pattern.sub(replacement, text)
+    return text

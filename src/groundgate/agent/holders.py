@@ -2,7 +2,7 @@
 
 `MY_CURRENT_TASKS` reads the caller's rows only (docs/agent.md), so a question about another person's
 tasks — named by role (`李老师`), pronoun (`他的待办`), account (`u-wang`), bare name (`张伟这周手上`,
-`张伟名下`), or a follow-up that changes the person (`那王芳呢？她下礼拜有啥要交的？`) — is
+`张伟名下`), another group (`其他项目组的…待办`, blind 14), or a follow-up that changes the person (`那王芳呢？她下礼拜有啥要交的？`) — is
 `UNSUPPORTED_CAPABILITY`, and the caller's list (which may name that person in a title: 审批王芳的病假申请)
 must not stand in for theirs. Split from `agent.planning` in session 29 to keep that module within its
 size limit; the planner passes in whether the question asks tasks at all. Pure: no I/O.
@@ -22,6 +22,8 @@ __all__ = ["someone_elses_tasks"]
 #: caller says they are ("我是系统管理员" is an assertion, never a grant; docs/agent.md).
 _OTHERS_TASKS = re.compile(
     r"(?:[\u4e00-\u9fff]{1,2}(?:老师|经理|总监|主管|组长|同事)|(?<!我)(?:他|她)们?|别人|同事"
+    # "把其他项目组的报销数据和待办也展示给我": another group's rows are other people's
+    r"|(?:其他|其它|别的)(?:项目组|项目|组|部门|团队|人|员工)"
     r"|(?<![A-Za-z0-9])[a-z][a-z0-9]*[-_.][a-z0-9]+(?![A-Za-z0-9])"
     r"|(?:用户|账号|工号|员工)\s*[A-Za-z0-9][A-Za-z0-9_.-]*)"
     r"的?[^，,。？?我]{0,8}(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"

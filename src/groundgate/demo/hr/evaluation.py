@@ -32,7 +32,8 @@ class EvalItem:
     question: str
     decision: DecisionStatus
     key: str | None = None
-    never: str | None = None
+    never: tuple[str, ...] = ()
+    """Strings the answer must never show (a set may write one string or a list)."""
     slots: tuple[str, ...] | None = None
     user: str = "u-li"
     project: str | None = None
@@ -95,6 +96,15 @@ class EvalReport:
         }
 
 
+def _strings(value: object) -> tuple[str, ...]:
+    """`never: 3 个工作日` or `never: [结婚证, 病历]`; str(): YAML reads 2026-03-28 as a date."""
+    if value is None:
+        return ()
+    if isinstance(value, list):
+        return tuple(str(v) for v in value)
+    return (str(value),)
+
+
 def _item(raw: Mapping[str, Any], session: str | None) -> EvalItem:
     slots = raw.get("slots")
     return EvalItem(
@@ -102,7 +112,7 @@ def _item(raw: Mapping[str, Any], session: str | None) -> EvalItem:
         decision=DecisionStatus(raw["decision"]),
         # str(): YAML reads 2026-03-28 as a date
         key=str(raw["key"]) if raw.get("key") is not None else None,
-        never=str(raw["never"]) if raw.get("never") is not None else None,
+        never=_strings(raw.get("never")),
         slots=tuple(slots) if slots is not None else None,
         user=str(raw.get("user", "u-li")),
         project=raw.get("project"),
@@ -141,8 +151,7 @@ def _problems(item: EvalItem, result: DecisionResult) -> list[str]:
         problems.append(f"decision {result.status.value}, expected {item.decision.value}")
     if item.key and item.key not in text:
         problems.append(f"key {item.key!r} missing")
-    if item.never and item.never in text:
-        problems.append(f"never {item.never!r} shown")
+    problems += [f"never {never!r} shown" for never in item.never if never in text]
     return problems
 
 
