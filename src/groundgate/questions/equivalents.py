@@ -28,6 +28,7 @@ def _alternates(term: str) -> tuple[str, ...]:
     # A city stands for its class in a rule that ranks cities (`杭州` is one of the `省会城市`).
     found.extend(city_classes(term))
     found.extend(_BOUNDS.get(term, ()))
+    found.extend(_LOG_FIELDS.get(term, ()))
     return tuple(dict.fromkeys(found))
 
 
@@ -35,6 +36,15 @@ def _alternates(term: str) -> tuple[str, ...]:
 _BOUNDS: dict[str, tuple[str, ...]] = {
     "上限": ("不超过", "最多", "至多", "封顶", "最高"),
     "下限": ("不低于", "至少", "最低"),
+}
+
+#: A duration asked in Chinese is what a log line's `took_ms=` field states ("网关这次请求耗时多少ms"
+#: over `pay request done … took_ms=3009`): the lexicon has no entry for these words, and the
+#: unit asked (`ms`) is said only as the field's suffix.
+_LOG_FIELDS: dict[str, tuple[str, ...]] = {
+    "ms": ("took_ms", "elapsed_ms"),
+    "耗时": ("took", "took_ms", "elapsed", "elapsed_ms", "duration"),
+    "用时": ("took", "took_ms", "elapsed", "elapsed_ms", "duration"),
 }
 
 
