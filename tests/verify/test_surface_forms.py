@@ -449,6 +449,19 @@ def test_a_clause_that_opens_on_its_negation_keeps_the_previous_clause_subject()
     assert _contradictions("休息日加班优先安排调休。", evidence) == set()
 
 
+def test_a_total_of_the_answers_earlier_figures_is_worked_out_but_a_wrong_one_is_not() -> None:
+    evidence = "子女教育每个子女每月 2000 元；赡养老人（独生子女）每月 3000 元。"
+    earlier = "两个孩子就是每月 4000 元，全年 48000 元；\n独生子女赡养老人每月 3000 元，全年 36000 元。"
+    right = check_claim("两项加起来每年可扣 84000 元。", evidence, evidence, earlier=earlier)
+    wrong = check_claim("两项加起来每年可扣 86000 元。", evidence, evidence, earlier=earlier)
+    assert "84000 元" not in {i.claim_mention for i in right}
+    assert "86000 元" in {i.claim_mention for i in wrong}
+    # the earlier sentences lend operands, never a figure to state as found
+    assert "48000 元" in {
+        i.claim_mention for i in check_claim("全年 48000 元。", evidence, evidence, earlier=earlier)
+    }
+
+
 def test_a_table_figure_is_not_read_against_a_column_named_by_its_unit_or_a_date() -> None:
     table = (
         "| Farm | Crop | Acres | Allocation (AF) | Used to 20 June (AF) |\n|---|---|---|---|---|\n"

@@ -163,15 +163,19 @@ class OfflineChecker:
         question_tokens = set(tokenize(question)) if question else set()
         assessments: list[ClaimAssessment] = []
         seen: dict[str, tuple[ClaimAssessment, int]] = {}  # a repeated sentence is assessed once
+        shown: list[str] = []  # the supported sentences so far: operands of a later worked figure
         for n, claim in enumerate(claims):
             if deadline is not None and deadline.expired():
                 return _out_of_time(assessments, claims[n:])
             found = seen.get(claim.text)
             if found is None:
-                assessment = self._assess(claim, index, evidence, question, question_tokens)
+                earlier = "\n".join(shown[-_EARLIER_SENTENCES:]) or None
+                assessment = self._assess(claim, index, evidence, question, question_tokens, earlier)
                 seen[claim.text] = (assessment, claim.start)
             else:  # the same sentence elsewhere in the answer: its clauses move with it
                 assessment = found[0].shifted(claim.start - found[1])
+            if assessment.category in _SHOWN:
+                shown.append(claim.text)
             assessments.append(assessment)
         return Classification(assessments)
 
@@ -184,6 +188,7 @@ class OfflineChecker:
         evidence: fidelity.EvidenceIndex,
         question: str | None,
         question_tokens: set[str],
+        earlier: str | None = None,
     ) -> ClaimAssessment:
         t = self.thresholds
         claim = span.text
@@ -199,16 +204,13 @@ class OfflineChecker:
         key, reasons[0] = _key_for_question(decision.key, decision.reason, measure, question_tokens, t)
 
         evidence_spans, aligned, fields = _window_evidence(best, index)
-        issues = fidelity.check_claim(claim, aligned, evidence, question=question)
+        issues = fidelity.check_claim(claim, aligned, evidence, question=question, earlier=earlier)
         cross = index.cross_language and is_cjk_text(claim) != index.context_cjk
         # A negation or comparator flip is read off the aligned window: only a well aligned, short
         # one (a rule, not a news paragraph with several clauses) places the cue reliably.
         window_chars = len(best.window.text) if best.window is not None else 0
-        polarity_bar = (
-            t.alignment_for_polarity
-            if window_chars <= t.short_window_chars
-            else t.alignment_for_polarity_long
-        )
+        short = window_chars <= t.short_window_chars
+        polarity_bar = t.alignment_for_polarity if short else t.alignment_for_polarity_long
         # A question asserts no polarity ("So why doesn't the plan do more with nuclear power?").
         polarity_ok = (
             best.score >= polarity_bar
@@ -220,9 +222,7 @@ class OfflineChecker:
         # must be certain.
         # A record is aligned by its fields, not by its prose: its values are compared as they are.
         # A short window (a rule: "一线城市每晚不超过 600 元") places a figure reliably at any support.
-        value_ok = (
-            best.score >= t.alignment_for_values or window_chars <= t.short_window_chars or bool(fields)
-        )
+        value_ok = best.score >= t.alignment_for_values or short or bool(fields)
         applied, rows = _tiers(claim, best, index)
         if applied:  # the case the claim answers for (`满12年`), not a figure the evidence states
             issues = [i for i in issues if i.claim_mention != applied]
@@ -535,6 +535,12 @@ class OfflineChecker:
 
 
 _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
+
+
+#: Sentences whose assessment shows them: their figures may be a later claim's operands.
+_SHOWN = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
+#: How many earlier supported sentences lend operands: a total sums what was just said.
+_EARLIER_SENTENCES = 4
 
 
 def _as_read(text: str) -> str:

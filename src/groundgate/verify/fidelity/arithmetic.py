@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
+from collections.abc import Sequence
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex
 from groundgate.verify.fidelity.extraction import extract
@@ -124,7 +125,7 @@ def _meets(value: float, comparator: str, bound: float) -> bool:
     }.get(comparator, False)
 
 
-def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
+def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Sequence[Mention] = ()) -> bool:
     """`一共 12 天，已经用了 5 天，还剩 7 天`: a remainder or a total of two figures the claim itself
     states (each checked against the evidence on its own), said as one (`还剩`, `in total`, `贵`,
     `fell by`) right before it; a multiple of two of its figures said as one (`是基础版的四倍`, `ten
@@ -134,6 +135,9 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
     if not isinstance(m.value, float):
         return False
     others = [e for e in extract(claim).items if e.start != m.start and isinstance(e.value, float)]
+    own_count = len(others)
+    # The answer's earlier supported sentences give operands too (`两项加起来每年可扣 84000 元`).
+    others += [e for e in earlier if isinstance(e.value, float)]
     if m.unit == "times" and (m.comparator or _MORE_AFTER.match(claim, m.end)):
         # `more than six times the 0.3% baseline` (1.9 / 0.3), `高出一倍多` (1850 / 800): a bound on the
         # ratio of two of the claim's figures of one kind.
@@ -149,16 +153,16 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
         return False
     # `four percentage points, from 32% to 28%`: points are the difference of two percents.
     unit = "%" if m.unit == "pp" else m.unit
-    values = [
-        e.value
-        for e in others
-        if isinstance(e.value, float)
-        and (
+
+    def operand(e: Mention) -> bool:
+        return isinstance(e.value, float) and (
             ((_same_kind(m, e) or m.unit == "pp") and e.unit == unit)
             # `seven units short (405 vs 412)`: bare figures count what the claim counts
             or (m.kind == "count" and e.kind == "number")
         )
-    ]
+
+    values = [float(e.value) for e in others if operand(e) and isinstance(e.value, float)]
+    own_values = [float(e.value) for e in others[:own_count] if operand(e) and isinstance(e.value, float)]
     if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
         plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
         if any(_close(a / b, m.value) for a in plain for b in plain if a > b):
@@ -185,10 +189,11 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False) -> bool:
         )
         or any(_close(a * k, m.value) for a in values for k in counts)
         # `$15 for breakfast, $20 for lunch and $35 for dinner … add up to $70`: a total of three or more
+        # of the claim's own figures (across earlier sentences too many groups add up by chance)
         or any(
             _close(sum(group), m.value)
-            for size in range(3, min(len(values), 6) + 1)
-            for group in itertools.combinations(values, size)
+            for size in range(3, min(len(own_values), 6) + 1)
+            for group in itertools.combinations(own_values, size)
         )
     )
 
@@ -280,8 +285,10 @@ _RATIO_KINDS = frozenset({"amount", "count", "number", "measure", "duration", "s
 
 
 def _nearby(x: _Ctx) -> list[Mention]:
-    """The figures of the claim and of the window it was aligned with."""
-    return [*extract(x.source), *x.aligned.mentions.items]
+    """The figures of the claim, of the window it was aligned with and of the answer's earlier
+    supported sentences."""
+    earlier = x.earlier.mentions.items if x.earlier is not None else ()
+    return [*extract(x.source), *x.aligned.mentions.items, *earlier]
 
 
 def _other_amounts(m: Mention, nearby: list[Mention]) -> set[float]:

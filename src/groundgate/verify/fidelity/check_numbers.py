@@ -387,7 +387,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
     return (
         _sum_or_difference(m, x.aligned, hedged)
         or _worked_out(m, x)
-        or _from_own_figures(m, x.source, hedged)
+        or _from_own_figures(m, x.source, hedged, x.earlier.mentions.items if x.earlier is not None else ())
         or _share_of(m, x)
         or _ratio_percent(m, x)
         or _priced_quantity(m, x)

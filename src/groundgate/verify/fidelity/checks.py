@@ -236,6 +236,7 @@ def check_claim(
     all_evidence: str | EvidenceIndex,
     *,
     question: str | None = None,
+    earlier: str | None = None,
 ) -> list[FidelityIssue]:
     """Use (b): contradiction signals between one claim and its evidence.
 
@@ -250,6 +251,8 @@ def check_claim(
     written as words (`三次`), relative periods the evidence may state as dates, and missing or
     differing figures the claim itself marks as estimates or derived (`大约42分钟`, `也就是3699元`,
     `roughly 380 mg`). Values the user stated in `question` (optional) count as given, not invented.
+    The figures of `earlier` (the answer's earlier supported sentences, optional) may be the operands of
+    a figure the claim works out, never a figure it states as found.
     """
     aligned = (
         aligned_evidence if isinstance(aligned_evidence, EvidenceIndex) else index_evidence(aligned_evidence)
@@ -261,6 +264,7 @@ def check_claim(
         _Report("claim", "evidence"),
         plan=False,
         given=index_evidence(question) if question else None,
+        earlier=index_evidence(earlier) if earlier else None,
     )
     for m in extract(claim).items[:MAX_CLAIM_MENTIONS]:
         _run(m, x)

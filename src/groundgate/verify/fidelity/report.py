@@ -118,7 +118,17 @@ _HEDGE_CLAUSE_RX = re.compile(r"[，,；;。！？!?\n（）()]")
 class _Ctx:
     """What one check compares against; in use (a) both evidence indexes are the plan."""
 
-    __slots__ = ("_clause_ends", "_hedges", "aligned", "everything", "given", "plan", "r", "source")
+    __slots__ = (
+        "_clause_ends",
+        "_hedges",
+        "aligned",
+        "earlier",
+        "everything",
+        "given",
+        "plan",
+        "r",
+        "source",
+    )
 
     def __init__(
         self,
@@ -129,6 +139,7 @@ class _Ctx:
         *,
         plan: bool,
         given: EvidenceIndex | None = None,
+        earlier: EvidenceIndex | None = None,
     ) -> None:
         self.source = source
         self.aligned = aligned
@@ -136,6 +147,10 @@ class _Ctx:
         self.r = r
         self.plan = plan
         self.given = given
+        # Figures of the answer's earlier supported sentences: operands of a figure this claim works
+        # out (`两项加起来每年可扣 84000 元` after `全年 48000 元` and `全年 36000 元`), never figures it may
+        # state as found.
+        self.earlier = earlier
         self._clause_ends: list[int] | None = None
         self._hedges: dict[tuple[int, int], bool] = {}
 
