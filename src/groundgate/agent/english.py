@@ -22,30 +22,16 @@ import re
 from collections.abc import Callable
 from typing import Final
 
+from groundgate.verify.fidelity.units import _EN_ONES as EN_ONES
+
 __all__ = ["is_english", "read_chat", "read_english"]
 
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
 
-_NUMBERS: Final = {
-    "one": 1,
-    "a": 1,
-    "an": 1,
-    "two": 2,
-    "three": 3,
-    "four": 4,
-    "five": 5,
-    "six": 6,
-    "seven": 7,
-    "eight": 8,
-    "nine": 9,
-    "ten": 10,
-    "eleven": 11,
-    "twelve": 12,
-    "fifteen": 15,
-    "twenty": 20,
-    "thirty": 30,
-}
+#: Number words (`three days`, `a week`): the checker's English number words up to thirty, and the
+#: articles as one.
+_NUMBERS: Final = {word: value for word, value in EN_ONES.items() if 0 < value <= 30} | {"a": 1, "an": 1}
 _MONTHS: Final = {
     name: number
     for number, names in enumerate(
