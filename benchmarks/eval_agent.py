@@ -26,7 +26,8 @@ and `eval_tune_blind11.yaml` (40 more, session 28, measured unseen before any ch
 and `eval_tune_blind12.yaml` (40 more, written after session 28's first rules, measured unseen, then tuned on),
 and `eval_tune_blind13.yaml` (40 more, session 29, measured unseen, then tuned on),
 and `eval_tune_blind14.yaml` (40 more, written after the blind-13 rules, measured unseen — 50.0 %, 3 wrong
-ANSWERED, once `never` lists were read — then tuned on).
+ANSWERED, once `never` lists were read — then tuned on), and `eval_tune_blind15.yaml` (40 more, written at the end of
+session 29, measured unseen and not tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -63,6 +64,7 @@ SETS = {
     "tune 12 (unseen 70.0 %, then tuned on)": "eval_tune_blind12.yaml",
     "tune 13 (unseen 52.5 %, then tuned on)": "eval_tune_blind13.yaml",
     "tune 14 (unseen 50.0 %, then tuned on)": "eval_tune_blind14.yaml",
+    "tune 15 (blind-written, session 29, not tuned on)": "eval_tune_blind15.yaml",
 }
 
 
