@@ -123,6 +123,8 @@ SPLITS = (
     "holdout",
 )
 LANGS = ("zh", "en")
+HELD_OUT = "holdout"
+"""The split whose questions, labels and answers the report never prints."""
 NORMAL, DISCLAIMER, DEGRADED = "NORMAL", "LOW_CONFID_WITH_DISCLAIMER", "DEGRADED"
 _REQUIRED = ("id", "question", "lang", "category", "expected", "split")
 _KNOWN = frozenset(
@@ -661,15 +663,25 @@ def render(run: Run, *, failures: int = 60) -> str:
         lines += ["| id | split | category | got | why | answer (start) |", "|---|---|---|---|---|---|"]
         failed.sort(key=lambda o: (not o.wrong_pass, o.split, o.id))
         for o in failed[:failures]:
-            lines.append(
-                f"| {o.id} | {o.split} | {o.category} | {o.output_kind} | {_why_failed(o)} | {_snippet(o.answer)} |"
+            # The held-out split's labels and answers stay out of the report: whoever reads it to tune
+            # must not learn what it asks (its counts above are enough to watch).
+            why, answer = (
+                ("wrong PASS" if o.wrong_pass else "held out", "—")
+                if o.split == HELD_OUT
+                else (_why_failed(o), _snippet(o.answer))
             )
+            lines.append(f"| {o.id} | {o.split} | {o.category} | {o.output_kind} | {why} | {answer} |")
         if len(failed) > failures:
             lines.append(f"| … | | | | {len(failed) - failures} more (`--json` lists all) | |")
     misses = [o for o in run.outcomes if o.recall_hit is False]
     if misses:
         lines += ["", "Cross-language questions whose document was not in the top 5:", ""]
-        lines += [f"- {o.id} “{o.question}” → top 5: {', '.join(o.top_docs) or 'nothing'}" for o in misses]
+        lines += [
+            f"- {o.id} (held out)"
+            if o.split == HELD_OUT
+            else f"- {o.id} “{o.question}” → top 5: {', '.join(o.top_docs) or 'nothing'}"
+            for o in misses
+        ]
     return "\n".join(lines)
 
 
