@@ -85,6 +85,8 @@ TUNE17 = ROOT / "tests" / "data" / "pipeline_questions_tune17.yaml"
 """A sixteenth, written in session 29 and measured unseen (`tune17`; then tuned on)."""
 TUNE18 = ROOT / "tests" / "data" / "pipeline_questions_tune18.yaml"
 """A seventeenth, written in session 29 after its first rules and measured unseen (`tune18`; then tuned on)."""
+TUNE19 = ROOT / "tests" / "data" / "pipeline_questions_tune19.yaml"
+"""An eighteenth, written at the end of session 29 and measured unseen (`tune19`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -120,6 +122,7 @@ SPLITS = (
     "tune16",
     "tune17",
     "tune18",
+    "tune19",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -737,6 +740,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE16,
             TUNE17,
             TUNE18,
+            TUNE19,
             HOLDOUT,
         )
         if p.is_file()
