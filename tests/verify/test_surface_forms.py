@@ -424,6 +424,35 @@ _WORKED_FROM_DATES_AND_TOTALS = [
         "7:45",
         "7:15",
     ),
+    # a cap per night times the nights; a share of a count; a hedged multiple; a hedged average
+    (
+        "二类城市（成都、武汉）P6–P7 每晚 580 元。",
+        "成都属于二类城市，P6–P7 的住宿上限是每晚 580 元，住 3 晚最多可以报 1740 元。",
+        "成都属于二类城市，P6–P7 的住宿上限是每晚 580 元，住 3 晚最多可以报 1940 元。",
+        "1740 元",
+        "1940 元",
+    ),
+    (
+        "Alert DBConnectionsHigh: active connections above 80% of max_connections (500) for 5 minutes.",
+        "The alert fires when active connections stay above 80% of max_connections, which is 400 of the 500.",
+        "The alert fires when active connections stay above 80% of max_connections, which is 420 of the 500.",
+        "400",
+        "420",
+    ),
+    (
+        "sms.outbound ready: 10:00 1,200; 10:15 18,600; 10:30 42,300",
+        "The backlog went from 1,200 ready messages at 10:00 to 42,300 at 10:30, about 35 times as many.",
+        "The backlog went from 1,200 ready messages at 10:00 to 42,300 at 10:30, about 45 times as many.",
+        "35 times",
+        "45 times",
+    ),
+    (
+        "可用空间 08:00 412 GiB；16:00 330 GiB",
+        "8 小时少了 82 GiB，平均每小时大约 10 GiB。",
+        "8 小时少了 82 GiB，平均每小时大约 14 GiB。",
+        "10 GiB",
+        "14 GiB",
+    ),
     # a monthly rent times the months the claim states, said as a total after `共`
     (
         "月租金6,800元，按季度支付，每季度首月5日前支付。",

@@ -84,7 +84,7 @@ _ARITHMETIC_CUE = re.compile(
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
     r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
-    r"\bremaining\b|\bleft\b|\bin total\b|"
+    r"\bremaining\b|\bleft\b|\bin total\b|\b(?:an?\s+)?(?:increase|decrease|drop|rise|gain|fall)\s+of\b|"
     r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
     r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
     re.IGNORECASE,
@@ -93,13 +93,25 @@ _ARITHMETIC_CUE = re.compile(
 
 #: `seven units short (405 vs 412)`, `five over`: a gap said after the figure.
 _GAP_AFTER = re.compile(
-    r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b|\s*(?:a\s+day\s+)?in\s+total\b|\s*altogether\b",
+    r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b|\s*(?:a\s+day\s+)?in\s+total\b|\s*altogether\b"
+    r"|\s*(?:of\s+)?(?:headroom|spare|left|remaining)\b",
     re.IGNORECASE,
 )
 #: `bringing the charges to $142.47`, `taking the total to`: a running total said as one.
 _BRINGING_TO = re.compile(r"\b(?:bringing|taking|bring|brings|takes)\b[^.;,]{0,30}\bto\s*$", re.IGNORECASE)
 
 
+#: An estimate said right before the figure: only such a rate is a quotient read at its precision
+#: (`每天八十元` beside `三天一共二百四十元` is a rate stated, which the context's `每天 100 元` must bear out).
+_ABOUT_BEFORE = re.compile(
+    r"(?:大约|大概|约|差不多|\b(?:about|around|roughly|approximately|some))\s*$", re.IGNORECASE
+)
+_MULTIPLE_WORD = re.compile(r"times|倍|×|(?<=\d)x\b", re.IGNORECASE)
+#: A rate said as an average: `平均每小时`, `on average`, `per hour`, `a day`.
+_AVERAGE = re.compile(
+    r"平均|每(?:小时|天|日|分钟|月|人)|\b(?:average|on\s+average|per\s+\w+|an?\s+(?:hour|day|minute))\b",
+    re.IGNORECASE,
+)
 #: `一倍多`, `两倍以上`: more than the multiple.
 _MORE_AFTER = re.compile(r"\s*(?:多|以上)")
 
@@ -163,9 +175,33 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
 
     values = [float(e.value) for e in others if operand(e) and isinstance(e.value, float)]
     own_values = [float(e.value) for e in others[:own_count] if operand(e) and isinstance(e.value, float)]
-    if _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
+    said_as_multiple = m.value >= 3 and _MULTIPLE_WORD.search(m.text) is not None  # `35 times`, `四倍`
+    if said_as_multiple or _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
         plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
-        if any(_close(a / b, m.value) for a in plain for b in plain if a > b):
+        # `peaked at 42,300 … about 35 times` (42,300 / 1,200): a hedged multiple at its precision
+        if any(
+            _close(a / b, m.value) or (hedged and _approx(a / b, m, True))
+            for a in plain
+            for b in plain
+            if a > b
+        ):
+            return True
+    if _ABOUT_BEFORE.search(claim[max(0, m.start - 8) : m.start]) and _AVERAGE.search(
+        claim[max(0, m.start - 16) : m.end + 12]
+    ):
+        # `8 小时少了 82 GiB，平均每小时大约 10 GiB`: a hedged rate is a quotient of two of the claim's figures
+        quotients = [
+            a.value / b.raw  # `8 小时`: eight of its own unit, not 28,800 seconds
+            for a in others
+            for b in others
+            if a is not b
+            and isinstance(a.value, float)
+            and b.raw is not None
+            and b.raw > 1
+            and _same_kind(m, a)
+            and b.kind in _COUNTED
+        ]
+        if any(_approx(q, m, True) for q in quotients):
             return True
     if (
         _PER_MONTH.search(claim)
@@ -236,10 +272,15 @@ def _per_units(text: str) -> set[float]:
 
 
 _PRODUCT_CUE = re.compile(
-    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合|[，,]\s*共\s*$|就是|即为|等于|\bwould\s+cost\b",
+    r"\b(?:comes?\s+to|adds?|bringing|totals?|costs?|that'?s|works?\s+out\s+(?:to|at))\b|合计|共计|一共|总共|算下来|折合|[，,]\s*共\s*$|就是|即为|等于|\bwould\s+cost\b"
+    # a cap per night times the nights: `住 3 晚最多可以报 1740 元`, `up to 760 GBP for the four nights`
+    r"|最多(?:可以|能)?报?|\bup\s+to\b",
     re.IGNORECASE,
 )
 _NUMERIC_OWN = frozenset({"measure", "count", "number", "duration", "size"})
+
+
+_SHARED_KINDS = frozenset({"amount", "count", "number"})
 
 
 def _share_of(m: Mention, x: _Ctx) -> bool:
@@ -247,13 +288,23 @@ def _share_of(m: Mention, x: _Ctx) -> bool:
     its window taken at a percent of them (53.75, rounded as the figure is written). Unhedged, the
     product must be exact to the cent (`月服务费的15%，即7,200元` on 48,000 元; `pays 80% of that:
     $1,200` on $1,500): a chance match is rare."""
-    if m.kind != "amount" or not isinstance(m.value, float):
+    if m.kind not in _SHARED_KINDS or not isinstance(m.value, float):
         return False
     nearby = _nearby(x)
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
-    amounts = _other_amounts(m, nearby)
+    # `80% of max_connections, which is 400 of the 500`: a count or a bare figure is a share too
+    amounts = (
+        _other_amounts(m, nearby)
+        if m.kind == "amount"
+        else {
+            e.value
+            for e in nearby
+            if e.kind in {"count", "number"} and isinstance(e.value, float) and e.value != m.value
+        }
+    )
     if x.hedged_near(m):
-        return any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
+        # a hedged count (`约 1.2 万笔`) meets too many rounded shares of a record's figures by chance
+        return m.kind == "amount" and any(_approx(a * p / 100, m, True) for a in amounts for p in percents)
     return any(_close(round(a * p / 100, 2), round(m.value, 2)) for a in amounts for p in percents)
 
 
