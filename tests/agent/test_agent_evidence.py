@@ -18,7 +18,7 @@ from groundgate.agent import (
     governance_reason,
     supporting_sentences,
 )
-from groundgate.agent.evidence import as_service_length
+from groundgate.agent.tiers import as_service_length
 from groundgate.agent.vocabulary import OFFERED_FIGURES
 from groundgate.contracts import DocumentEvidence, ExecutionContext, ToolResult, ToolStatus, VerifiedFact
 

@@ -164,7 +164,7 @@ def test_a_length_with_half_a_year_falls_in_one_tier(question: str, tier: str, f
     ],
 )
 def test_a_joining_date_said_the_spoken_way_is_a_length_of_service(question: str, length: str) -> None:
-    from groundgate.agent.evidence import as_service_length
+    from groundgate.agent.tiers import as_service_length
 
     assert length in as_service_length(question, TODAY)
 

@@ -45,7 +45,7 @@ from groundgate.agent.evidence import compared_words, fitting, on_topic_sentence
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
 from groundgate.text.segmentation import jieba_cut
-from groundgate.verify.fidelity import check_claim
+from groundgate.verify.fidelity import check_claim, extract
 
 __all__ = [
     "ENTAILMENT_COVERAGE",
@@ -171,6 +171,26 @@ def _excluded_cases(question: str) -> list[str]:
     return found
 
 
+def _over_cap(sentences: Sequence[str], question: str) -> bool:
+    """Whether the question names a sum above a cap one of the sentences states (`不超过 600 元`): an
+    amount, or a bare figure priced per night or day ("一晚 700")."""
+    items = extract(question).items
+    per_unit = any(m.kind == "count" and m.unit in ("晚", "天") for m in items)
+    asked = [
+        float(m.value)
+        for m in items
+        if isinstance(m.value, float) and (m.kind == "amount" or (m.kind == "number" and per_unit))
+    ]
+    caps = [
+        float(m.value)
+        for s in sentences
+        if any(c.kind == "comparator" and c.value == "<=" for c in extract(s).items)
+        for m in extract(s).items
+        if m.kind == "amount" and isinstance(m.value, float)
+    ]
+    return bool(asked and caps) and max(asked) > min(caps)
+
+
 def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMOUNT_RULE) -> list[str]:
     """The sentences that state the slot, in text order.
 
@@ -190,6 +210,15 @@ def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMO
         sentences = fitting(sentences, question)
         scores = [len(terms & set(tokenize(s))) for s in sentences]
         keep = {i for i, score in enumerate(scores) if score == max(scores)}
+        if not any(_BEYOND_RULE.search(sentences[i]) for i in keep) and _over_cap(
+            [sentences[i] for i in keep], question
+        ):
+            # "酒店一晚 900 元能全报吗" (blind 15): a sum above the cap is answered by the cap and by
+            # what happens above it, stated next to the cap ("超出标准的部分由员工自行承担").
+            beyond = [s for s in everything if _BEYOND_RULE.search(s)]
+            if beyond:
+                kept = [sentences[i] for i in sorted(keep)][: MAX_SENTENCES_PER_SLOT - 1]
+                return [s for s in everything if s in kept or s == beyond[0]]
         if all(_BEYOND_RULE.search(sentences[i]) for i in keep):
             # "超出标准的部分由员工自行承担" alone does not say what the standard is: the rule it is
             # about (the best-matching one of the others) goes with it.

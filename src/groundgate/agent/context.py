@@ -39,6 +39,8 @@ from groundgate.agent.contracts import (
     UserAssertion,
 )
 from groundgate.agent.english import read_chat, read_english
+from groundgate.agent.hanzi import read_simplified
+from groundgate.agent.manners import without_manners
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
@@ -171,7 +173,8 @@ _FIGURE_ONLY = re.compile(
     r"^(?:要是|如果|假如|换成)?\s*([\d０-９]+|[一二两三四五六七八九][千百万][一二两三四五六七八九]?)\s*(?:块|元)?$"
 )
 _SUM = re.compile(
-    r"[\d０-９]{3,}\s*(?:块钱|块|元)?|[一二两三四五六七八九][千百万][一二两三四五六七八九]?(?:块钱|块|元)"
+    # "一晚六百整" (blind 15): a round spoken sum ends in 整 as well as in its unit
+    r"[\d０-９]{3,}\s*(?:块钱|块|元)?|[一二两三四五六七八九][千百万][一二两三四五六七八九]?(?:块钱|块|元|整)"
 )
 _UNIT_BELOW: Final = {"万": 1000, "千": 100, "百": 10}
 
@@ -275,6 +278,11 @@ def resolve_context(
     text = read_english(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
     text = read_chat(text)
+    # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
+    # table and document uses (`agent.hanzi`).
+    text = read_simplified(text)
+    # "HR 小姐姐你好呀～…麻烦啦，提前谢过！": clauses that only greet or thank are no part of the question.
+    text = without_manners(text)
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

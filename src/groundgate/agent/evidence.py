@@ -133,35 +133,8 @@ def month_asked_as_then(question: str, today: date) -> date | None:
     return None
 
 
-#: "我是 2017 年 3 月入职的", "2015 年进的公司": when the asker joined, which sets the years served.
-_JOINED = re.compile(
-    # "2017 年 3 月入职", "16年国庆过后入的职": a year (two digits are this century's), a month or a
-    # holiday that names one, then joining
-    r"((?:19|20)?\d\d)\s*年\s*(?:(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?|(国庆|春节|元旦|五一|年初|年中|年底|年末))?"
-    r"\s*(?:底|初|中旬|上旬|下旬)?\s*(?:过后|之后|以后|前后|左右)?"
-    r"\s*(?:入职|入的职|进(?:的)?公司|加入公司|来(?:的)?公司)"
-)
-#: The month a holiday or a part of the year names, for a joining date.
-_MONTH_OF: Final = {"国庆": 10, "春节": 2, "元旦": 1, "五一": 5, "年初": 1, "年中": 6, "年底": 12, "年末": 12}
-
-
 #: "这两天还算伙食补贴吗", "周末算不算": whether a case counts under a rule, not the rule's figure.
 _COUNTS_ASKED: Final = re.compile(r"(?:还|也)算[^？?，,。]{0,6}吗|算不算")
-
-
-def as_service_length(question: str, today: date) -> str:
-    """A joining date said as the whole years it makes on `today` ("2017 年 3 月入职" on 2026-04-15 →
-    "入职满 9 年"), so a tiered rule ("满 1 年不满 10 年") can be matched against it."""
-
-    def served(m: re.Match[str]) -> str:
-        raw = m.group(2)
-        month = (int(raw) if raw.isdigit() else parse_chinese_numeral(raw) or 1) if raw else 1
-        month = _MONTH_OF.get(m.group(3) or "", month)
-        year = int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
-        years = today.year - year - (1 if (today.month, today.day) < (int(month), 1) else 0)
-        return f"入职满 {max(years, 0)} 年"
-
-    return _JOINED.sub(served, question)
 
 
 _CONDITION_KINDS: Final = frozenset({"amount", "duration", "count", "percent"})

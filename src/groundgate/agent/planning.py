@@ -158,7 +158,8 @@ _AMOUNT_SUBJECT = re.compile(
 _ANY_LEAVE = re.compile(
     r"请假|休假|请\s*[一二两三四五六七八九十几半\d]+\s*个?(?:天|周|星期)假|^假(?=要|如果|连)"
 )
-_REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额)?报(?:销)?[^？?]*吗")
+#: "能全报吗", "能全额报不" (an A-not-A form, blind 15): whether an amount is reimbursed.
+_REIMBURSABLE = re.compile(r"(?:能|可以)(?:全额|全)?报(?:销)?(?:[^？?]*吗|不(?=\s*(?:[？?]|$)))")
 _TASK_DOC_NEEDS: Final = frozenset({NeedCode.PROCESS_STEPS, NeedCode.MATERIALS})
 #: A task part asks a document need only when it asks how a task is handled or what it takes.
 _HOW_TO_HANDLE = re.compile(r"怎么|怎样|咋|如何|流程|步骤|手续|材料|资料|证明|单据|附件")
@@ -171,10 +172,23 @@ _SPOKEN_AMOUNT = re.compile(r"[一二两三四五六七八九][百千][一二两
 
 
 def _names_amount(text: str) -> bool:
-    return any(m.kind == "amount" for m in extract(text)) or bool(_SPOKEN_AMOUNT.search(text))
+    items = extract(text).items
+    # "住了一晚刚好 600 的酒店": a bare figure priced per night or day is a sum too (blind 15)
+    per_unit = any(m.kind == "count" and m.unit in ("晚", "天") for m in items)
+    return any(m.kind == "amount" or (per_unit and m.kind == "number") for m in items) or bool(
+        _SPOKEN_AMOUNT.search(text)
+    )
 
 
 _UNSUPPORTED = re.compile(r"(?i)CRM|客户|合同|商机|销售额|工资条|薪资")
+#: Why a rule is so ("公司当初定这条是出于什么考虑？", "婚假为啥从三天改成十天了？", blind 15): the documents
+#: state rules, never the reasons for them, so no passage answers it and the rule itself is no answer.
+#: The reason asked outright, or a why put to a change of the rule. (Why the asker's own claim came out
+#: as it did — "为什么每晚只给我报了 600？" — is answered by the rule that caused it, and asks neither.)
+_RULE_REASON = re.compile(
+    r"(?:出于|基于)(?:什么|啥|哪些)(?:考虑|原因|目的)|(?:什么|啥)(?:原因|理由|考虑|用意|初衷)|(?:原因|理由|初衷|用意)是(?:什么|啥)"
+    r"|(?:为什么|为啥|为何)[^？?。]{0,20}(?:改成|改为|改到|调到|调成|调整|变成|涨到|降到|改了|调了)"
+)
 #: Requests to act, not to know: every tool is read-only, so these are never planned.
 _WRITE_ACTION = re.compile(
     r"(?:帮我|替我|给我|帮忙)(?:把[^，,。？?]{0,24}?)?"
@@ -411,8 +425,10 @@ def _is_task_question(question: str) -> bool:
 def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     """The offline planner: cue tables over the resolved question."""
     question = resolved.resolved_question
-    if _WRITE_ACTION.search(question) or someone_elses_tasks(
-        question, task_question=_is_task_question(question)
+    if (
+        _WRITE_ACTION.search(question)
+        or someone_elses_tasks(question, task_question=_is_task_question(question))
+        or _RULE_REASON.search(question)
     ):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)

@@ -58,10 +58,10 @@ from groundgate.agent.contracts import (
     ToolCall,
     ToolResult,
 )
-from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks, as_service_length
+from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
-from groundgate.agent.tiers import unstated_tier
+from groundgate.agent.tiers import as_service_length, unstated_tier
 from groundgate.agent.tools import TASK_TTL_SECONDS, snapshot
 from groundgate.contracts import ToolStatus
 from groundgate.errors import ModelError

@@ -58,7 +58,10 @@ _GENERIC_WORDS: Final = frozenset(
         # English words of chat: 报销 and a time limit, said the way the answer's kind is said
         "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整 "
         # how it is done, said the way chat says it: the kind of answer, like 咋弄 (session 29)
-        "怎么弄 怎么搞 怎么整 说下 说一下 讲下 讲一下"
+        "怎么弄 怎么搞 怎么整 说下 说一下 讲下 讲一下 "
+        # a share asked for, a length of leave said in weeks, leave taken in a row: the kind of
+        # answer or a condition, never the subject ("按几成发", "两礼拜", "连休", blind 15)
+        "几成 几折 礼拜 连休"
     )
 )
 
@@ -90,6 +93,9 @@ _NAMED_APPROVER: Final = re.compile(
     r"|(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)\s*那(?:边|儿)(?=[^，,。？?]{0,4}(?:审批|批|签))",
     re.IGNORECASE,
 )
+#: "除了诊断证明以外，还要…": the 以外/之外 that closes a 除了 phrase only ends it; read as a subject word
+#: (as `一二线以外的城市` reads it, a case left out) no passage names it (blind 15).
+_BESIDES_END: Final = re.compile(r"(除了[^，,。？?！!]{1,12}?)(?:以外|之外)")
 _CLAUSE_BREAK: Final = re.compile(r"[，,、：:]")
 ALTERNATIVES = re.compile(r"(?<=[是按])\s*[^，,。？?！!；;是按]{1,6}?(?:算|计)?还是按?[^，,。？?！!；;]{1,8}")
 
@@ -151,6 +157,7 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _VISIT.sub(" ", question)  # "跑两天客户": what the asker does there, circumstance
     question = _A_NOT_A.sub(" ", question)  # "用不用找财务总监签字": a question form, no subject
     question = _NAMED_APPROVER.sub(" ", question)
+    question = _BESIDES_END.sub(r"\1 ", question)  # "除了诊断证明以外": 以外 closes the phrase, no exclusion
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
     question = _ASKED_NOUN.sub(" ", question)
     # "按工作日算还是按自然日算": the alternatives are the answers offered, not the subject.

@@ -14,14 +14,16 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from datetime import date
 from typing import Final
 
 from groundgate.agent.contracts import NeedCode
 from groundgate.agent.vocabulary import PLACES, entities_in
 from groundgate.text.places import names_a_city
 from groundgate.text.segmentation import jieba_tag
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 
-__all__ = ["unstated_tier"]
+__all__ = ["as_service_length", "unstated_tier"]
 
 #: Words that place a trip (a city, a class of cities, abroad, a project whose supplement applies).
 _PLACED: Final = re.compile(r"城市|市|县|国外|境外|海外|出国|项目组|西部|东部|[省区州]")
@@ -76,3 +78,35 @@ def unstated_tier(question: str, needs: Sequence[NeedCode]) -> str | None:
     ):
         return SERVICE_QUESTION
     return None
+
+
+#: "我是 2017 年 3 月入职的", "2015 年进的公司", "2016 年 4 月 15 号入职的": when the asker joined, which
+#: sets the years served (moved here from `agent.evidence`, which had grown too long).
+_JOINED = re.compile(
+    # "2017 年 3 月入职", "16年国庆过后入的职": a year (two digits are this century's), a month (with
+    # its day, blind 15: on the anniversary itself the year is whole) or a holiday that names one,
+    # then joining
+    r"((?:19|20)?\d\d)\s*年\s*(?:(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?(?:\s*(\d{1,2})\s*[日号])?"
+    r"|(国庆|春节|元旦|五一|年初|年中|年底|年末))?"
+    r"\s*(?:底|初|中旬|上旬|下旬)?\s*(?:过后|之后|以后|前后|左右)?"
+    r"\s*(?:入职|入的职|进(?:的)?公司|加入公司|来(?:的)?公司)"
+)
+#: The month a holiday or a part of the year names, for a joining date.
+_MONTH_OF: Final = {"国庆": 10, "春节": 2, "元旦": 1, "五一": 5, "年初": 1, "年中": 6, "年底": 12, "年末": 12}
+
+
+def as_service_length(question: str, today: date) -> str:
+    """A joining date said as the whole years it makes on `today` ("2017 年 3 月入职" on 2026-04-15 →
+    "入职满 9 年"; "2016 年 4 月 15 号入职" → "入职满 10 年"), so a tiered rule ("满 1 年不满 10 年") can be
+    matched against it. Without a day the month's first day is taken."""
+
+    def served(m: re.Match[str]) -> str:
+        raw = m.group(2)
+        month = (int(raw) if raw.isdigit() else parse_chinese_numeral(raw) or 1) if raw else 1
+        month = _MONTH_OF.get(m.group(4) or "", month)
+        day = int(m.group(3)) if m.group(3) else 1
+        year = int(m.group(1)) + (2000 if len(m.group(1)) == 2 else 0)
+        years = today.year - year - (1 if (today.month, today.day) < (int(month), day) else 0)
+        return f"入职满 {max(years, 0)} 年"
+
+    return _JOINED.sub(served, question)

@@ -60,6 +60,11 @@ TIME_WORDS: Final = (
     "上个月",
     "明天",
     "后天",
+    # "明儿个有啥到期的活儿？" → "那下周一呢？": tomorrow said the northern way (blind 15)
+    "明儿个",
+    "明儿",
+    "明日",
+    "大后天",
     # "那下周一呢？" after "我明天有啥到期的没？": one day of a week
     *(
         f"{week}{day}"
@@ -149,6 +154,18 @@ FILLER_PHRASES: Final = tuple(
         还能 能休 能报 要交 要附 哪张票 哪个 坐飞机 最晚 几号 哪天 截止 多少 就完事了 就完事 完事了 那去
         交点 带点 补点 附点 到时候 到时 去民政局 民政局 把证领了 领证 登记结婚
         休完 休掉 用完 过期作废 就作废 作废 他托我问一下 她托我问一下 托我问一下 托我问 让我问一下 让我问 帮他问 帮她问 替他问 替她问 签完字 签个字
+        另外
+        """
+            # Greetings and thanks around the question ("您好，想请教一下：…谢谢！", "麻烦啦，提前谢过！",
+            # blind 15) are manners, not subjects: a passage need not say 谢谢 to answer it.
+            """
+        您好 你好 早上好 下午好 晚上好 请教一下 请教 打扰一下 打扰您一下 打扰了 打扰 谢谢 多谢 感谢 提前谢过 谢过 谢啦
+        麻烦啦 麻烦了 麻烦您 麻烦 辛苦啦 辛苦了 辛苦
+        """
+            # preparing in advance is how materials are asked for, like 准备: no notice period; "想问下"
+            # only says a question follows (blind 15)
+            """
+        提前准备 提前备好 想问一下 想问下 问一下 问下
         """
         ),
         key=len,
@@ -233,17 +250,23 @@ ASKS: Final = re.compile(
 #: reads the question's needs off them, the evidence evaluator the part of a question that asks each.
 NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     NeedCode.AMOUNT_RULE: re.compile(
-        r"标准|额度|多少钱|上限|金额|多少元|报多少|补贴多少|最高|最多能?报|不超过|能报(?!销|吗)|全额报销|几天|多少天|多久|"
-        r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前|头一天|前一天|打个?招呼|"
+        r"标准|额度|多少钱|上限|金额(?!\s*(?:正好|刚好|恰好|是|为|在|达到|有)?\s*[\d一二两三四五六七八九])|多少元|报多少|补贴多少|最高|最多能?报|"
+        # "能全报吗", "能全额报不": whether a sum is reimbursed in full is read off the cap (blind 15);
+        # "金额正好 5000" states the case, it asks no amount
+        r"不超过|能报(?!销|吗)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
+        r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前(?!准备|备好|谢)|头一天|前一天|打个?招呼|"
         r"多长时间|多长的?时间|最晚(?:得|要)?在|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
         r"内(?:休|用|请)(?:完|掉)|(?:过期|过了)[^？?，,]{0,3}作废|"
         # "周六周日还算伙食补贴吗": which days a rule counts is part of the rule
         r"(?:还|也)算[^？?，,]{0,6}(?:补贴|假|天数)吗|"
         r"对吧|没错吧|对不对|对吗|涨了|写了些?什么|规定了?什么|(?:怎么|咋)(?:算|计算|规定|发)|如何计算|"
+        # (`提前准备…材料` prepares in advance: no notice period is asked, blind 15)
         # "病假工资？", "病假期间工资怎么算": what a leave pays is a share of pay, an amount rule (not
         # "…工资照发吗", a yes-no question no amount sentence answers)
         r"假(?:期间)?的?工资(?=\s*(?:[？?。]|$|怎么|咋|多少|按|发多少|打几折|是多少))|"
+        # "为什么每晚只给我报了 600？": why the asker's own claim was cut is answered by the cap (blind 15)
+        r"(?:为什么|为啥|为何|怎么)[^？?。]{0,16}(?:只|才|就)(?:给我?)?报了?|(?:为什么|为啥|为何)[^？?。]{0,16}(?:少报|没(?:给我?)?全报)|"
         # "按工作日算还是按自然日算": how the rule counts is part of the rule
         r"按[^？?，,]{1,6}算|"
         # "婚假？": a leave kind alone, nothing else asked, asks what it grants (blind 14)
