@@ -561,6 +561,13 @@ def match_need(
         and any(o == SATISFIED and c.kind is not ConditionKind.QUANTITY for c, o in outcomes)
     )
     score += 1 if kind_ok else 0
+    if kind_ok and _asked_field(need, s):
+        # "ORD-… 现在是什么状态", "走的哪家银行": the named record's own field outranks a log line of
+        # one of its events (`order created order_id=ORD-…` says `created`, a state it has since
+        # left), and the words of a scene told before the question ("客服说…大促时候超时失败的…")
+        # are no part of what the field must say.
+        score += 1
+        codes = [c for c in codes if not c.startswith(_SUBJECT_CODES)]
     if not kind_ok:
         codes.append(f"need:kind_missing:{need.kind.value}")
 
@@ -605,6 +612,27 @@ def _statement_codes(
 
 #: One field of a record as the executor states it (`order.status [order:ORD-…:status]: PENDING`).
 _RECORD_FIELD: Final = re.compile(r"^[\w.]+ \[[^\]]+\]: (.+)$")
+
+#: The state of the named thing itself, no qualifier before `状态` ("退款状态" asks another field).
+_ASKS_OWN_STATE: Final = re.compile(r"(?:什么|啥|哪种|哪个)状态|\bwhat\s+(?:state|status)\b", re.IGNORECASE)
+#: A record field and the words that ask for it alone ("哪家银行" of an order is its channel).
+_FIELD_WORDS: Final = {
+    "channel": frozenset({"通道", "渠道", "银行", "channel", "bank"}),
+    "amount": frozenset({"金额", "amount"}),
+}
+_SUBJECT_CODES: Final = ("need:terms_missing:", "need:terms_unsaid:", "need:terms_uncheckable:")
+
+
+def _asked_field(need: Need, s: Statement) -> bool:
+    """Whether `s` is a field of a record the need names and the field is all the need asks: its
+    status asked as the record's own state, or a field every word of the need names."""
+    if not _RECORD_FIELD.match(s.text) or not any(a.lower() in s.text.lower() for a in need.anchors):
+        return False
+    field = s.text.split(" ", 1)[0].lower().rsplit(".", 1)[-1]
+    if field == "status":
+        return need.kind is AnswerKind.STATUS and bool(_ASKS_OWN_STATE.search(need.text))
+    words = _FIELD_WORDS.get(field, frozenset())
+    return bool(need.terms) and all(t.lower() in words for t in need.terms)
 
 
 def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -> tuple[list[str], set[str]]:

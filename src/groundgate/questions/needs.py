@@ -721,7 +721,22 @@ def _about_the_part_before(part: _Part) -> bool:
         or part.has_pronoun
         or part.kind is AnswerKind.REASON
         or (bool(part.terms) and set(part.terms) <= _ERROR_WORDS)
+        or _bare_field(part)
     )
+
+
+#: "金额多少", "状态是什么": one noun and the question word, nothing else of the part's own.
+_ZH_BARE_ASK: Final = re.compile(r"(?:是|为|有)?(?:多少|什么|几何|哪个|哪家|哪一个|几)[？?]?$")
+
+
+def _bare_field(part: _Part) -> bool:
+    """A Chinese part that is a single word and its question word ("…走的哪个通道、*金额多少*？") asks
+    that attribute of the subject the part before named, not of anything holding the word (an
+    expense claim's `金额`)."""
+    if not part.zh or part.conditions or len(part.terms) != 1:
+        return False
+    rest = part.text.strip().replace(part.terms[0], "", 1)
+    return bool(_ZH_BARE_ASK.fullmatch(rest.strip()))
 
 
 def refers_back(question: str) -> bool:

@@ -200,6 +200,23 @@ def _two_wh(sentence: str) -> list[str]:
     return [f"{head}{found.group(1)}{tail}", f"{head}{found.group(2)}{tail}"]
 
 
+#: An enumeration comma between two clauses that each ask ("现在是什么状态、走的哪个通道",
+#: "走的哪个通道、金额多少"): two things asked, not one thing of two names.
+_ZH_ENUM_COMMA: Final = re.compile(r"\s*、\s*")
+_ZH_ASK_CLAUSE_MIN: Final = 4
+
+
+def _zh_enumerated_asks(piece: str) -> list[str]:
+    """`…是什么状态、走的哪个通道` → two pieces when every clause around `、` asks on its own and is
+    more than a bare question word; `CMB、ICBC 的权重是多少` (names listed) stays whole."""
+    clauses = [c for c in _ZH_ENUM_COMMA.split(piece) if c.strip()]
+    if len(clauses) < 2:
+        return [piece]
+    if all(_ZH_ASK.search(c) and len(c.strip()) >= _ZH_ASK_CLAUSE_MIN for c in clauses):
+        return clauses
+    return [piece]
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: one per sentence, per joined second question that asks on its own,
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
@@ -235,7 +252,7 @@ def split_parts(question: str) -> list[str]:
                 sentences.extend(_two_wh(piece))
     for sentence in sentences:
         if is_cjk_text(sentence):
-            pieces = [p for p in _ZH_JOIN.split(sentence) if p.strip()]
+            pieces = [q for p in _ZH_JOIN.split(sentence) if p.strip() for q in _zh_enumerated_asks(p)]
             asking = [bool(_ZH_ASK.search(p)) for p in pieces]
         else:
             pieces = _rejoin_bare(p for p in _EN_JOIN.split(sentence) if p.strip())
