@@ -5,18 +5,19 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Sequence
-from datetime import date
 
 from groundgate.verify.fidelity.check_numbers import _check_comparator
 from groundgate.verify.fidelity.elapsed import months_after
 from groundgate.verify.fidelity.evidence import _identifier_found
 from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.lexicon import _MONTHS
 from groundgate.verify.fidelity.matching import (
     _NEAR_SPAN,
     _approx_seconds,
     _clock_seconds,
     _date_conflict,
     _date_match,
+    _day,
     _near,
     _period_seconds,
     _time_seconds,
@@ -73,20 +74,6 @@ _WORKED_MARK_RX = re.compile(
 )
 
 
-_ISO_DAY_RX = re.compile(r"(\d{4})?-?-(\d{2})-(\d{2})")
-
-
-def _day(value: str, year: int | None) -> date | None:
-    """`2024-11-15` or `--11-08` (with `year`) as a date; None for anything else."""
-    found = _ISO_DAY_RX.fullmatch(value)
-    if found is None or (found.group(1) is None and year is None):
-        return None
-    try:
-        return date(int(found.group(1) or year or 0), int(found.group(2)), int(found.group(3)))
-    except ValueError:
-        return None
-
-
 def _shift_days(mentions: Sequence[Mention], text: str) -> set[int]:
     """The whole-day shifts a text states: `前 30 天` / `前一周` (a relative period) or `7 days before`."""
     days: set[int] = set()
@@ -101,35 +88,20 @@ def _shift_days(mentions: Sequence[Mention], text: str) -> set[int]:
     return days
 
 
-_MONTH_NAMES = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
-
-
 def _month_named_in_words(value: str, text: str) -> bool:
     """A month alone (`--05`) that the text names in English words (`in May`, `by the end of
     October`): a text with no figure is not read for dates, so the month is looked up by name (`May`
     only after a preposition: `you may` is no month)."""
     if re.fullmatch(r"--\d\d", value) is None or not 1 <= int(value[2:]) <= 12:
         return False
-    name = _MONTH_NAMES[int(value[2:]) - 1]
-    if name == "May":
+    month = int(value[2:])
+    if month == 5:
         return (
             re.search(r"\b(?:in|by|since|until|till|from|before|after|of|during|through)\s+May\b", text)
             is not None
         )
-    return re.search(rf"\b{name}\b", text) is not None
+    names = "|".join(name.capitalize() for name, n in _MONTHS.items() if n == month and len(name) > 3)
+    return re.search(rf"\b(?:{names})\b", text) is not None
 
 
 def _date_worked_out(value: str, x: _Ctx) -> bool:

@@ -33,7 +33,7 @@ from datetime import date
 
 from groundgate.verify.fidelity.arithmetic import _approx
 from groundgate.verify.fidelity.extraction import extract
-from groundgate.verify.fidelity.matching import _clock_seconds
+from groundgate.verify.fidelity.matching import _clock_seconds, _day
 from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.numbers import _close
 from groundgate.verify.fidelity.report import _Ctx
@@ -130,17 +130,7 @@ _DAY_UNITS = frozenset({"天", "日", "day", "days"})
 
 def _calendar_day(value: str) -> date | None:
     """`--08-14` or `2024-08-14` as a date (a leap year when the year is not said)."""
-    parts = value.lstrip("-").split("-")
-    if value.startswith("--") and len(parts) == 2:
-        year, month, day = "2024", *parts
-    elif len(parts) == 3 and len(parts[0]) == 4:
-        year, month, day = parts
-    else:
-        return None
-    try:
-        return date(int(year), int(month), int(day))
-    except ValueError:
-        return None
+    return _day(value, None) or _day(value, 2024)
 
 
 def days_between_dates(m: Mention, x: _Ctx) -> bool:
@@ -199,7 +189,7 @@ _MONTH_COUNT_RX = re.compile(
 
 def _month_counts(mentions: Iterable[Mention], text: str) -> set[int]:
     counts = {
-        int(e.value / (30 * 86_400)) if e.unit == "s" else int(e.value)
+        int(e.value)
         for e in mentions
         if e.kind == "duration"
         and isinstance(e.value, float)

@@ -250,6 +250,20 @@ def _approx_seconds(m: Mention) -> float | None:
     return None
 
 
+_ISO_DAY_RX = re.compile(r"(\d{4})?-?-(\d{2})-(\d{2})")
+
+
+def _day(value: str, year: int | None) -> date | None:
+    """`2024-11-15` or `--11-08` (with `year`) as a date; None for anything else."""
+    found = _ISO_DAY_RX.fullmatch(value)
+    if found is None or (found.group(1) is None and year is None):
+        return None
+    try:
+        return date(int(found.group(1) or year or 0), int(found.group(2)), int(found.group(3)))
+    except ValueError:
+        return None
+
+
 def _clock_seconds(value: str) -> float | None:
     """`16:30` or `16:30:05` as seconds after midnight."""
     parts = value.split(":")
