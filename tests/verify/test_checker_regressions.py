@@ -203,6 +203,31 @@ def test_a_claim_the_checker_cannot_judge_across_languages_says_so() -> None:
     assert "cross_language:unjudged" in claim.reason_codes
 
 
+_CHINESE_LOG = (
+    "[2025-11-07 03:12:44,201] ERROR notify-worker trace=c0d91e7a 短信发送失败 channel=aliyun-sms "
+    "code=isv.BUSINESS_LIMIT_CONTROL\n"
+    "[2025-11-07 03:12:45,018] INFO  notify-worker trace=c0d91e7a 短信发送成功 channel=tencent-sms "
+    "msg_id=TX-88210"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [
+        ("短信发送失败后切换到 tencent-sms，发送成功，消息号 TX-88210。", Verdict.PASS),
+        ("短信发送失败后切换到 tencent-sms，发送成功，消息号 TX-88211。", Verdict.REJECT),
+    ],
+)
+def test_a_chinese_claim_over_a_log_with_chinese_messages_is_read_in_its_own_language(
+    answer: str, verdict: Verdict
+) -> None:
+    # The log is mostly Latin letters (keys, hosts, codes); its messages are Chinese, so a Chinese
+    # answer is judged on its words like any same-language claim, not on anchors alone.
+    result = check(context=_CHINESE_LOG, answer=answer)
+    assert result.verdict is verdict
+    assert not any(code.startswith("cross_language") for c in result.claims for code in c.reason_codes)
+
+
 @pytest.mark.parametrize(
     ("question", "answer", "coverage", "unaddressed"),
     [

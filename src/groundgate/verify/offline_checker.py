@@ -150,13 +150,23 @@ class OfflineChecker:
         """Assess each claim; past `deadline` the claims not yet assessed are `no_evidence`."""
         # Claims and context in different languages: fold English lexicon terms too, and judge only
         # what survives translation (see `_cross_language`).
-        context_cjk = is_cjk_text("".join(_as_read(p[:2_000]) for p in passages[:20]))
-        cross = bool(passages) and any(is_cjk_text(c.text) != context_cjk for c in claims)
+        sample = "".join(_as_read(p[:2_000]) for p in passages[:20])
+        context_cjk = is_cjk_text(sample)
+        # A log, metric summary or JSON record with Chinese messages is mostly Latin letters (keys,
+        # series names, hosts), yet a Chinese claim over it is read in its own language: its words
+        # are there to be found. Only a context with next to no Chinese makes a Chinese claim cross.
+        some_cjk = context_cjk or is_cjk_text(sample, threshold=_SOME_CJK)
+        cross = bool(passages) and any(_crosses(is_cjk_text(c.text), context_cjk, some_cjk) for c in claims)
+        # A Chinese claim over a mostly Latin context with some Chinese (`请求` over
+        # `http_requests_total`): English lexicon terms are folded too, though the claim is read in
+        # its own language.
+        mixed = cross or (some_cjk and not context_cjk and any(is_cjk_text(c.text) for c in claims))
         try:
-            index = ContextIndex.build(passages, deadline, cross_language=cross)
+            index = ContextIndex.build(passages, deadline, cross_language=mixed)
         except OutOfTimeError:
             return _out_of_time([], claims)
         index.context_cjk = context_cjk
+        index.context_some_cjk = some_cjk
         # The fidelity checks compare every claim with the whole context: index it once per check
         # (a long context is deliberately not cached across checks, see `fidelity.index_evidence`).
         evidence = fidelity.index_evidence(index.fidelity_text)
@@ -205,7 +215,9 @@ class OfflineChecker:
 
         evidence_spans, aligned, fields = _window_evidence(best, index)
         issues = fidelity.check_claim(claim, aligned, evidence, question=question, earlier=earlier)
-        cross = index.cross_language and is_cjk_text(claim) != index.context_cjk
+        cross = index.cross_language and _crosses(
+            is_cjk_text(claim), index.context_cjk, index.context_some_cjk
+        )
         # A negation or comparator flip is read off the aligned window: only a well aligned, short
         # one (a rule, not a news paragraph with several clauses) places the cue reliably.
         window_chars = len(best.window.text) if best.window is not None else 0
@@ -311,7 +323,7 @@ class OfflineChecker:
         t = self.thresholds
         best = measure.best
         score = best.score
-        if index.cross_language and is_cjk_text(claim) != index.context_cjk:
+        if index.cross_language and _crosses(is_cjk_text(claim), index.context_cjk, index.context_some_cjk):
             return _cross_language(measure, index, t)
         if len(fidelity.extract(claim)) > fidelity.MAX_CLAIM_MENTIONS:
             # More figures and names than the fidelity checks compare: the rest went unchecked, so
@@ -541,6 +553,17 @@ _UNICODE_ESCAPE = re.compile(r"\\u([0-9a-fA-F]{4})")
 _SHOWN = frozenset({FactCategory.DIRECT_EVIDENCE, FactCategory.INDIRECT_SUPPORT})
 #: How many earlier supported sentences lend operands: a total sums what was just said.
 _EARLIER_SENTENCES = 4
+
+
+#: The share of a context's letters that are Chinese above which a Chinese claim is read in its own
+#: language (`is_cjk_text`'s default, 0.2, decides what the context mostly is).
+_SOME_CJK = 0.03
+
+
+def _crosses(claim_cjk: bool, context_cjk: bool, context_some_cjk: bool) -> bool:
+    """A claim in another language than its context: an English claim over a mostly Chinese context,
+    a Chinese claim over one with next to no Chinese."""
+    return not context_some_cjk if claim_cjk else context_cjk
 
 
 def _as_read(text: str) -> str:

@@ -154,6 +154,7 @@ class ContextIndex:
         "all_text",
         "bigram_postings",
         "context_cjk",
+        "context_some_cjk",
         "cross_language",
         "fidelity_text",
         "fields",
@@ -173,6 +174,8 @@ class ContextIndex:
         self.cross_language = cross_language
         self.context_cjk = False
         """The context is mostly Chinese (set by the checker)."""
+        self.context_some_cjk = False
+        """The context holds enough Chinese to read a Chinese claim in its own language (set by the checker)."""
         """Claims and context are in different languages: English lexicon terms are folded too."""
         self.read_out: dict[int, str] = {}
         """Sentence number -> the record's fields read out, for the windows that are records."""
