@@ -87,6 +87,8 @@ TUNE18 = ROOT / "tests" / "data" / "pipeline_questions_tune18.yaml"
 """A seventeenth, written in session 29 after its first rules and measured unseen (`tune18`; then tuned on)."""
 TUNE19 = ROOT / "tests" / "data" / "pipeline_questions_tune19.yaml"
 """An eighteenth, written at the end of session 29 and measured unseen (`tune19`; then tuned on)."""
+TUNE20 = ROOT / "tests" / "data" / "pipeline_questions_tune20.yaml"
+"""A nineteenth, written in session 30 (window statistics, terse SRE questions) and measured unseen (`tune20`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -123,6 +125,7 @@ SPLITS = (
     "tune17",
     "tune18",
     "tune19",
+    "tune20",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -741,6 +744,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE17,
             TUNE18,
             TUNE19,
+            TUNE20,
             HOLDOUT,
         )
         if p.is_file()
