@@ -858,3 +858,27 @@ def test_a_rate_past_its_target_and_a_year_of_a_monthly_figure_are_worked_out(
 ) -> None:
     codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
     assert bool(codes) is flagged, codes
+
+
+_SAMPLES = "p99（秒）\n14:00 0.42\n14:04 1.38\n14:06 1.91\n14:08 1.12\n14:10 0.47"
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "flagged"),
+    [
+        # a count of the items the claim lists right before it …
+        (_SAMPLES, "14:04、14:06、14:08 这三个采样点的 p99 都超过 1 秒。", False),
+        (_SAMPLES, "14:04、14:06 这三个采样点的 p99 都超过 1 秒。", True),
+        ("Spanish I has 5 seats left. Photography has 6 seats left.", "Spanish I and Photography, the two courses, have seats.", False),
+        # … or right after it and a colon
+        ("Spanish I has 5 seats left. Photography has 6 seats left.", "Two courses still have seats: Spanish I has 5, and Photography has 6.", False),
+        ("Spanish I has 5 seats left. Photography has 6 seats left.", "Three courses still have seats: Spanish I has 5, and Photography has 6.", True),
+        # but not when the evidence counts the same things otherwise: an item was added
+        ("传统工艺只有萎凋和干燥两道工序。", "传统工艺包括萎凋、轻揉和干燥三道工序。", True),
+    ],
+)  # fmt: skip
+def test_a_count_of_the_items_the_claim_lists_is_worked_out_from_the_claim(
+    evidence: str, claim: str, flagged: bool
+) -> None:
+    codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
+    assert bool(codes) is flagged, codes

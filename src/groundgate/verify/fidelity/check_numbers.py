@@ -37,6 +37,7 @@ from groundgate.verify.fidelity.matching import (
 from groundgate.verify.fidelity.model import Mention, Severity
 from groundgate.verify.fidelity.numbers import _close, _parse_number
 from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe, _fmt, _Report
+from groundgate.verify.fidelity.tallies import counts_own_items
 from groundgate.verify.fidelity.units import _CNUM, _CURRENCY_PREFIX, _EN_ONES, _NUM, _lookup_unit
 
 _UPPER = frozenset({"<", "<="})
@@ -428,6 +429,14 @@ def _check_number(m: Mention, x: _Ctx) -> None:
     if _count_before_unit(m, x.everything):
         return
     if _bare_count_stated(m, x.everything):
+        return
+    if (
+        not x.plan
+        and counts_own_items(m, x.source)
+        and not any(e.kind == m.kind and e.unit == m.unit for e in x.aligned.mentions.items)
+    ):
+        # `A、B、C 这三个`: the claim counts what it lists — unless the evidence counts the same
+        # things itself (`萎凋、轻揉和干燥三道工序` over `只有萎凋和干燥两道工序`: an item was added).
         return
     rounded = _rounded_estimate(m, x)
     if rounded is not None:
