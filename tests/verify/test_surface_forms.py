@@ -882,3 +882,38 @@ def test_a_count_of_the_items_the_claim_lists_is_worked_out_from_the_claim(
 ) -> None:
     codes = [i.code for i in check_claim(claim, evidence, evidence) if i.code.startswith("number")]
     assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("evidence", "claim", "flagged"),
+    [
+        # a figure converted for the reader, to within rounding, is the same figure …
+        ("Each day includes 150 miles.", "每天含 150 英里（约 240 公里）。", False),
+        ("Floor area: 74 m2.", "It offers 74 square metres, which is roughly 797 square feet.", False),
+        ("Energy: 190 kcal per bar.", "One bar provides 190 calories, roughly 795 kilojoules.", False),
+        # … a wrong conversion is not
+        ("Floor area: 74 m2.", "It offers 74 square metres, which is roughly 897 square feet.", True),
+        # vulgar fractions and hyphenated measures are read as quantities
+        ("About 23½ inches (60 centimeters) of ash fell.", "About 60 cm of ash fell.", False),
+        ("The whale swam a 10,190-mile round trip.", "The whale swam more than 10,000 miles.", False),
+        ("The whale swam a 10,190-mile round trip.", "The whale swam more than 12,000 miles.", True),
+    ],
+)  # fmt: skip
+def test_a_measure_converted_to_another_unit_is_the_same_figure(
+    evidence: str, claim: str, flagged: bool
+) -> None:
+    codes = [
+        i.code
+        for i in check_claim(claim, evidence, evidence)
+        if i.code.endswith(("mismatch", "not_in_evidence"))
+    ]
+    assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("answer", "verdict"),
+    [("It is rated for 40 to 65 miles of range.", Verdict.PASS), ("It is rated for 40 to 75 miles of range.", Verdict.REJECT)],
+)  # fmt: skip
+def test_a_record_range_takes_the_unit_its_key_ends_with(answer: str, verdict: Verdict) -> None:
+    context = '{"model": "Voltra Commute 2", "battery_wh": 672, "range_miles": "40-65"}'
+    assert check(context=context, answer=answer).verdict is verdict

@@ -62,6 +62,8 @@ _UNITS = {
     "months": "months", "years": "years", "kb": "KB", "mb": "MB", "gb": "GB", "tb": "TB",
     "usd": "USD", "eur": "EUR", "gbp": "GBP", "cny": "CNY", "rmb": "CNY", "jpy": "JPY",
     "pct": "%", "percent": "%", "hz": "Hz", "wh": "Wh", "mah": "mAh", "mph": "mph",
+    "miles": "miles", "mi": "miles", "ft": "ft", "feet": "feet", "sqft": "sq ft", "kcal": "kcal",
+    "kj": "kJ", "oz": "oz", "m2": "m2", "sqm": "m2",
 }  # fmt: skip
 #: Chinese unit words a key ends with (`季度预算_万元`, `时长_分钟`, `价格（元）`), written after the value
 #: as they are (`百分比` as `%`).
@@ -72,6 +74,8 @@ _ZH_UNITS = {
         "人 次 个 台 件 %"
     )
 } | {"百分比": "%"}
+#: A value that is a range of two figures (`"40-65"`, `"2–4"`).
+_RANGE_VALUE = re.compile(r"^\d+(?:\.\d+)?\s*[-–~]\s*\d+(?:\.\d+)?$")
 _BRACKETED_UNIT = re.compile(r"\s*[(（]\s*([^()（）]{1,6})\s*[)）]\s*$")
 _SYMBOLS = {"USD": "$", "EUR": "€", "GBP": "£", "CNY": "¥"}
 #: Keys of an amount of money: a `currency` field beside them names their currency.
@@ -342,6 +346,9 @@ def _field(
     number = float(value.replace(",", "")) if numeric else None
     if number is not None:
         words, value = _with_unit(words, value, number, currency)
+    elif _RANGE_VALUE.match(value):
+        # `range_miles: "40-65"` is `40-65 miles`, as a description writes it.
+        words, value = _with_unit(words, value, 0.0, None)
     return Field(words, tokens, value, boolean, 0, number)
 
 

@@ -102,6 +102,16 @@ def _bare_count_stated(m: Mention, everything: EvidenceIndex) -> bool:
     return any(everything.contains_token(form) for form in _written_forms(int(m.raw)))
 
 
+def _tallied(m: Mention, x: _Ctx) -> bool:
+    """`A、B、C 这三个`: the claim counts what it lists — unless the evidence counts the same things
+    itself (`萎凋、轻揉和干燥三道工序` over `只有萎凋和干燥两道工序`: an item was added)."""
+    return (
+        not x.plan
+        and counts_own_items(m, x.source)
+        and not any(e.kind == m.kind and e.unit == m.unit for e in x.aligned.mentions.items)
+    )
+
+
 def _written_forms(number: int) -> tuple[str, ...]:
     """How a whole number is written: its digits, and its English word when it has one (`6`, `six`)."""
     word = _EN_WORD_OF.get(number)
@@ -136,6 +146,16 @@ def _rounded_estimate(m: Mention, x: _Ctx) -> Mention | None:
             ):
                 return e
     return None
+
+
+def _converted(m: Mention, shown: Mention) -> bool:
+    """`m` restates the measure `shown` in another unit (miles as km, kcal as kJ), rounded as a
+    conversion is: within 1 % of it. A rounding in the same unit stays a warning."""
+    if m.kind != "measure" or shown.kind != "measure" or m.surface_unit == shown.surface_unit:
+        return False
+    if not isinstance(m.value, float) or not isinstance(shown.value, float) or not shown.value:
+        return False
+    return abs(m.value - shown.value) <= 0.01 * abs(shown.value)
 
 
 def _roundable(text: str) -> bool:
@@ -426,19 +446,11 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return  # `2.3` names the version `v2.3.1`
     if _equivalent_duration(m, x) or _multiple_as_percent(m, x.everything) or _clock_shaped(m, x.everything):
         return
-    if _count_before_unit(m, x.everything):
-        return
-    if _bare_count_stated(m, x.everything):
-        return
-    if (
-        not x.plan
-        and counts_own_items(m, x.source)
-        and not any(e.kind == m.kind and e.unit == m.unit for e in x.aligned.mentions.items)
-    ):
-        # `A、B、C 这三个`: the claim counts what it lists — unless the evidence counts the same
-        # things itself (`萎凋、轻揉和干燥三道工序` over `只有萎凋和干燥两道工序`: an item was added).
+    if _count_before_unit(m, x.everything) or _bare_count_stated(m, x.everything) or _tallied(m, x):
         return
     rounded = _rounded_estimate(m, x)
+    if rounded is not None and _converted(m, rounded):
+        return  # `150 英里（约 240 公里）`: the same figure in the reader's unit, to within 1 %
     if rounded is not None:
         # An estimate is a paraphrase, not an invented value; but a rounded figure is not the figure
         # shown either (`around 300,000` for `294,000`): a warning the checker reads as at most

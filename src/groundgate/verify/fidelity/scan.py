@@ -89,7 +89,7 @@ def _fold(text: str) -> tuple[str, _OffsetMap | None]:
     offsets = _OffsetMap()
     position = extra = 0
     for i, ch in enumerate(text):
-        piece = unicodedata.normalize("NFKC", ch)
+        piece = _vulgar_fraction(text, i) or unicodedata.normalize("NFKC", ch)
         chars.append(piece)
         if len(piece) != 1:
             extra += len(piece) - 1
@@ -100,6 +100,19 @@ def _fold(text: str) -> tuple[str, _OffsetMap | None]:
         position += len(piece)
     offsets.size = position
     return "".join(chars), offsets
+
+
+#: Vulgar fractions as decimals: NFKC makes `23½` `231⁄2`, which read as 231 and a stray `2`.
+_VULGAR = {"½": 0.5, "¼": 0.25, "¾": 0.75, "⅓": 1 / 3, "⅔": 2 / 3, "⅛": 0.125}
+
+
+def _vulgar_fraction(text: str, i: int) -> str | None:
+    """`½` after a digit as `.5` (`23½` → `23.5`), alone as `0.5`; None for any other character."""
+    value = _VULGAR.get(text[i])
+    if value is None:
+        return None
+    decimals = f"{value:.2f}".rstrip("0")[1:]  # `.5`, `.25`, `.33`
+    return decimals if i and text[i - 1].isdigit() else "0" + decimals
 
 
 class _Tok:
@@ -134,7 +147,8 @@ def _rec_order(r: _Rec) -> tuple[int, int]:
 
 _UNIT_HYPHEN_RX = re.compile(
     r"(\d|\b(?i:one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|eighteen|twenty"
-    r"|thirty|forty|fifty|sixty|ninety|hundred))-(?=(?i:day|week|month|year|hour|minute|second|night)s?\b(?!-))"
+    r"|thirty|forty|fifty|sixty|ninety|hundred))-(?=(?i:day|week|month|year|hour|minute|second|night"
+    r"|mile|kilometre|kilometer|metre|meter|foot|inch|gram|kilogram|litre|liter|gallon)s?\b(?!-))"
 )
 
 

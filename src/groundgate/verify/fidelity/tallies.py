@@ -15,7 +15,9 @@ import re
 from groundgate.verify.fidelity.model import Mention
 
 #: Words between a list and the count that sums it up (`A、B 这两个`, `A and B, all two`).
-_LEAD_IN = re.compile(r"(?:这|那|共|一共|总共|合计|all|these|those|the|in all|altogether|[\s,，])*$", re.IGNORECASE)
+_LEAD_IN = re.compile(
+    r"(?:这|那|共|一共|总共|合计|all|these|those|the|in all|altogether|[\s,，])*$", re.IGNORECASE
+)
 
 #: What separates listed items: `、`, `和`/`与`/`及`, English commas, `and` (a Chinese `，` ends a
 #: clause instead).

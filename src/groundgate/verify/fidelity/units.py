@@ -142,8 +142,8 @@ _UNITS: dict[str, _Unit] = {
     **_u("amount", "GBP", 1.0, "GBP", "英镑", "gbp"),
     **_u("amount", "JPY", 1.0, "JPY", "日元", "jpy", "yen"),
     **_u("amount", "HKD", 1.0, "HKD", "港元", "港币", "hkd"),
-    **_u("measure", "m", 1e-3, "mm", "mm", "毫米"),
-    **_u("measure", "m", 1e-2, "cm", "cm", "厘米"),
+    **_u("measure", "m", 1e-3, "mm", "mm", "毫米", "millimeter", "millimeters", "millimetre", "millimetres"),
+    **_u("measure", "m", 1e-2, "cm", "cm", "厘米", "centimeter", "centimeters", "centimetre", "centimetres"),
     **_u("measure", "m", 1.0, "m", "米", "meter", "meters", "metre", "metres"),
     **_u(
         "measure", "m", 1e3, "km", "km", "千米", "公里", "kilometer", "kilometers", "kilometre", "kilometres"
@@ -170,6 +170,22 @@ _UNITS: dict[str, _Unit] = {
     **_u("measure", "m2", 1.0, "m²", "m2", "平方米", "平米"),
     **_u("measure", "dB", 1.0, "dB", "db", "分贝", "decibel", "decibels"),  # written `dB` only, see below
     **_u("measure", "m3", 1.0, "m³", "m3"),  # not `立方米`: `立方米每小时` is m³/h
+    # Imperial and US units, as an answer converts a figure for its reader (`150 英里（约 240 公里）`,
+    # `74 square metres, roughly 797 square feet`): the same dimension, so a conversion compares.
+    # Not `pound(s)`: also money.
+    **_u("measure", "m", 1609.344, "mi", "mile", "miles", "英里"),
+    **_u("measure", "m", 0.3048, "ft", "ft", "feet", "foot", "英尺"),
+    **_u("measure", "m", 0.0254, "in", "inch", "inches", "英寸"),
+    **_u("measure", "g", 453.59237, "lb", "lb", "lbs", "磅"),
+    **_u("measure", "g", 28.349523, "oz", "oz", "ounce", "ounces", "盎司"),
+    **_u("measure", "L", 3.785411784, "gal", "gallon", "gallons", "加仑"),
+    **_u(
+        "measure", "m2", 1.0, "m²", "square metre", "square metres", "square meter", "square meters", "sq m"
+    ),
+    **_u("measure", "m2", 0.09290304, "sq ft", "square foot", "square feet", "sq ft", "平方英尺"),
+    # Food energy: a nutrition label's `calories` are kilocalories (`190 calories, roughly 795 kJ`).
+    **_u("measure", "J", 4184.0, "kcal", "kcal", "calorie", "calories", "千卡", "大卡"),
+    **_u("measure", "J", 1e3, "kJ", "kj", "kilojoule", "kilojoules", "千焦"),
     **_u("count", "times", 1.0, "times", "次", "遍", "times"),
     **_u("count", "times", 1.0, "x", "倍"),
     **_u("count", "qps", 1.0, "qps", "qps", "次/秒"),
