@@ -26,6 +26,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundgate.agent.apart import per_word
 from groundgate.agent.contracts import (
     Citation,
     DecisionStatus,
@@ -41,7 +42,7 @@ from groundgate.agent.contracts import (
     VerifiedFact,
 )
 from groundgate.agent.evidence import BEYOND_RULE as _BEYOND_RULE
-from groundgate.agent.evidence import compared_words, fitting, on_topic_sentences, only_word
+from groundgate.agent.evidence import fitting, on_topic_sentences
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
 from groundgate.text.segmentation import jieba_cut
@@ -252,7 +253,7 @@ def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDr
                     )
                 )
             continue
-        for cid, asked in _read_as(slot.citations, question):
+        for cid, asked in _read_as(slot.citations, question, slot.need.code):
             sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, asked)
             if not sentences:
                 continue
@@ -268,14 +269,14 @@ def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDr
     return draft
 
 
-def _read_as(citations: Sequence[str], question: str) -> list[tuple[str, str]]:
+def _read_as(citations: Sequence[str], question: str, need: NeedCode) -> list[tuple[str, str]]:
     """(citation, question it answers): the first citation, for the question as asked; each
     citation once per word compared when the question compares two of one class ("病假和年假比起来…
-    分别…"), for the question naming that word alone (`evidence.compared_words`)."""
-    compared = compared_words(question)
-    if not compared:
+    分别…") or asks the need apart of each, for the question about that word alone (`apart.per_word`)."""
+    readings = per_word(question, need)
+    if not readings:
         return [(citations[0], question)]
-    return [(cid, only_word(question, word, compared)) for cid in citations for word in compared]
+    return [(cid, reading) for cid in citations for reading in readings]
 
 
 def conflict_statements(assessment: EvidenceAssessment, question: str) -> list[GroundedStatement]:

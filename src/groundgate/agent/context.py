@@ -14,7 +14,8 @@ Relations:
 - `CORRECTION` — "不是三月，是四月": the previous question with the wrong part replaced; the refs
   read for the wrong part are invalidated (`REF_INVALIDATED`) and leave the state;
 - `FOLLOW_UP` — "那病假呢？": the previous question with the part of the same kind replaced (HR word
-  classes first, then `groundgate.questions.resolve_followup`);
+  classes first, then `groundgate.questions.resolve_followup`); "那第二个要交什么材料？" after "年假和
+  病假分别需要谁审批？" points at the second word named, not at a list item (`_word_at`);
 - `NEW` — anything else.
 
 What the user asserts about themselves ("我已经提交了", "我是经理") is kept as `UserAssertion`s: for
@@ -38,13 +39,13 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
-from groundgate.agent.english import read_chat, read_english
+from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
-from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, entities_in
+from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, WORD_CLASSES, entities_in
 from groundgate.questions import resolve_followup
 
 __all__ = ["STATE_VERSION", "ConversationState", "ordinal_of", "resolve_context"]
@@ -257,6 +258,26 @@ def _refs_read_for(old: str, refs: Sequence[FactRefRecord]) -> list[str]:
     return out
 
 
+#: "第二个" pointing at a word of the earlier question, and what a question about a task item says.
+_ORDINAL_WORD = re.compile(r"第\s*[一二两三四五六七八九十\d]{1,2}\s*个")
+_ITEM_WORDS = re.compile(r"任务|待办|活儿?|单子|截止|到期|状态|进度|做完|完成|办完|交了")
+
+
+def _word_at(text: str, previous: str, ordinal: int) -> str | None:
+    """The `ordinal`-th of two or more words of one class the earlier question named ("年假和病假分别
+    需要谁审批？"), when `text` points with 第N个, names no domain word of its own and asks nothing of
+    a task (blind 16): the earlier question listed kinds of leave, not items a tool returned. None
+    otherwise — 第N个 then refers to an item of the list the last answer showed."""
+    if not _ORDINAL_WORD.search(text) or entities_in(text) or _ITEM_WORDS.search(text):
+        return None
+    named = entities_in(previous)
+    for group in WORD_CLASSES:
+        words = [w for w in named if w in group]
+        if len(words) >= 2:
+            return words[ordinal - 1] if ordinal <= len(words) else None
+    return None
+
+
 #: A short question asking only for a policy's materials, approver or steps (`要交啥材料？`).
 _BARE_NEED: Final = re.compile(r"^.{0,8}(?:材料|单据|证明|谁批|审批|流程|步骤|手续).{0,4}[？?]?$")
 
@@ -276,6 +297,8 @@ def resolve_context(
     # "Can I already take annual leave (年假)?": a question written in English is read in the
     # documents' words (`agent.english`), since every cue table is Chinese.
     text = read_english(text)
+    # "我的 annual leave 一年有几天？": the HR words of chat English inside a Chinese question, glossed.
+    text = read_mixed(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
     text = read_chat(text)
     # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
@@ -322,6 +345,9 @@ def resolve_context(
         old, new = correction.group(1).strip(), correction.group(2).strip()
         resolved = _correct(text, previous, old, new)
         invalidated = _refs_read_for(old, state.refs)
+    elif ordinal is not None and (named := _word_at(text, previous, ordinal)) is not None:
+        # "年假和病假分别需要谁审批？" → "那第二个要交什么材料？": the second word named, not a list item.
+        relation, resolved = ContextRelation.FOLLOW_UP, _ORDINAL_WORD.sub(named, text, count=1)
     elif ordinal is not None:
         relation = ContextRelation.REFERENCE
         record = next((r for r in state.refs if r.ordinal == ordinal), None)

@@ -24,7 +24,7 @@ from typing import Final
 
 from groundgate.verify.fidelity.units import _EN_ONES as EN_ONES
 
-__all__ = ["is_english", "read_chat", "read_english"]
+__all__ = ["is_english", "read_chat", "read_english", "read_mixed"]
 
 _LATIN_WORD = re.compile(r"[A-Za-z]+(?:'[A-Za-z]+)?")
 _CJK = re.compile(r"[\u4e00-\u9fff]")
@@ -82,118 +82,125 @@ def _figure_per(m: re.Match[str]) -> str:
     return f"{m.group(1)}元一{unit}"
 
 
+#: The HR words of English (leave kinds, expenses, the ranked cities): glossed in a question written in
+#: English, and in chat English inside a Chinese one too ("我的 annual leave 一年有几天？", `read_mixed`).
+_DOMAIN_PHRASES: Final[tuple[tuple[str, str], ...]] = (
+    # leave
+    (r"\b(?:annual leave|annual holidays?|paid (?:time off|leave)|vacation(?: days)?|pto)\b", "年假"),
+    (r"\b(?:sick leave|sick days?|(?:out|off|was|been|am|got|ooo|oof) sick)\b", "病假"),
+    (r"\b(?:marriage|wedding) leave\b", "婚假"),
+    (r"\bpaternity leave\b", "陪产假"),
+    (r"\bmaternity leave\b", "产假"),
+    (r"\b(?:bereavement|funeral|compassionate) leave\b", "丧假"),
+    (r"\b(?:personal|unpaid) leave\b", "事假"),
+    (r"\b(?:time off in lieu|comp(?:ensatory)? (?:time|days?)|lieu days?)\b", "调休"),
+    (r"\b(?:registered (?:my|our) marriage|got married|get married)\b", "登记结婚"),
+    (r"\b(?:on )?probation(?:ary period)?\b", "试用期"),
+    (r"\binterns?(?:hip)?\b", "实习生"),
+    # expenses
+    (r"\b(?:business trips?|work trips?|travel(?:l?ing)? for work)\b", "出差"),
+    (r"\b(?:meal allowance|meal subsid(?:y|ies)|per diem|meals?)\b", "伙食补贴"),
+    (r"\b(?:hotels?|lodging|accommodation)\b", "住宿"),
+    (r"\b(?:transport(?:ation)?|taxis?)\b", "交通"),
+    (r"\b(?:first[- ]tier|tier[- ]?(?:1|one)) cit(?:y|ies)\b", "一线城市"),
+    (r"\b(?:second[- ]tier|tier[- ]?(?:2|two)) cit(?:y|ies)\b", "二线城市"),
+    # the cities the policy ranks, in pinyin as an expatriate writes them
+    (r"\bbeijing(?![A-Za-z])", "北京"),
+    (r"\bshanghai(?![A-Za-z])", "上海"),
+    (r"\bguangzhou(?![A-Za-z])", "广州"),
+    (r"\bshenzhen(?![A-Za-z])", "深圳"),
+    (r"\bhangzhou(?![A-Za-z])", "杭州"),
+    (r"\bchengdu(?![A-Za-z])", "成都"),
+    (r"\bwuhan(?![A-Za-z])", "武汉"),
+    (r"\bxi'?an(?![A-Za-z])", "西安"),
+    (r"\bexpense system\b", "费控系统"),
+    (r"\b(?:expense claims?|reimbursements?|reimbursed?)\b", "报销"),
+    (r"\b(?:budget|cap|limit|ceiling|maximum|max)\b", "上限"),
+    (r"\bdaily\b", "每天"),
+)
+
+
 #: Phrase → the documents' words, in order (longer phrases first where one holds another).
 _Replacement = str | Callable[[re.Match[str]], str]
+_PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
+    # greetings and openers say nothing about the question
+    (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
+    (r"\bquick (?:check|question)\s*[:,-]", " "),
+    # "I can reimburse the cost or not?": a yes-no question said the Chinese way (blind 15)
+    (
+        r"\b(?:i|we) can (?:reimburse|claim)(?: (?:the|my|our) (?:costs?|expenses?))?(?: or not)?\s*\?",
+        "我能报销吗？",
+    ),
+    (r"\bwhat (?:do )?(?:i|we) (?:need|have) (?:to )?do before\b", "事先要满足什么条件"),
+    # times
+    (r"\b" + _MONTH + r"\s*,?\s*((?:19|20)\d\d)\b", _month_year),
+    (r"\bin ((?:19|20)\d\d)\b", r"\1年"),
+    (r"\bin " + _MONTH + r"(?![A-Za-z])", _month),
+    (r"\blast week\b", "上周"),
+    (r"\bnext week\b", "下周"),
+    (r"\bthis week\b", "本周"),
+    (r"\bnext month\b", "下个月"),
+    (r"\blast month\b", "上个月"),
+    (r"\bthis month\b", "本月"),
+    (r"\bthis year\b", "今年"),
+    (r"\blast year\b", "去年"),
+    (r"\btoday\b", "今天"),
+    (r"\btomorrow\b", "明天"),
+    (r"\b(?:at that time|at the time|back then|in those days)\b", "当时"),
+    (r"\b(?:these days|right now|currently|at the moment|nowadays|now)\b", "现在"),
+    # figures put up for checking: "is still 380 a night, right?"
+    (r"(\d+)\s*(?:yuan|rmb|元|块)?\s*(?:a|per|each)\s+(night|day)\b", _figure_per),
+    (r"\b(?:is |are )?still\s+(?=\d)", "还是"),
+    (r"\s*,?\s*\b(?:right|correct|isn't it|is that right)\s*\?", "对吧？"),
+    (r"\b(?:a|per|each) night\b|\bnightly\b", "每晚"),
+    (r"\b(?:a|per|each) day\b", "每天"),
+    # lengths: "four days in a row", "for 3 consecutive days"
+    (
+        r"\b(?P<row_before>consecutive\s+|straight\s+)?(?P<n>"
+        + _NUMBER[1:-1]
+        + r")\s+(?:(?P<row_mid>consecutive|straight)\s+)?(?P<unit>day|night|week|month|year)s?"
+        r"(?P<row_after>\s+in a row|\s+straight|\s+consecutively)?\b",
+        _length,
+    ),
+    *_DOMAIN_PHRASES,
+    # what is asked
+    (r"\b(?:what|which) (?:paperwork|documents?|materials?|proof)\b", "哪些材料"),
+    (r"\b(?:paperwork|supporting documents?|documents?|materials?)\b", "材料"),
+    (
+        r"\bwho (?:has to |needs to |must |should |will |do i need to |does )?(?:approves?|sign off)\b",
+        "谁审批",
+    ),
+    (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
+    # why a rule is so: "Why the meal allowance is change to 120? What is the reason…" (blind 15)
+    (r"\b(?:what is |what's )?the reasons?\b|\breasons?\b", "什么原因"),
+    (r"\bwhy\b", "为什么"),
+    (r"\b(?:is |was |are |has been |have been |been )?chang(?:e|es|ed|ing) (?:to|into)\b", "改成"),
+    (r"\bhow many days\b", "几天"),
+    (r"\bhow long\b", "多久"),
+    (r"\b(?:how much|what's|what is|what are)\b", "多少"),
+    (r"\b(?:steps?|procedure|process)\b", "流程"),
+    (r"\bhow (?:do|can|should) (?:i|we) (?:apply|submit|claim)\b", "怎么申请"),
+    (r"\boverdue\b|\bpast due\b", "逾期"),
+    # the caller's own work in office English: "what's on my plate", "on my to-do list"; "which
+    # task I have to finish in this week", "which one is due first" (blind 15)
+    (
+        r"\b(?:which|what) (?:tasks?|to-?dos?)(?: (?:do )?(?:i|we) (?:have to|need to|must|should)"
+        r"(?: finish| do| complete| submit)?)?",
+        "我有哪些待办",
+    ),
+    (r"\bwhich one is due first\b", "哪个先到期"),
+    (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
+    (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
+    (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
+    # "Can unused PTO be carried over?": a passive yes-no question asks whether it may be done
+    (r"^\s*(?:can|may|could) ((?:[\w-]+ ){1,3})be\b", r"\1能"),
+    (r"\b(?:in)?to next year(?![A-Za-z])", "到明年"),
+    (r"\b(?:take|use)\b", "休"),
+    (r"\b(?:my|mine)\b", "我的"),
+    (r"\b(?:i'm|i've|i'd|i|me)\b", "我"),
+)
 _GLOSSARY: Final[tuple[tuple[re.Pattern[str], _Replacement], ...]] = tuple(
-    (re.compile(pattern, re.IGNORECASE), replacement)
-    for pattern, replacement in (
-        # greetings and openers say nothing about the question
-        (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
-        (r"\bquick (?:check|question)\s*[:,-]", " "),
-        # "I can reimburse the cost or not?": a yes-no question said the Chinese way (blind 15)
-        (
-            r"\b(?:i|we) can (?:reimburse|claim)(?: (?:the|my|our) (?:costs?|expenses?))?(?: or not)?\s*\?",
-            "我能报销吗？",
-        ),
-        (r"\bwhat (?:do )?(?:i|we) (?:need|have) (?:to )?do before\b", "事先要满足什么条件"),
-        # times
-        (r"\b" + _MONTH + r"\s*,?\s*((?:19|20)\d\d)\b", _month_year),
-        (r"\bin ((?:19|20)\d\d)\b", r"\1年"),
-        (r"\bin " + _MONTH + r"(?![A-Za-z])", _month),
-        (r"\blast week\b", "上周"),
-        (r"\bnext week\b", "下周"),
-        (r"\bthis week\b", "本周"),
-        (r"\bnext month\b", "下个月"),
-        (r"\blast month\b", "上个月"),
-        (r"\bthis month\b", "本月"),
-        (r"\bthis year\b", "今年"),
-        (r"\blast year\b", "去年"),
-        (r"\btoday\b", "今天"),
-        (r"\btomorrow\b", "明天"),
-        (r"\b(?:at that time|at the time|back then|in those days)\b", "当时"),
-        (r"\b(?:these days|right now|currently|at the moment|nowadays|now)\b", "现在"),
-        # figures put up for checking: "is still 380 a night, right?"
-        (r"(\d+)\s*(?:yuan|rmb|元|块)?\s*(?:a|per|each)\s+(night|day)\b", _figure_per),
-        (r"\b(?:is |are )?still\s+(?=\d)", "还是"),
-        (r"\s*,?\s*\b(?:right|correct|isn't it|is that right)\s*\?", "对吧？"),
-        (r"\b(?:a|per|each) night\b|\bnightly\b", "每晚"),
-        (r"\b(?:a|per|each) day\b", "每天"),
-        # lengths: "four days in a row", "for 3 consecutive days"
-        (
-            r"\b(?P<row_before>consecutive\s+|straight\s+)?(?P<n>"
-            + _NUMBER[1:-1]
-            + r")\s+(?:(?P<row_mid>consecutive|straight)\s+)?(?P<unit>day|night|week|month|year)s?"
-            r"(?P<row_after>\s+in a row|\s+straight|\s+consecutively)?\b",
-            _length,
-        ),
-        # leave
-        (r"\b(?:annual leave|annual holidays?|paid (?:time off|leave)|vacation(?: days)?|pto)\b", "年假"),
-        (r"\b(?:sick leave|sick days?|(?:out|off|was|been|am|got|ooo|oof) sick)\b", "病假"),
-        (r"\b(?:marriage|wedding) leave\b", "婚假"),
-        (r"\bpaternity leave\b", "陪产假"),
-        (r"\bmaternity leave\b", "产假"),
-        (r"\b(?:bereavement|funeral|compassionate) leave\b", "丧假"),
-        (r"\b(?:personal|unpaid) leave\b", "事假"),
-        (r"\b(?:time off in lieu|comp(?:ensatory)? (?:time|days?)|lieu days?)\b", "调休"),
-        (r"\b(?:registered (?:my|our) marriage|got married|get married)\b", "登记结婚"),
-        (r"\b(?:on )?probation(?:ary period)?\b", "试用期"),
-        (r"\binterns?(?:hip)?\b", "实习生"),
-        # expenses
-        (r"\b(?:business trips?|work trips?|travel(?:l?ing)? for work)\b", "出差"),
-        (r"\b(?:meal allowance|meal subsid(?:y|ies)|per diem|meals?)\b", "伙食补贴"),
-        (r"\b(?:hotels?|lodging|accommodation)\b", "住宿"),
-        (r"\b(?:transport(?:ation)?|taxis?)\b", "交通"),
-        (r"\b(?:first[- ]tier|tier[- ]?(?:1|one)) cit(?:y|ies)\b", "一线城市"),
-        (r"\b(?:second[- ]tier|tier[- ]?(?:2|two)) cit(?:y|ies)\b", "二线城市"),
-        # the cities the policy ranks, in pinyin as an expatriate writes them
-        (r"\bbeijing(?![A-Za-z])", "北京"),
-        (r"\bshanghai(?![A-Za-z])", "上海"),
-        (r"\bguangzhou(?![A-Za-z])", "广州"),
-        (r"\bshenzhen(?![A-Za-z])", "深圳"),
-        (r"\bhangzhou(?![A-Za-z])", "杭州"),
-        (r"\bchengdu(?![A-Za-z])", "成都"),
-        (r"\bwuhan(?![A-Za-z])", "武汉"),
-        (r"\bxi'?an(?![A-Za-z])", "西安"),
-        (r"\bexpense system\b", "费控系统"),
-        (r"\b(?:expense claims?|reimbursements?|reimbursed?)\b", "报销"),
-        (r"\b(?:budget|cap|limit|ceiling|maximum|max)\b", "上限"),
-        (r"\bdaily\b", "每天"),
-        # what is asked
-        (r"\b(?:what|which) (?:paperwork|documents?|materials?|proof)\b", "哪些材料"),
-        (r"\b(?:paperwork|supporting documents?|documents?|materials?)\b", "材料"),
-        (
-            r"\bwho (?:has to |needs to |must |should |will |do i need to |does )?(?:approves?|sign off)\b",
-            "谁审批",
-        ),
-        (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
-        # why a rule is so: "Why the meal allowance is change to 120? What is the reason…" (blind 15)
-        (r"\b(?:what is |what's )?the reasons?\b|\breasons?\b", "什么原因"),
-        (r"\bwhy\b", "为什么"),
-        (r"\b(?:is |was |are |has been |have been |been )?chang(?:e|es|ed|ing) (?:to|into)\b", "改成"),
-        (r"\bhow many days\b", "几天"),
-        (r"\bhow long\b", "多久"),
-        (r"\b(?:how much|what's|what is|what are)\b", "多少"),
-        (r"\b(?:steps?|procedure|process)\b", "流程"),
-        (r"\bhow (?:do|can|should) (?:i|we) (?:apply|submit|claim)\b", "怎么申请"),
-        (r"\boverdue\b|\bpast due\b", "逾期"),
-        # the caller's own work in office English: "what's on my plate", "on my to-do list"; "which
-        # task I have to finish in this week", "which one is due first" (blind 15)
-        (
-            r"\b(?:which|what) (?:tasks?|to-?dos?)(?: (?:do )?(?:i|we) (?:have to|need to|must|should)"
-            r"(?: finish| do| complete| submit)?)?",
-            "我有哪些待办",
-        ),
-        (r"\bwhich one is due first\b", "哪个先到期"),
-        (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
-        (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
-        (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
-        # "Can unused PTO be carried over?": a passive yes-no question asks whether it may be done
-        (r"^\s*(?:can|may|could) ((?:[\w-]+ ){1,3})be\b", r"\1能"),
-        (r"\b(?:in)?to next year(?![A-Za-z])", "到明年"),
-        (r"\b(?:take|use)\b", "休"),
-        (r"\b(?:my|mine)\b", "我的"),
-        (r"\b(?:i'm|i've|i'd|i|me)\b", "我"),
-    )
+    (re.compile(pattern, re.IGNORECASE), replacement) for pattern, replacement in _PHRASES
 )
 
 #: A yes-no question in English: its Chinese form ends in 吗.
@@ -287,3 +294,33 @@ def read_chat(text: str) -> str:
     for pattern, replacement in _CHAT:
         text = pattern.sub(replacement, text)
     return text
+
+
+#: Chat English inside a Chinese question (blind 16: "我的 annual leave 一年有几天？", "出差的 meal
+#: allowance 一天多少钱？", "intern 出差的费用能 reimburse 吗？", "can carry over 到明年吗？"): the HR words
+#: are glossed as a mostly-English question's are, with the modal before a glossed verb ("can carry
+#: over" 能结转); every other Latin word stays as it is (identifiers, acronyms, `task list`), since the
+#: Chinese around it says what is asked. Never inside an identifier (`u-wang`, `userId=…`).
+_MIXED: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
+    # ASCII word boundaries: a Chinese character next to the English word ("住一晚hotel") bounds it too.
+    (re.compile(r"(?<![-_=/])" + pattern, re.IGNORECASE | re.ASCII), replacement)
+    for pattern, replacement in (
+        (r"\b(?:can|could|may)\s+(?=carry|roll|reimburse|claim|get reimbursed)", "能"),
+        (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
+        (r"\breimburse\b", "报销"),
+        (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
+        *_DOMAIN_PHRASES,
+    )
+)
+_GLOSSED: Final = "\x00"
+
+
+def read_mixed(text: str) -> str:
+    """`text` with the HR words of its chat English in the documents' words (see `_MIXED`), when
+    it is a Chinese question holding some; else `text` as it is."""
+    if not _CJK.search(text) or not _LATIN_WORD.search(text) or is_english(text):
+        return text
+    for pattern, replacement in _MIXED:
+        text = pattern.sub(_GLOSSED + replacement + _GLOSSED, text)
+    # A glossed word is Chinese, written without the spaces that set the English apart.
+    return re.sub(rf"\s*{_GLOSSED}\s*", "", text)

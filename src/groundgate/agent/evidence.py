@@ -30,6 +30,7 @@ from dataclasses import dataclass, field, replace
 from datetime import date, datetime, timedelta
 from typing import Final
 
+from groundgate.agent.apart import compared_words, only_word, per_word
 from groundgate.agent.contracts import (
     NEED_CLAIM_TYPE,
     DocumentEvidence,
@@ -54,7 +55,7 @@ from groundgate.agent.subjects import (
     subject_terms,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import OFFERED_FIGURES, STILL_IN_TIME, WORD_CLASSES, entities_in
+from groundgate.agent.vocabulary import OFFERED_FIGURES, START_ASKED, STILL_IN_TIME, entities_in
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -334,6 +335,12 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     if need is NeedCode.AMOUNT_RULE and _asked_value_kinds(question) == {"duration"}:
         # "拖到今天才报销还能报吗" asks the time limit: a daily allowance does not answer it.
         sentences = [s for s in sentences if any(m.kind == "duration" for m in extract(s))]
+    if need is NeedCode.AMOUNT_RULE and START_ASKED.search(question):
+        # "…是从哪天开始执行的？": the day a rule starts, stated by its own sentence ("自…起"); front matter
+        # is no statement, so a passage that does not say it leaves the part missing (blind 16).
+        sentences = [
+            s for s in sentences if _STARTS_ON.search(s) and any(m.kind == "date" for m in extract(s))
+        ]
     if need is NeedCode.AMOUNT_RULE and _TAKEN_WITHIN.search(question):
         # "婚假得在多长时间内休完" asks by when it is taken: "一年内休完" answers it, a notice period
         # ("提前 3 个工作日") or the number of days does not.
@@ -341,6 +348,7 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
     return sentences
 
 
+_STARTS_ON: Final = re.compile(r"起|开始|生效|施行|执行")
 _TAKEN_WITHIN: Final = re.compile(r"内(?:休|用|请)(?:完|掉)|作废")
 _WITHIN_STATED: Final = re.compile(r"(?:年|月|天|日|周)\s*(?:之)?内")
 
@@ -482,31 +490,6 @@ def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     return []
 
 
-#: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自").
-_COMPARES: Final = re.compile(r"分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)")
-
-
-def compared_words(question: str) -> list[str]:
-    """The words of one class (`vocabulary.WORD_CLASSES`: two kinds of leave) a question compares;
-    [] when it compares none."""
-    if not _COMPARES.search(question):
-        return []
-    named = entities_in(question)
-    for group in WORD_CLASSES:
-        words = [w for w in named if w in group]
-        if len(words) >= 2:
-            return words
-    return []
-
-
-def only_word(question: str, word: str, compared: Sequence[str]) -> str:
-    """`question` naming `word` alone in place of every word compared with it."""
-    for other in compared:
-        if other != word:
-            question = question.replace(other, word)
-    return question
-
-
 @dataclass
 class _Qualified:
     doc: DocumentEvidence
@@ -537,8 +520,8 @@ class EvidenceEvaluator:
         for need in needs:
             if need.code is NeedCode.TASK_STATE:
                 slot = self._fact_slot(need, facts, assessment, named)
-            elif compared := compared_words(self.question):
-                slot = self._compared_slot(need, list(documents.values()), assessment, compared)
+            elif readings := per_word(self.question, need.code):
+                slot = self._compared_slot(need, list(documents.values()), assessment, readings)
             else:
                 slot = self._document_slot(need, list(documents.values()), assessment)
             assessment.slots.append(slot)
@@ -621,16 +604,15 @@ class EvidenceEvaluator:
         need: EvidenceNeed,
         documents: list[DocumentEvidence],
         assessment: EvidenceAssessment,
-        compared: list[str],
+        readings: list[str],
     ) -> EvidenceSlot:
         """ "病假和年假比起来…审批上分别还得多找谁？": each word compared keeps its own rule, so the need is
-        judged once per word, as if the question named that word alone, and is covered only when every
-        word's rule is found (a passage naming one of them is not off the subject of the other)."""
+        judged once per word, as if the question named that word alone (or asked only the part about
+        it, `apart.per_word`), and is covered only when every word's rule is found (a passage naming
+        one of them is not off the subject of the other)."""
         slots = [
-            replace(self, question=only_word(self.question, word, compared))._document_slot(
-                need, documents, assessment
-            )
-            for word in compared
+            replace(self, question=reading)._document_slot(need, documents, assessment)
+            for reading in readings
         ]
         cited = [c for one in slots for c in one.citations]
         merged = EvidenceSlot(need=need, citations=list(dict.fromkeys(cited)))

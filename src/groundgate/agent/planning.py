@@ -387,9 +387,11 @@ def _needs_of(question: str) -> list[NeedCode]:
     return needs
 
 
-#: "能一步步说下怎么弄吗", "可以讲讲流程吗": 能/可以 asking the agent to tell, not whether the asker may.
+#: "能一步步说下怎么弄吗", "可以讲讲流程吗": 能/可以 asking the agent to tell, not whether the asker may;
+#: so does a polite request to look something up ("能不能麻烦您帮我看看，…一晚能报多少呀？", blind 16).
 _ASKED_TO_TELL = re.compile(
-    r"(?:能|可以|可不可以|能不能)(?:一步步|一步一步|详细|具体|简单|大概|帮我|给我|跟我)?(?:说|讲|告诉|介绍|解释)"
+    r"(?:能|可以|可不可以|能不能|能否)(?:一步步|一步一步|详细|具体|简单|大概|帮我|给我|跟我)?(?:说|讲|告诉|介绍|解释)"
+    r"|(?:能|可以|可不可以|能不能|能否)\s*(?:麻烦|劳烦|请)(?:您|你)?\s*(?:帮(?:我|忙)?|给我|替我)\s*(?:看看|看一下|瞧瞧|查查|查一下|确认一下)"
 )
 
 

@@ -61,7 +61,15 @@ _GENERIC_WORDS: Final = frozenset(
         "怎么弄 怎么搞 怎么整 说下 说一下 讲下 讲一下 "
         # a share asked for, a length of leave said in weeks, leave taken in a row: the kind of
         # answer or a condition, never the subject ("按几成发", "两礼拜", "连休", blind 15)
-        "几成 几折 礼拜 连休"
+        "几成 几折 礼拜 连休 "
+        # what the asker takes to be so, or must do ("应该能全额报销吧", "必须休完"): how sure the
+        # asker is, never what the question is about (session 30)
+        "应该 应当 必须 务必 肯定 反正 "
+        # the words that join a premise to what is asked ("既然一线城市的住宿上限是 800，那…", "所以…对吧"):
+        # the tagger's conjunctions also hold words that say what is asked (`接着用`), so these by name
+        "既然 所以 因为 因此 但是 可是 而且 并且 虽然 不过 然而 于是 况且 何况 "
+        # when a rule took effect is asked of the rule ("是从哪天开始执行的"): the kind of answer
+        "开始 执行 生效 实施 施行 是从 起"
     )
 )
 
@@ -267,6 +275,11 @@ _NOT_A_NAME_TAGS: Final = frozenset(
 #: Time words: when the asker does something (`月底`) is a condition, not a subject — unless the
 #: lexicon knows the word as a domain term.
 _TIME_TAGS: Final = frozenset({"t", "tg", "f"})
+#: Days of the week and the weekend ("中间跨一个周末", "周六周日还算伙食补贴吗"): when a trip or a leave
+#: falls, a case the rule's own counting (`按出差自然日计算`) decides — never a word the rule names. The
+#: lexicon knows 周末, so the time tag alone does not leave it out (session 30).
+_WEEK_DAY: Final = re.compile(r"周末|双休日?|(?:周|星期|礼拜)[一二三四五六日天]")
+
 #: Verbs: outside the clause that asks, what the asker does (`看中`, `交上去`, `跑`) is circumstance —
 #: unless the lexicon knows the word as a domain term (`加班`, `离职`: "加班了，有补贴吗").
 _VERB_TAGS: Final = frozenset({"v", "vg", "vi", "vq"})
@@ -284,7 +297,7 @@ def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> boo
     words are kept as they are."""
     if not re.search("[\u4e00-\u9fff]", word):
         return True
-    if word[0] in _FUNCTION_START:
+    if word[0] in _FUNCTION_START or _WEEK_DAY.fullmatch(word):
         return False
     if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
         return False
@@ -317,11 +330,25 @@ def other_parts_words(question: str, need: NeedCode | None) -> frozenset[str]:
     in "婚假需要提交什么材料？另外年假要提前几天申请？" the materials are 婚假's, so 年假 (a word of
     the same class, said in the other part) is no condition on them; the whole question's other
     domain words (`出差`) still hold for every part."""
-    _, asking = _parts_and_asking(question, need) if need is not None else ([], None)
+    parts, asking = _parts_and_asking(question, need) if need is not None else ([], None)
     if asking is None:
         return frozenset()
     named = set(entities_in(asking))
-    return frozenset({w for group in WORD_CLASSES if named & set(group) for w in group} - named)
+    # "…除了我这个直属主管，还得谁审批？另外他病假这几天的绩效奖金怎么算？": a word named only in a part that
+    # asks another need (绩效, of the bonus part) is that part's subject, not a condition on this one —
+    # when this part names a domain word of its own (blind 16).
+    theirs = (
+        {
+            w
+            for p in parts
+            if p is not asking and any(c.search(p) for n, c in NEED_CUES.items() if n is not need)
+            for w in entities_in(p)
+        }
+        - {w for p in parts if p is asking or not ASKS.search(p) for w in entities_in(p)}
+        if named
+        else set()
+    )
+    return frozenset({w for group in WORD_CLASSES if named & set(group) for w in group} - named) | theirs
 
 
 def need_subject(question: str, need: NeedCode) -> frozenset[str]:

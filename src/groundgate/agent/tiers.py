@@ -29,8 +29,13 @@ __all__ = ["as_service_length", "unstated_tier"]
 _PLACED: Final = re.compile(r"城市|市|县|国外|境外|海外|出国|项目组|西部|东部|[省区州]")
 #: Words that say how long the asker has worked.
 _SERVED: Final = re.compile(
-    r"(?<![今去明前后])(?:\d+|[一二两三四五六七八九十几半]+)\s*个?\s*年(?!假|休假)|入职|工龄|司龄|干了|工作了|年头|转正|试用期|新员工|实习"
+    # (`二十多年`: a length said roughly; `待了`, `呆了`: how long the asker has stayed, blind 16)
+    r"(?<![今去明前后])(?:\d+|[一二两三四五六七八九十几半]+)\s*多?\s*个?\s*年(?!假|休假)|入职|工龄|司龄|干了|工作了|[待呆]了|年头|转正|试用期|新员工|实习"
 )
+#: "我的年假一年有几天？": one year said as the rate the days are counted by, not as years served — unless
+#: it follows a verb of serving or reaching (`满一年`, `干了一年`) or goes on (`一年半`, `一年多`) (blind 16).
+#: Read so only in a question about the asker's own days (`我`): "年假一年有几天" asks the rule.
+_PER_YEAR: Final = re.compile(r"(?<![满了到近过超快已干做待])一年(?![半多零])")
 #: An annual-leave question about its number of days (not its notice period, approval or steps).
 _DAYS_ASKED: Final = re.compile(r"几天|多少天|天数|能休多久|休多久")
 _NOT_ENTITLEMENT: Final = re.compile(r"提前|申请|审批|批|材料|流程|步骤|过期|顺延|攒|折现|工资")
@@ -74,7 +79,7 @@ def unstated_tier(question: str, needs: Sequence[NeedCode]) -> str | None:
         and _DAYS_ASKED.search(question)
         and not _NOT_ENTITLEMENT.search(question)
         and not _NOT_THE_STANDARD.search(question)
-        and not _SERVED.search(question)
+        and not _SERVED.search(_PER_YEAR.sub(" ", question) if "我" in question else question)
     ):
         return SERVICE_QUESTION
     return None

@@ -21,6 +21,7 @@ __all__ = [
     "NEED_CUES",
     "OFFERED_FIGURES",
     "STILL_IN_TIME",
+    "START_ASKED",
     "PLACES",
     "REPLACEABLE_CLASSES",
     "TIME_WORDS",
@@ -233,6 +234,12 @@ OFFERED_FIGURES: Final = re.compile(
     r"|(?:还是|就|只有|才)\s*(?:只有|就)?\s*(?:\d+|[一二两三四五六七八九十百千]+)\s*[天元块%](?=[^，,。？?]{0,6}(?:对吧|吧|没错吧|是吧|对不对))"
 )
 
+#: The day a rule took effect, asked ("是从哪天开始执行的", "什么时候生效"): the amount rule's cue reads it,
+#: and only a sentence stating the day the rule starts answers it (blind 16).
+START_ASKED: Final = re.compile(
+    r"(?:哪天|哪一天|什么时候|何时|几号)(?:开始|起)?(?:执行|生效|实施|施行)|哪天起"
+)
+
 #: Whether it is still in time ("现在交还来得及吗", "婚假现在还能休吗", "逾期了还能报吗"): the rule's time
 #: limit is asked (the planner reads the amount rule off it), and the time gone by that the question
 #: states is measured against that limit, not a case the rule must hold for (the evidence evaluator).
@@ -269,6 +276,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"(?:为什么|为啥|为何|怎么)[^？?。]{0,16}(?:只|才|就)(?:给我?)?报了?|(?:为什么|为啥|为何)[^？?。]{0,16}(?:少报|没(?:给我?)?全报)|"
         # "按工作日算还是按自然日算": how the rule counts is part of the rule
         r"按[^？?，,]{1,6}算|"
+        # "《…通知》是从哪天开始执行的？": the day a rule took effect, answered only by a sentence of the
+        # rule stating it ("自 2026 年 3 月 1 日起…", `evidence.on_topic_sentences`; blind 16)
+        r"(?:从|自)?(?:哪天|哪一天|什么时候|何时|几号)(?:开始|起)?(?:执行|生效|实施|施行)|哪天起|"
         # "婚假？": a leave kind alone, nothing else asked, asks what it grants (blind 14)
         r"^\s*(?:年休?假|病假|婚假|事假|产假|陪产假|丧假)\s*[？?]\s*$"
     ),
@@ -276,6 +286,10 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
         r"一步(?:一)?步|怎么弄|从登录开始|"
         r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)|第几步|哪一步|哪个步骤|"
+        # "差旅怎么报": how a named expense is filed, said in four characters (blind 16) — not "怎么报多少",
+        # nor "费用怎么报" of an expense no policy names (团建), which stays unplanned
+        r"(?:差旅|出差|住宿|酒店|伙食补贴|伙食|餐补|交通|机票|火车票|路费|车费)[费的]{0,2}\s*(?:怎么|咋|如何)报"
+        r"(?=\s*(?:呢|啊|呀)?\s*[？?。]?\s*$)|"
         # "录费用之前得先选哪个单子": what comes first is a step
         r"(?:之前|以前)(?:得|要|需要)?先|先(?:选|填|建|录|提交)[^？?，,]{0,6}(?:哪|什么|啥)"
     ),
@@ -299,6 +313,10 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"能[^？?，,]{1,8}不\s*[？?]?$|"
         # "实习生出差的费用也是直接报消？": a statement put up as a question, whether one may do it
         # straight away, asks the condition (blind 14)
-        r"直接(?:报销?|提交|休|请)\s*[吗么嘛]?\s*[？?]\s*$"
+        r"直接(?:报销?|提交|休|请)\s*[吗么嘛]?\s*[？?]\s*$|"
+        # "试用期年假？": a class of employee and a leave or an expense, nothing else asked, asks
+        # whether that class has it (blind 16), as "婚假？" alone asks what it grants
+        r"^\s*(?:试用期|实习生|正式员工|新员工)(?:员工)?(?:的|有|能休|能报)?\s*"
+        r"(?:年休?假|病假|婚假|事假|产假|陪产假|丧假|调休|差旅|出差|住宿|伙食补贴)\s*(?:吗|呢)?\s*[？?]?\s*$"
     ),
 }

@@ -1,0 +1,73 @@
+"""Questions that ask one need about two words of one class: judged once per word.
+
+"病假和年假比起来…分别还得多找谁？" compares two kinds of leave (session 29): each keeps its own rule,
+so the need is judged as if the question named that word alone (`only_word`). Session 30 (blind 16)
+found the same shape without a comparison word: two parts asking the same need, each about its own
+word of one class — "…中间跨一个周末。想问下周末那两天还算伙食补贴吗？住宿每晚上限多少？" asks the meal
+allowance in one part and the lodging cap in the other. Judged as one subject no passage names both
+伙食 and 住宿, so nothing was found; judged whole, the counting question of the first part would also
+have been read as asking the figure. Each word is now asked with its own part (`apart`), the parts
+about the other words left out. Pure: no I/O.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Final
+
+from groundgate.agent.contracts import NeedCode
+from groundgate.agent.vocabulary import NEED_CUES, WORD_CLASSES, entities_in
+
+__all__ = ["compared_words", "only_word", "per_word"]
+
+#: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自").
+_COMPARES: Final = re.compile(r"分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)")
+#: The end of a part of a question (the end of a clause does not separate what is asked).
+_PART: Final = re.compile(r"[^？?！!。；;]*[？?！!。；;]*")
+
+
+def compared_words(question: str) -> list[str]:
+    """The words of one class (`vocabulary.WORD_CLASSES`: two kinds of leave) a question compares;
+    [] when it compares none."""
+    if not _COMPARES.search(question):
+        return []
+    named = entities_in(question)
+    for group in WORD_CLASSES:
+        words = [w for w in named if w in group]
+        if len(words) >= 2:
+            return words
+    return []
+
+
+def only_word(question: str, word: str, compared: Sequence[str]) -> str:
+    """`question` naming `word` alone in place of every word compared with it."""
+    for other in compared:
+        if other != word:
+            question = question.replace(other, word)
+    return question
+
+
+def _asked_apart(question: str, need: NeedCode) -> list[str]:
+    """One question per word when two or more parts ask `need`, each naming its own words of one
+    class and none of another's: the question less the parts about the other words. [] otherwise."""
+    parts = [p for p in _PART.findall(question) if p.strip()]
+    cue = NEED_CUES.get(need)
+    at = [i for i, p in enumerate(parts) if cue is not None and cue.search(p)]
+    if len(at) < 2:
+        return []
+    for group in WORD_CLASSES:
+        words = [[w for w in entities_in(parts[i]) if w in group] for i in at]
+        flat = [w for ws in words for w in ws]
+        if all(words) and len(set(flat)) == len(flat):
+            return ["".join(p for i, p in enumerate(parts) if i == own or i not in at) for own in at]
+    return []
+
+
+def per_word(question: str, need: NeedCode) -> list[str]:
+    """The questions `need` is judged on, one per word compared or asked apart; [] when the
+    question asks it of one subject."""
+    compared = compared_words(question)
+    if compared:
+        return [only_word(question, word, compared) for word in compared]
+    return _asked_apart(question, need)
