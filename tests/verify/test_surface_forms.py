@@ -917,3 +917,21 @@ def test_a_measure_converted_to_another_unit_is_the_same_figure(
 def test_a_record_range_takes_the_unit_its_key_ends_with(answer: str, verdict: Verdict) -> None:
     context = '{"model": "Voltra Commute 2", "battery_wh": 672, "range_miles": "40-65"}'
     assert check(context=context, answer=answer).verdict is verdict
+
+
+_BOX_OFFICE = "三天票房 3.12 亿元，观影 680 万人次。众筹筹到 92,600 元，支持者 1,543 人。"
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        # an average the claim names is the quotient of its own figures, at the precision written
+        ("三天约有 680 万人次观影、票房 3.12 亿元，平均每张票 45.9 元。", False),
+        ("三天约有 680 万人次观影、票房 3.12 亿元，平均每张票 49.9 元。", True),
+        ("筹到 92,600 元，一共有 1,543 人支持，人均约 60 元。", False),
+        ("筹到 92,600 元，一共有 1,543 人支持，人均约 70 元。", True),
+    ],
+)
+def test_an_average_the_claim_names_is_the_quotient_of_its_figures(claim: str, flagged: bool) -> None:
+    codes = [i.code for i in check_claim(claim, _BOX_OFFICE, _BOX_OFFICE) if i.code.startswith("number")]
+    assert bool(codes) is flagged, codes

@@ -109,9 +109,15 @@ _ABOUT_BEFORE = re.compile(
 _MULTIPLE_WORD = re.compile(r"times|倍|×|(?<=\d)x\b", re.IGNORECASE)
 #: A rate said as an average: `平均每小时`, `on average`, `per hour`, `a day`.
 _AVERAGE = re.compile(
-    r"平均|每(?:小时|天|日|分钟|月|人)|\b(?:average|on\s+average|per\s+\w+|an?\s+(?:hour|day|minute))\b",
+    r"平均|人均|均价|每(?:小时|天|日|分钟|月|人|平方米|平米|公里|千米|张|位|件|册|股|份|名|个)"
+    r"|\b(?:average|on\s+average|per\s+\w+|an?\s+(?:hour|day|minute))\b",
     re.IGNORECASE,
 )
+#: An average named as one (`平均每张票`, `人均`, `averages out to`): the quotient is the claim's
+#: own reading even without an estimate word.
+_NAMED_AVERAGE = re.compile(r"平均|人均|均价|\baverag(?:e|es|ed|ing)\b", re.IGNORECASE)
+#: What a rate divides by: a count, a duration, a plain number, a measure (`per square metre`).
+_DIVISORS = frozenset({"duration", "count", "number", "measure"})
 #: `一倍多`, `两倍以上`: more than the multiple.
 _MORE_AFTER = re.compile(r"\s*(?:多|以上)")
 
@@ -186,9 +192,10 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
             if a > b
         ):
             return True
-    if _ABOUT_BEFORE.search(claim[max(0, m.start - 8) : m.start]) and _AVERAGE.search(
-        claim[max(0, m.start - 16) : m.end + 12]
-    ):
+    near = claim[max(0, m.start - 16) : m.end + 12]
+    if (
+        _ABOUT_BEFORE.search(claim[max(0, m.start - 8) : m.start]) or _NAMED_AVERAGE.search(near)
+    ) and _AVERAGE.search(near):
         # `8 小时少了 82 GiB，平均每小时大约 10 GiB`: a hedged rate is a quotient of two of the claim's figures
         quotients = [
             a.value / b.raw  # `8 小时`: eight of its own unit, not 28,800 seconds
@@ -199,7 +206,7 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
             and b.raw is not None
             and b.raw > 1
             and _same_kind(m, a)
-            and b.kind in _COUNTED
+            and b.kind in _DIVISORS
         ]
         if any(_approx(q, m, True) for q in quotients):
             return True
