@@ -47,6 +47,19 @@ class Templates:
     metric_recovery: str
     # … and the value of a series at the asked minute ({series}, {day}, {at}, {value})
     metric_point: str
+    # … and a statistic of a series over a window (Session 30, `runtime.window_stats`), each naming one
+    # point only, so the verifier confirms it from the cited points: the peak or low ({series},
+    # {day}, {start}, {end}: the window read, {at}, {value}); the first and last minute the series
+    # met the asked comparison ({cmp}: the comparison in the question's word, no figure; {at}, {value}:
+    # the first, {last}: the last); the first
+    # minute back under the asked value after the peak ({peak_at}, {cmp})
+    metric_peak: str
+    metric_low: str
+    metric_span: str
+    metric_back_under: str
+    # … and the log lines of one kind as a set: how many, the first and the last ({total}, {filters},
+    # {first}, {last}: the lines as rendered)
+    log_line_set: str
     # the feedback reply (`POST /api/feedback`, `groundgate feedback`)
     feedback_recorded: str
     feedback_case_added: str
@@ -76,6 +89,11 @@ ZH_CN = Templates(
     gap_no_direct_evidence="“{fact}”缺少直接证据",
     metric_recovery="{series} 在 {day} {peak_at} UTC 达到最高 {peak}，{at} UTC {verb}到 {value}。",
     metric_point="{series} 在 {day} {at} UTC 的值为 {value}。",
+    metric_peak="{series} 在 {day} {start}–{end} UTC 之间的峰值（最高值）为 {value}，出现在 {at} UTC。",
+    metric_low="{series} 在 {day} {start}–{end} UTC 之间的最低值为 {value}，出现在 {at} UTC。",
+    metric_span="{series} {cmp}的第一分钟是 {day} {at} UTC（当时值为 {value}），最后一分钟是 {last} UTC。",
+    metric_back_under="{series} 在 {peak_at} UTC 的峰值之后，{cmp}的第一分钟是 {day} {at} UTC，当时值为 {value}。",
+    log_line_set="共 {total} 条日志符合（{filters}），第一条：{first}；最后一条：{last}",
     feedback_recorded="反馈已记录",
     feedback_case_added="反馈已记录：这条回答已在案例库中",
     feedback_case_removed="反馈已记录：这条回答已移出案例库",
@@ -112,6 +130,19 @@ EN = Templates(
         "{series} peaked at {peak} at {peak_at} UTC on {day} and recovered to {value} by {at} UTC."
     ),
     metric_point="{series} was {value} at {at} UTC on {day}.",
+    metric_peak=(
+        "{series} peaked at {value} at {at} UTC on {day} (the highest point between {start} and {end} UTC)."
+    ),
+    metric_low="{series} was lowest at {value} at {at} UTC on {day} (between {start} and {end} UTC).",
+    metric_span=(
+        "{series} was {cmp} from {at} UTC on {day} (the first such minute, at {value}) to {last} UTC"
+        " (the last such minute)."
+    ),
+    metric_back_under=(
+        "After its peak at {peak_at} UTC, the first minute {series} was back {cmp} was {at} UTC on {day},"
+        " at {value}."
+    ),
+    log_line_set="{total} log lines match ({filters}); the first: {first}; the last: {last}",
     feedback_recorded="Feedback recorded",
     feedback_case_added="Feedback recorded: this answer is in the case library",
     feedback_case_removed="Feedback recorded: this answer was removed from the case library",

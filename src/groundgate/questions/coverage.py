@@ -42,6 +42,7 @@ from groundgate.questions.conditions import (
     quantity_outcome,
 )
 from groundgate.questions.groups import counted_with_others
+from groundgate.questions.log_lines import line_set_unsaid
 from groundgate.questions.moments import not_at_asked_minute
 from groundgate.questions.needs import (
     _EN_STOP,
@@ -51,6 +52,7 @@ from groundgate.questions.needs import (
 )
 from groundgate.questions.statements import _FLAT, Statement, statement
 from groundgate.questions.when import predicate_codes, reference_event_words
+from groundgate.questions.window_stats import stats_unsaid
 from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "is_rule_name", "match_need", "statement"]
@@ -594,6 +596,8 @@ def _statement_codes(
     qualifiers, whether it states other cases too, and whether it only repeats the question; with
     the qualifier conflicts and rival cases found (the caller weighs those again)."""
     codes = predicate_codes(need, checkable, present)
+    # A window statistic asked (the peak, how long over a value): the statement must give it.
+    codes += [f"need:stat_unsaid:{k}" for k in [*stats_unsaid(need, s.text), *line_set_unsaid(need, s.text)]]
     codes += _case_codes(need, s, words)
     codes += _subject_codes(need, s, words)
     qualifiers = _qualifier_conflicts(need, s)

@@ -81,7 +81,7 @@ _EN_STOP: Final = wordset(
     "why which how is are was were be been being am do does did can could should would will shall may "
     "might must has have had get gets got getting please tell show still also then than if so as any some "
     "much many mean means meaning definition per each every until since happen happens happened occur occurs occurred exactly "
-    "currently now today usually typically normally during while once unless given"
+    "currently now today usually typically normally during while once unless given whats"
 )
 #: Characters that join words, never part of a subject's word (`满 12 年*的*年假`).
 _ZH_FUNCTION: Final = wordset(
@@ -721,8 +721,16 @@ def _about_the_part_before(part: _Part) -> bool:
         or part.has_pronoun
         or part.kind is AnswerKind.REASON
         or (bool(part.terms) and set(part.terms) <= _ERROR_WORDS)
+        # "… when was it non-zero and whats the peak?": the peak of what the part before named
+        or (bool(part.terms) and {t.lower() for t in part.terms} <= _EXTREME_WORDS)
         or _bare_field(part)
     )
+
+
+#: A window's extreme asked with nothing else named (Session 30).
+_EXTREME_WORDS: Final = frozenset(
+    {"peak", "highest", "max", "maximum", "lowest", "min", "minimum", "最高", "峰值", "最低", "最大", "最小"}
+)
 
 
 #: "金额多少", "状态是什么": one noun and the question word, nothing else of the part's own.

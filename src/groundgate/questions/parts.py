@@ -38,7 +38,8 @@ _EN_PREP_WH = (
     r"(?:what|which|whom|when|how)\b(?!\s+(?:order|way|sequence|manner)\b)"
 )
 _EN_JOIN = re.compile(
-    r",?\s+and\s+(?=(?:when|how|what|where|who|why|which|whether|is|are|does|did|do|can|should|if|unless)\b"
+    # `whats`: "what's" typed without its apostrophe
+    r",?\s+and\s+(?=(?:when|how|whats|what|where|who|why|which|whether|is|are|does|did|do|can|should|if|unless)\b"
     rf"|{_EN_PREP_WH})"
     r"|,\s*(?=(?:when|how|what|where|who|why|which)\b)",
     re.IGNORECASE,
@@ -56,7 +57,7 @@ _ZH_ASK = re.compile(
     r"([\u4e00-\u9fff])[不没]\1"
 )
 _EN_ASK = re.compile(
-    r"^\s*(?:what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
+    r"^\s*(?:whats|what|when|where|who|whom|whose|why|which|how|is|are|does|do|did|can|could|should|would|"
     rf"will|was|were|has|have|{_EN_PREP_WH})\b",
     re.IGNORECASE,
 )

@@ -33,6 +33,9 @@ from groundgate.questions.coverage import NeedMatch
 from groundgate.questions.moments import asked_minutes
 from groundgate.questions.needs import term_weight
 from groundgate.questions.statements import adds_to_rule_before
+from groundgate.questions.window_stats import asked_stats
+from groundgate.runtime.log_lines import line_set_units
+from groundgate.runtime.window_stats import partial_summaries, window_stat_units
 from groundgate.text.instructions import is_instruction_like
 from groundgate.text.segmentation import Span, split_sentences
 from groundgate.verify.evidence_items import BULKY_FACT_TYPES, EvidenceItem
@@ -437,12 +440,22 @@ def choose_units(
     words; `keep` vetoes one (e.g. a passage a higher authority contradicts)."""
     zh = needs.language == "zh-CN"
     units: list[Unit] = []
+    # Session 30: a window statistic asked, a series read in chunks: no chunk's summary is the whole.
+    partial = partial_summaries(evidence) if any(asked_stats(n) for n in needs.needs) else set()
     for item in evidence:
-        units += units_of(item, len(units))
+        if item.citation_id not in partial:
+            units += units_of(item, len(units))
     for need in needs.needs:
         if need.kind is AnswerKind.TIME:
             units += _recovery_units(evidence, need, zh, len(units))
         units += _point_units(evidence, need, zh, len(units))
+        # Session 30: a statistic over a window (peak, first/last minute over a threshold, back under).
+        # … and the log lines of one kind as a set (how many, the first and the last).
+        stated = [
+            *window_stat_units(evidence, need, zh),
+            *line_set_units(evidence, need, needs.resolved_question, zh),
+        ]
+        units += [Unit(text, quotes, len(units) + n) for n, (text, quotes) in enumerate(stated)]
     scored = [
         _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
         for u in units

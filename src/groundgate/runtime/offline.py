@@ -32,13 +32,16 @@ from groundgate.contracts import (
     ClaimType,
     EvidenceRef,
     ExecutorOutput,
+    Need,
     ParseStatus,
     PlannerOutput,
     ToolCall,
 )
 from groundgate.questions import TermEquivalents, derive_needs, is_rule_name, round_two_query
 from groundgate.questions.equivalents import bundled_equivalents
+from groundgate.questions.log_lines import asked_lines
 from groundgate.questions.moments import asks_value_at
+from groundgate.questions.window_stats import asked_stats, asked_window
 from groundgate.runtime.answers import Unit, choose_units
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
 from groundgate.text.segmentation import is_cjk_text, tokenize
@@ -126,6 +129,14 @@ class RulePlanner:
                 for query, label in (searches or {question[:500]: "documented answer"}).items():
                     calls.append(ToolCall(tool="lookup_knowledge", arguments={"query": query}, purpose=label))
                     targets.append(label)
+            # A window statistic is answered by its series, a set of log lines by the lines, not by a
+            # document: read them now, after the first search (the other searches fit in the round's
+            # budget after them).
+            stat_calls = self._stat_calls(request.unmet_needs, question) if "query_metrics" in tools else []
+            stat_calls += self._line_calls(request.unmet_needs, question) if "query_logs" in tools else []
+            if stat_calls:
+                calls[1:1] = stat_calls
+                targets[1:1] = [c.purpose or "window statistic" for c in stat_calls]
             if "query_order" in tools:
                 for order_id in dict.fromkeys(_ORDER_ID.findall(question)):
                     calls.append(
@@ -177,7 +188,12 @@ class RulePlanner:
         unmet = request.unmet_needs
         text = " ".join([request.question, *(n.text for n in unmet), *(a for n in unmet for a in n.anchors)])
         window = self._window(request.question)
-        calls: list[ToolCall] = []
+        # A statistic over a window ("today's peak", "how long over 1500"): its series raw, first, so
+        # the call budget spends itself on them (`_stat_calls`).
+        done = {_read_key(c) for c in request.done_calls}
+        stat_calls = self._stat_calls(unmet, text) if "query_metrics" in tools else []
+        stat_calls += self._line_calls(unmet, request.question) if "query_logs" in tools else []
+        calls: list[ToolCall] = [c for c in stat_calls if _read_key(c) not in done]
         targets = [n.label for n in unmet] or list(request.retry_context.missing_evidence_facts)
         keywords = list(dict.fromkeys(_identifiers(text)))[:3]
         if "query_logs" in tools and (window or keywords):
@@ -218,8 +234,8 @@ class RulePlanner:
             # series under the tool's 60 points, so it is not downsampled into bucket maxima.
             at_minute = any(asks_value_at(n) for n in unmet)
             metric_window = (self._window(request.question, self.window / 2) if at_minute else None) or window
-            for hints, metric in _METRIC_HINTS:
-                if any(h in lowered for h in hints):
+            for metric in _hinted_metrics(lowered):
+                if not any(c.arguments.get("name") == metric for c in calls):
                     start, end = (t.isoformat() for t in metric_window)
                     calls.append(
                         ToolCall(
@@ -240,6 +256,77 @@ class RulePlanner:
                         )
                     )
         return calls, targets
+
+    def _stat_calls(self, unmet: Sequence[Need], text: str) -> list[ToolCall]:
+        """Raw reads of the series a window statistic is asked of (Session 30): the asked window
+        (two clock times) with a little on either side, else the last `_STAT_CHUNKS` hours of the live
+        data, in chunks of `_RAW_MINUTES` minutes so the tool never downsamples them into bucket maxima
+        (a peak or a first minute over a threshold is a raw point)."""
+        asking = [n for n in unmet if asked_stats(n)]
+        if not asking:
+            return []
+        end = (self.live_until() if self.live_until else None) or self.now or datetime.now(UTC)
+        end = end.replace(second=0, microsecond=0)
+        named = next((w for n in asking if (w := asked_window(n)) is not None), None)
+        if named is not None:
+            first = self._last_such_minute(named[0], timedelta(minutes=_STAT_MARGIN))
+            if first is None:
+                return []
+            start, end = first[0], first[1] + timedelta(minutes=_minutes(named[1]) - _minutes(named[0]))
+            chunks: list[tuple[datetime, datetime]] = []
+            while start <= end and len(chunks) < _STAT_CHUNKS:
+                chunks.append((start, min(end, start + timedelta(minutes=_RAW_MINUTES - 1))))
+                start += timedelta(minutes=_RAW_MINUTES)
+        else:
+            named_span = self._window(text)
+            if named_span is not None and not named_span[0] <= end <= named_span[1]:
+                return []  # another day or moment than the live data's last: the usual read serves it
+            # The whole live day first: its summary (over every raw point) shows whether the chunks
+            # hold all of the day's points (`runtime.window_stats`); then the chunks, oldest first.
+            hours = sorted(
+                (
+                    end - timedelta(minutes=_RAW_MINUTES * (k + 1) - 1),
+                    end - timedelta(minutes=_RAW_MINUTES * k),
+                )
+                for k in range(_STAT_CHUNKS)
+            )
+            chunks = [(end.replace(hour=0, minute=0), end), *hours]
+        lowered = " ".join([text, *(n.text for n in asking)]).lower()
+        return [
+            ToolCall(
+                tool="query_metrics",
+                arguments={"name": metric, "start": a.isoformat(), "end": b.isoformat()},
+                purpose="window statistic",
+            )
+            for metric in _hinted_metrics(lowered, first_named=True)[:1]
+            for a, b in chunks
+        ]
+
+    def _line_calls(self, unmet: Sequence[Need], question: str) -> list[ToolCall]:
+        """The log lines of one kind asked about as a set (Session 30, `questions.log_lines`): the live
+        day's matching lines, every level, read oldest first and newest first, one line each — the
+        count comes with either, and the two lines are the first and the last."""
+        ask = next((a for n in unmet if (a := asked_lines(n, question)) is not None), None)
+        if ask is None:
+            return []
+        end = (self.live_until() if self.live_until else None) or self.now or datetime.now(UTC)
+        day = self._window(question)
+        start, stop = (
+            day if day is not None else (end.replace(hour=0, minute=0, second=0, microsecond=0), end)
+        )
+        args: dict[str, Any] = {
+            "keywords": list(ask.keywords),
+            "keyword_mode": "all",
+            "start": start.isoformat(),
+            "end": stop.isoformat(),
+            "limit": 1,
+        }
+        if ask.service:
+            args["service"] = ask.service
+        return [
+            ToolCall(tool="query_logs", arguments={**args, "order": order}, purpose="log lines of one kind")
+            for order in ("asc", "desc")
+        ]
 
     def _window(self, question: str, half: timedelta | None = None) -> tuple[datetime, datetime] | None:
         """The time window a question names: its date and time of day, ± the window size (`half`)."""
@@ -280,6 +367,39 @@ class RulePlanner:
         if at > end:
             at -= timedelta(days=1)
         return at - (half or self.window), at + (half or self.window)
+
+
+#: Points the metric tool returns raw (it downsamples beyond 60), and how many such hours a window
+#: statistic reads at most when the question names no window, with the minutes read either side of
+#: a named one.
+_RAW_MINUTES = 60
+_STAT_CHUNKS = 3
+_STAT_MARGIN = 5
+
+
+def _read_key(call: ToolCall) -> tuple[str, ...]:
+    """A read as the tool sees it (`…T13:00:00Z` and `…T13:00:00+00:00` are one start)."""
+    args = {k: str(v)[:19] if k in ("start", "end") else str(v) for k, v in call.arguments.items()}
+    return (call.tool, *sorted(f"{k}={v}" for k, v in args.items() if k in _READ_ARGS))
+
+
+#: What tells one read from another (the tool adds defaults such as `top_k` to a call it ran).
+_READ_ARGS = frozenset({"name", "labels", "start", "end", "keywords", "service", "order", "limit"})
+
+
+def _minutes(clock: str) -> int:
+    return int(clock[:2]) * 60 + int(clock[3:5])
+
+
+def _hinted_metrics(lowered: str, *, first_named: bool = False) -> list[str]:
+    """The metrics a question's words point at (`_METRIC_HINTS`), in that order, or with `first_named`
+    in the order the question names them (`ERR_POOL_EXHAUSTED rate` is the error rate, not the pool)."""
+    found = [
+        (min(lowered.find(h) for h in hints if h in lowered), n, metric)
+        for n, (hints, metric) in enumerate(_METRIC_HINTS)
+        if any(h in lowered for h in hints)
+    ]
+    return [metric for *_, metric in (sorted(found) if first_named else found)]
 
 
 def _both_halves(clock: str) -> list[str | None]:
