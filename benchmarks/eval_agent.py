@@ -67,6 +67,7 @@ SETS = {
     "tune 14 (unseen 50.0 %, then tuned on)": "eval_tune_blind14.yaml",
     "tune 15 (unseen 42.5 %, then tuned on)": "eval_tune_blind15.yaml",
     "tune 16 (unseen 62.5 %, then tuned on)": "eval_tune_blind16.yaml",
+    "tune 17 (session 30, measured unseen)": "eval_tune_blind17.yaml",
 }
 
 
