@@ -88,7 +88,9 @@ TUNE18 = ROOT / "tests" / "data" / "pipeline_questions_tune18.yaml"
 TUNE19 = ROOT / "tests" / "data" / "pipeline_questions_tune19.yaml"
 """An eighteenth, written at the end of session 29 and measured unseen (`tune19`; then tuned on)."""
 TUNE20 = ROOT / "tests" / "data" / "pipeline_questions_tune20.yaml"
-"""A nineteenth, written in session 30 (window statistics, terse SRE questions) and measured unseen (`tune20`)."""
+"""A nineteenth, written in session 30 (window statistics, terse SRE questions) and measured unseen (`tune20`; then tuned on)."""
+TUNE21 = ROOT / "tests" / "data" / "pipeline_questions_tune21.yaml"
+"""A twentieth, written in session 30 after the window-statistics rules (documents, boundaries, absent entities) and measured unseen (`tune21`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -126,6 +128,7 @@ SPLITS = (
     "tune18",
     "tune19",
     "tune20",
+    "tune21",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -745,6 +748,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE18,
             TUNE19,
             TUNE20,
+            TUNE21,
             HOLDOUT,
         )
         if p.is_file()
