@@ -47,6 +47,7 @@ from groundgate.verify.certainty import (
 )
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
+from groundgate.verify.list_items import unlisted_items
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
@@ -333,10 +334,10 @@ class OfflineChecker:
             # Every name is in the context, but never together: the claim pairs facts the context keeps
             # apart (an error code attributed to another service, one product's figure given to another).
             return FactCategory.NO_EVIDENCE, min(score, 0.3), ["names_never_together:" + ",".join(apart[:4])]
-        people = role_name_findings(claim, index.all_text) if is_cjk_text(claim) else []
-        if people:
-            # A person named with a role the context never writes, or gives to someone else.
-            return FactCategory.NO_EVIDENCE, min(score, 0.3), people[:2]
+        # A person named with a role the context never writes, or gives to someone else; an item
+        # added to a list the context holds (`… trumpeter swans and a bald eagle`).
+        if odd := _odd_names(claim, index):
+            return FactCategory.NO_EVIDENCE, min(score, 0.3), odd[:2]
         unsupported = [u for u in units if u.category is FactCategory.NO_EVIDENCE]
         if unsupported:
             # A compound claim is supported only if each of its clauses is.
@@ -558,6 +559,14 @@ _EARLIER_SENTENCES = 4
 #: The share of a context's letters that are Chinese above which a Chinese claim is read in its own
 #: language (`is_cjk_text`'s default, 0.2, decides what the context mostly is).
 _SOME_CJK = 0.03
+
+
+def _odd_names(claim: str, index: ContextIndex) -> list[str]:
+    """A person with a role the context never gives them, or an item the context never lists."""
+    people = role_name_findings(claim, index.all_text) if is_cjk_text(claim) else []
+    return people or [
+        f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)
+    ]
 
 
 def _crosses(claim_cjk: bool, context_cjk: bool, context_some_cjk: bool) -> bool:
