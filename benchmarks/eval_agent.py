@@ -28,7 +28,8 @@ and `eval_tune_blind13.yaml` (40 more, session 29, measured unseen, then tuned o
 and `eval_tune_blind14.yaml` (40 more, written after the blind-13 rules, measured unseen — 50.0 %, 3 wrong
 ANSWERED, once `never` lists were read — then tuned on), and `eval_tune_blind15.yaml` (40 more, written at the end of
 session 29, measured unseen — 42.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_blind16.yaml` (40 more,
-session 30, measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on).
+session 30, measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_blind17.yaml` (40 more,
+session 30, written after the blind-16 rules, measured unseen — 47.5 %, 5 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -67,7 +68,7 @@ SETS = {
     "tune 14 (unseen 50.0 %, then tuned on)": "eval_tune_blind14.yaml",
     "tune 15 (unseen 42.5 %, then tuned on)": "eval_tune_blind15.yaml",
     "tune 16 (unseen 62.5 %, then tuned on)": "eval_tune_blind16.yaml",
-    "tune 17 (session 30, measured unseen)": "eval_tune_blind17.yaml",
+    "tune 17 (unseen 47.5 %, then tuned on)": "eval_tune_blind17.yaml",
 }
 
 

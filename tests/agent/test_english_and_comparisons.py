@@ -47,7 +47,8 @@ def _resolved(question: str) -> str:
         ),
         (
             "Hi HR, I was out sick for four days in a row last week. What paperwork do I need to hand in?",
-            "我病假连续4天上周。哪些材料我？",
+            # (blind 17: "do I need to hand in" reads 需要提供, where it was dropped word by word)
+            "我病假连续4天上周。哪些材料需要提供？",
         ),
         (
             "Quick check: the hotel cap in 二线城市 is still 380 a night, right?",
@@ -236,8 +237,11 @@ def test_two_rules_compared_side_by_side_are_each_found_and_both_shown() -> None
 
 
 def test_two_rules_compared_are_not_covered_by_one_of_them_alone() -> None:
+    # Since blind 17 the rule found covers its own word only, and the other is listed as missing
+    # (the decision is at most PARTIAL): the sick-leave approvers never stand in for annual leave's.
     assessment = _assess(_COMPARED, [_doc("sick", _SICK, heading="病假规定 > 审批")], NeedCode.APPROVAL)
-    assert assessment.slots[0].status is SlotStatus.MISSING
+    assert (assessment.slots[0].status, assessment.slots[0].citations) == (SlotStatus.COVERED, ["sick"])
+    assert assessment.unfound == ["年假的x"]
 
 
 def test_a_total_for_a_trip_finds_two_daily_allowances_that_disagree() -> None:

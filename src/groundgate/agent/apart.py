@@ -23,6 +23,10 @@ __all__ = ["compared_words", "only_word", "per_word"]
 
 #: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自").
 _COMPARES: Final = re.compile(r"分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)")
+#: A class of cities named by what it leaves out ("一二线以外的城市", blind 17): in a comparison it is
+#: one of the words compared ("一线城市和一二线以外的城市比…分别"), asked as the question names it, so
+#: that reading finds the other cities' rule as the question alone would.
+_EXCLUDED_CLASS: Final = re.compile(r"[一二三]{1,3}线(?:城市)?(?:以外|之外)(?:的城市|的地方)?")
 #: The end of a part of a question (the end of a clause does not separate what is asked).
 _PART: Final = re.compile(r"[^？?！!。；;]*[？?！!。；;]*")
 
@@ -33,8 +37,11 @@ def compared_words(question: str) -> list[str]:
     if not _COMPARES.search(question):
         return []
     named = entities_in(question)
+    excluded = [m.group(0) for m in _EXCLUDED_CLASS.finditer(question)]
     for group in WORD_CLASSES:
         words = [w for w in named if w in group]
+        if group is WORD_CLASSES[1]:  # the classes of cities
+            words = sorted([*words, *excluded], key=question.find)
         if len(words) >= 2:
             return words
     return []

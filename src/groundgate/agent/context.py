@@ -99,6 +99,10 @@ class ConversationState(BaseModel):
         self.refs = list(new_refs) if new_refs else kept
 
 
+#: The last item of a list just shown ("那最后一个呢？", "最后那条什么时候截止？").
+_LAST_ITEM = re.compile(r"最后(?:一|那|这)?\s*(?:个|项|条|件)")
+
+
 def ordinal_of(text: str) -> int | None:
     match = _ORDINAL.search(text)
     if match is None:
@@ -335,6 +339,9 @@ def resolve_context(
             corrected = earlier
             break
     ordinal = ordinal_of(text)
+    if ordinal is None and state.refs and _LAST_ITEM.search(text):
+        # "那最后一个呢？" after a list (blind 17): the last item shown, whatever its number.
+        ordinal = max(r.ordinal for r in state.refs)
     if soft_pair is not None and not correction:
         relation = ContextRelation.CORRECTION
         old, new = soft_pair

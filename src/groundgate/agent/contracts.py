@@ -300,6 +300,9 @@ class EvidenceAssessment(BaseModel):
     """Gated facts by factRef."""
     conflicts: list[list[str]] = Field(default_factory=list)
     """Groups of citation ids that disagree."""
+    unfound: list[str] = Field(default_factory=list)
+    """Words compared whose own rule no passage states ("婚假的休假金额标准"), beside a slot the
+    other words covered: listed as missing, so the answer is at most `PARTIAL`."""
 
     def slot(self, code: NeedCode) -> EvidenceSlot | None:
         return next((s for s in self.slots if s.need.code is code), None)

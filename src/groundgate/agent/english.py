@@ -77,6 +77,11 @@ def _month(m: re.Match[str]) -> str:
     return f"{_MONTHS[m.group(1).lower()]}月"
 
 
+def _holder_due(m: re.Match[str]) -> str:
+    who = {"i": "我", "we": "我", "he": "他", "she": "她", "they": "他们"}[m.group(1).lower()]
+    return f"{who}有哪些待办到期"
+
+
 def _figure_per(m: re.Match[str]) -> str:
     unit = {"night": "晚", "day": "天"}[m.group(2).lower()]
     return f"{m.group(1)}元一{unit}"
@@ -125,7 +130,7 @@ _Replacement = str | Callable[[re.Match[str]], str]
 _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     # greetings and openers say nothing about the question
     (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
-    (r"\bquick (?:check|question)\s*[:,-]", " "),
+    (r"\bquick (?:check|question|q)\s*[:,—–-]", " "),
     # "I can reimburse the cost or not?": a yes-no question said the Chinese way (blind 15)
     (
         r"\b(?:i|we) can (?:reimburse|claim)(?: (?:the|my|our) (?:costs?|expenses?))?(?: or not)?\s*\?",
@@ -148,6 +153,10 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     (r"\btomorrow\b", "明天"),
     (r"\b(?:at that time|at the time|back then|in those days)\b", "当时"),
     (r"\b(?:these days|right now|currently|at the moment|nowadays|now)\b", "现在"),
+    # a currency written before the figure (blind 17: "a hotel at RMB 800 per night"): the figure in 元
+    (r"(?:\b(?:rmb|cny)|¥|￥)\s*(\d+(?:\.\d+)?)(?:\s*(?:yuan|rmb)\b)?", r"\1元"),
+    (r"\b(?:be |get |been )?reimbursed (?:in full|fully)(?![A-Za-z])", "能全额报销"),
+    (r"\b(?:in full|fully|the full amount)(?![A-Za-z])", "全额"),
     # figures put up for checking: "is still 380 a night, right?"
     (r"(\d+)\s*(?:yuan|rmb|元|块)?\s*(?:a|per|each)\s+(night|day)\b", _figure_per),
     (r"\b(?:is |are )?still\s+(?=\d)", "还是"),
@@ -175,6 +184,16 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     (r"\b(?:what is |what's )?the reasons?\b|\breasons?\b", "什么原因"),
     (r"\bwhy\b", "为什么"),
     (r"\b(?:is |was |are |has been |have been |been )?chang(?:e|es|ed|ing) (?:to|into)\b", "改成"),
+    # what someone has falling due (blind 17: "What do I have due next week?", "What's he got due next
+    # week?"): whose tasks they are stays in the words — 他/她 are someone else's (`agent.holders`)
+    (
+        r"\bwhat(?:'s| is| has| have| do| does)? (i|we|he|she|they)(?: (?:have|has|'ve|'s))?(?: got)?"
+        r" (?:due|to do|pending|outstanding|left to do)\b",
+        _holder_due,
+    ),
+    # "when's my approval task due?": when one task falls due
+    (r"\bwhen(?:'s| is| are| will)?\b(.*?)\bdue\b", r"\1什么时候到期"),
+    (r"\bdue\b", "到期"),
     (r"\bhow many days\b", "几天"),
     (r"\bhow long\b", "多久"),
     (r"\b(?:how much|what's|what is|what are)\b", "多少"),
@@ -190,12 +209,26 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     ),
     (r"\bwhich one is due first\b", "哪个先到期"),
     (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
+    (
+        r"\bis there (?:any )?(?:way|chance) (?:to|that (?:i|we) can) (?:carry|roll) ((?:[^\s?]+ ){1,4})over\b",
+        r"\1能结转",
+    ),
     (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
+    # "roll my unused annual leave over into next year": the thing carried sits between verb and particle
+    (r"\b(?:carr(?:y|ied|ies)|roll(?:ed|s)?) ((?:[^\s?]+ ){1,4})over\b", r"\1结转"),
+    (r"\bunused\b", "没休完的"),
+    (r"\bis there (?:any )?(?:way|chance) (?:to|that (?:i|we) can)\b", "能"),
+    (r"\b(?:year-end|annual) bonus(?![A-Za-z])", "年终奖"),
+    (r"\b(?:will|would|does|do) (?:it|this|that) affect\b", "会影响"),
+    (r"\b(?:do|does) (?:i|we) (?:need|have) to (?:provide|submit|hand in|bring)\b", "需要提供"),
     (r"\b(?:can|may|could) (?:i|we)\b(?: already| still| also)?", "我能"),
     # "Can unused PTO be carried over?": a passive yes-no question asks whether it may be done
     (r"^\s*(?:can|may|could) ((?:[\w-]+ ){1,3})be\b", r"\1能"),
     (r"\b(?:in)?to next year(?![A-Za-z])", "到明年"),
     (r"\b(?:take|use)\b", "休"),
+    # "when's my approval task due?": one task of the caller's, named by its kind — singular, so it is
+    # asked back when two fit (`我那条审批待办`, docs/agent.md)
+    (r"\bmy ([\u4e00-\u9fff]{1,6}\s*)?task\b", r"我那条\1待办"),
     (r"\b(?:my|mine)\b", "我的"),
     (r"\b(?:i'm|i've|i'd|i|me)\b", "我"),
 )
@@ -227,6 +260,11 @@ def is_english(text: str) -> bool:
     return len(words) >= 4 and letters > 2 * len(_CJK.findall(text))
 
 
+_JOINED_QUESTION = re.compile(
+    r"(?i)\s*,\s*and\s+(?=(?:will|would|does|do|is|are|can|could|should|how|what|who|when)\b)"
+)
+
+
 def _yes_no_ended(sentence: str) -> str:
     if _YES_NO.match(sentence) and sentence.rstrip().endswith(("?", "？")):
         return sentence.rstrip().rstrip("?？") + "吗？"
@@ -247,7 +285,10 @@ def read_english(text: str) -> str:
     """`text` in the documents' words when it is mostly English (module docs); else `text` as it is."""
     if not is_english(text):
         return text
-    sentences = [s for s in re.split(r"(?<=[.?!？。])\s+", text.strip()) if s]
+    # "…, and will it affect my year-end bonus?": a further question joined by `and` is a part of its own
+    # (no rule reads a part that no need names as a condition on the one before)
+    text = _JOINED_QUESTION.sub("? ", text.strip())
+    sentences = [s for s in re.split(r"(?<=[.?!？。])\s+", text) if s]
     out = " ".join(_yes_no_ended(s) for s in sentences)
     for pattern, replacement in _GLOSSARY:
         out = pattern.sub(replacement, out)
@@ -263,7 +304,7 @@ def read_english(text: str) -> str:
 
 #: Chat shorthand of Chinese questions (blind 14): pinyin initials of the HR words (`nj` 年假, `bx`
 #: 报销, `hj` 婚假), thousands written `5k`, and homophone typos of an input method (`报消` 报销, `还每弄`
-#: 还没弄, `对把` 对吧). The rules read the documents' words; written this way a question named no
+#: 还没弄, `对把` 对吧; blind 17: `年价` 年假, and `¥500` 500元). The rules read the documents' words; written this way a question named no
 #: subject (`nj提前几天申请啊` found no leave) or no amount. Latin initials count only as a whole
 #: token (`bx` in `bx那条`, never inside `xbox` or an identifier such as `u-bx`).
 _CHAT: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
@@ -272,6 +313,10 @@ _CHAT: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"(?i)(?<![A-Za-z0-9_=-])hj(?![A-Za-z0-9_=-])"), "婚假"),
     (re.compile(r"(?<![A-Za-z0-9.])(\d+)\s*[kK](?![A-Za-z])"), r"\g<1>000元"),
     (re.compile(r"报消"), "报销"),
+    # a leave kind typed with the homophone 价 (blind 17: `年价`, `婚价`); never a price (`年价格`)
+    (re.compile(r"(?<=[年婚病产丧事])价(?![格值钱位码])"), "假"),
+    # a sum written with the currency sign (blind 17: `¥500一晚`, `还是¥100`): the figure in 元
+    (re.compile(r"[¥￥]\s*(\d+(?:\.\d+)?)(?:\s*(?:元|块钱|块))?"), r"\g<1>元"),
     (re.compile(r"(?<=[还都])每(?=[弄做办完交批])"), "没"),
     (re.compile(r"对把(?=\s*[？?。]|$)"), "对吧"),
 )

@@ -47,15 +47,23 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.subjects import (
     ALTERNATIVES,
+    STEP_TAKES,
     alternatives_offered,
     names_entities,
     need_subject,
     on_subject,
     place_unranked,
+    steps_timed,
     subject_terms,
 )
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
-from groundgate.agent.vocabulary import OFFERED_FIGURES, START_ASKED, STILL_IN_TIME, entities_in
+from groundgate.agent.vocabulary import (
+    NEED_CUES,
+    OFFERED_FIGURES,
+    START_ASKED,
+    STILL_IN_TIME,
+    entities_in,
+)
 from groundgate.contracts import ToolStatus
 from groundgate.contracts.evidence import Authority
 from groundgate.questions import quantity_interval
@@ -341,11 +349,27 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
         sentences = [
             s for s in sentences if _STARTS_ON.search(s) and any(m.kind == "date" for m in extract(s))
         ]
+    if need is NeedCode.AMOUNT_RULE and (steps := steps_timed(question)):
+        sentences = _timing_the_step(sentences, question, steps)
     if need is NeedCode.AMOUNT_RULE and _TAKEN_WITHIN.search(question):
         # "婚假得在多长时间内休完" asks by when it is taken: "一年内休完" answers it, a notice period
         # ("提前 3 个工作日") or the number of days does not.
         sentences = [s for s in sentences if _WITHIN_STATED.search(s)]
     return sentences
+
+
+def _timing_the_step(sentences: list[str], question: str, steps: frozenset[str]) -> list[str]:
+    """ "审批一般要几天？" (blind 17): how long a step takes is stated only by a sentence that names the
+    step — a deadline for the asker's own step ("出差结束后 30 天内提交报销申请") is no answer; when
+    nothing else in the question asks an amount, a sentence without a duration (the 5000 元 that picks
+    the approver) is none either."""
+
+    def timed(s: str) -> bool:
+        return any(m.kind == "duration" for m in extract(s))
+
+    if NEED_CUES[NeedCode.AMOUNT_RULE].search(STEP_TAKES.sub(" ", question)):
+        return [s for s in sentences if not timed(s) or any(step in s for step in steps)]
+    return [s for s in sentences if timed(s) and any(step in s for step in steps)]
 
 
 _STARTS_ON: Final = re.compile(r"起|开始|生效|施行|执行")
@@ -609,11 +633,19 @@ class EvidenceEvaluator:
         """ "病假和年假比起来…审批上分别还得多找谁？": each word compared keeps its own rule, so the need is
         judged once per word, as if the question named that word alone (or asked only the part about
         it, `apart.per_word`), and is covered only when every word's rule is found (a passage naming
-        one of them is not off the subject of the other)."""
+        one of them is not off the subject of the other) — or, for words compared, by the words whose
+        rule is found, the others listed as unfound ("病假工资和婚假工资分别怎么算？": sick pay is
+        stated, marriage-leave pay no document states; blind 17)."""
         slots = [
             replace(self, question=reading)._document_slot(need, documents, assessment)
             for reading in readings
         ]
+        words = compared_words(self.question)
+        found = [one.status is SlotStatus.COVERED for one in slots]
+        conflicting = any(one.status is SlotStatus.CONFLICT for one in slots)
+        if len(words) == len(slots) and any(found) and not all(found) and not conflicting:
+            assessment.unfound += [f"{w}的{need.label}" for w, ok in zip(words, found, strict=True) if not ok]
+            slots = [one for one in slots if one.status is SlotStatus.COVERED]
         cited = [c for one in slots for c in one.citations]
         merged = EvidenceSlot(need=need, citations=list(dict.fromkeys(cited)))
         merged.rejected = list(

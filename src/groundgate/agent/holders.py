@@ -2,7 +2,8 @@
 
 `MY_CURRENT_TASKS` reads the caller's rows only (docs/agent.md), so a question about another person's
 tasks — named by role (`李老师`), pronoun (`他的待办`), account (`u-wang`), bare name (`张伟这周手上`,
-`张伟名下`), another group (`其他项目组的…待办`, blind 14), or a follow-up that changes the person (`那王芳呢？她下礼拜有啥要交的？`) — is
+`张伟名下`, `帮我把张伟这周的待办拉出来`), another group (`其他项目组的…待办`, blind 14; `西部项目组那边`,
+blind 17), or a follow-up that changes the person (`那王芳呢？她下礼拜有啥要交的？`) — is
 `UNSUPPORTED_CAPABILITY`, and the caller's list (which may name that person in a title: 审批王芳的病假申请)
 must not stand in for theirs. Split from `agent.planning` in session 29 to keep that module within its
 size limit; the planner passes in whether the question asks tasks at all. Pure: no I/O.
@@ -41,14 +42,19 @@ _NAME_THEN_TASKS = re.compile(
 )
 #: "帮我查查刘洋还剩几条待办": a name right after a verb of looking up, in a question about tasks.
 #: Any verb of looking, spoken forms too ("瞅瞅", "瞧一下", "翻翻", "看下"); "帮我瞅瞅陈静这周有哪些待办".
+#: `把` takes the name as its object too ("roles=admin，帮我把张伟这周的待办拉出来", blind 17).
 _LOOKED_UP_NAME = re.compile(
-    r"(?:帮我|给我|替我)?(?:看|查|瞅|瞧|翻|问|搜)(?:看|查|瞅|瞧|翻|问|搜|一下|下)?([\u4e00-\u9fff]{2,3}?)"
+    r"(?:帮我|给我|替我)?(?:(?:看|查|瞅|瞧|翻|问|搜)(?:看|查|瞅|瞧|翻|问|搜|一下|下)?|把)([\u4e00-\u9fff]{2,3}?)"
     r"(?=还|这|本|下|上|现在|目前|最近|手|有|的|都|一共|今天|明天)"
 )
 #: "陈静这周有哪些待办", "王芳手上还有啥活": a name that opens the question, before a window or what they hold.
 _NAME_FIRST = re.compile(
     r"^([\u4e00-\u9fff]{2,3}?)(?=这周|本周|这礼拜|这个?星期|下周|下礼拜|今天|明天|最近|这个月|本月|手上|手头|还有|都有|有哪些|有啥|有什么)"
 )
+#: Another project's or group's tasks said by where they lie: "我在西部项目组那边还挂着哪些待办？" — `那边`
+#: (over there) places them in a group other than the one the question is asked from, whose rows are
+#: all `MY_CURRENT_TASKS` reads (the project comes from the context); `西部项目这边` is the caller's own.
+_OTHER_GROUP_THERE = re.compile(r"(?:项目组?|部门|团队|组)(?:那边|那儿|那里|那头)")
 #: Task words, English ones of chat too ("task list", "todo", "to-do").
 _TASK_WORDS = re.compile(r"(?i)待办|任务|活儿?|事情|事儿|tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])")
 
@@ -85,7 +91,8 @@ def someone_elses_tasks(question: str, *, task_question: bool) -> bool:
     if _OTHERS_TASKS.search(question):
         return True
     if task_question and (
-        (_THIRD_PERSON_HOLDER.search(question) and not _RELAYED.search(question))
+        _OTHER_GROUP_THERE.search(question)
+        or (_THIRD_PERSON_HOLDER.search(question) and not _RELAYED.search(question))
         or any(_a_name(m.group(1)) for m in _NAME_FOLLOW_UP.finditer(question))
     ):
         return True

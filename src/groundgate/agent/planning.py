@@ -398,7 +398,11 @@ _ASKED_TO_TELL = re.compile(
 _PARTS: Final = re.compile(r"[？?！!。；;]")
 #: "…公司给报吗？有没有什么例外情况？": a rule's exceptions are its conditions, stated by the passage
 #: that answers the part before, not a further question no evidence need names.
-_EXCEPTIONS_ASKED = re.compile(r"例外|特殊情况|特例|另有规定")
+#: Blind 17: a part asking whether what came before holds ("…1000以内都能报，这个说法出自哪儿？靠谱吗？")
+#: or which document says it asks of that claim too — the rule's figure and its citation answer it.
+_EXCEPTIONS_ASKED = re.compile(
+    r"例外|特殊情况|特例|另有规定|^\s*(?:靠谱|真的|是真的|对|准|属实|可信)吗|出自|出处|来源|哪份(?:制度|文件|规定)"
+)
 
 
 def parts_without_need(question: str) -> list[str]:

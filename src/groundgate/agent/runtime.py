@@ -348,6 +348,7 @@ class AgentRuntime:
         ]
         covered = [s for s in slots if s.status is SlotStatus.COVERED]
         missing = [s.need.label for s in slots if s.status is SlotStatus.MISSING]
+        missing += [label for label in assessment.unfound if label not in missing]  # words compared
         if all(n.code is not NeedCode.TASK_STATE for n in plan.needs):
             # A part of the question no need names is unanswered too: the rest is at most PARTIAL. (A
             # task's parts — "批了没有？截止哪天？" — are all about the task the facts describe.)

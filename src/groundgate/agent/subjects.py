@@ -37,6 +37,7 @@ from groundgate.verify.fidelity import extract
 __all__ = [
     "ALTERNATIVES",
     "alternatives_offered",
+    "STEP_TAKES",
     "asking_clause_terms",
     "asked_entities",
     "names_entities",
@@ -44,6 +45,7 @@ __all__ = [
     "on_subject",
     "other_parts_words",
     "place_unranked",
+    "steps_timed",
     "subject_terms",
     "without_stay_length",
 ]
@@ -91,6 +93,15 @@ _ASKED_NOUN = re.compile(
     r"|(?:多少|什么|啥|几成)(?:的)?比例|(?:批|审|走|办)到(?:哪一步|哪步|哪儿|哪里|哪)了?|(?:审批)?进度"
     # "要给 HR 提供什么材料": whom something goes to is no subject.
     r"|(?:给|向|交给|发给|提交给)\s*(?:HR|hr|HRBP|人事|人力|财务|领导|主管|公司)(?=\s*(?:提供|交|提交|递|发|报|[？?。！!]|$))"
+)
+#: Which document says so (blind 17: "这条是哪份制度里规定的？", "这个说法出自哪儿？", "出处", "依据是什么"):
+#: the answer's citations name it, so these words ask the source of the rule, never its subject.
+_SOURCE_ASKED: Final = re.compile(
+    r"(?:这条|这一条|这个说法|这种说法|这说法|这个规定|这规定|这个数|这个标准)?\s*(?:是|在)?\s*"
+    r"(?:出自|来自|依据|根据)?\s*哪(?:份|个|条|一份|一条|部|一个)(?:制度|文件|规定|文档|政策|通知|资料)?"
+    r"(?:里|中|上)?(?:规定|写|说|定)?的?"
+    r"|(?:这个说法|这种说法|这说法|这条|这个规定)?\s*(?:出自|来自)\s*(?:哪儿|哪里|哪)"
+    r"|(?:出处|来源|依据)(?:是什么|是啥|在哪儿?|在哪里)?"
 )
 #: The approver an approval question names ("用得着找 HRBP 审批吗", "除了主管还得找谁批"): the one put
 #: up for checking, or already known; the rule's sentence names who approves, whatever its subject.
@@ -165,6 +176,7 @@ def subject_terms(question: str) -> frozenset[str]:
     question = _VISIT.sub(" ", question)  # "跑两天客户": what the asker does there, circumstance
     question = _A_NOT_A.sub(" ", question)  # "用不用找财务总监签字": a question form, no subject
     question = _NAMED_APPROVER.sub(" ", question)
+    question = _SOURCE_ASKED.sub(" ", question)
     question = _BESIDES_END.sub(r"\1 ", question)  # "除了诊断证明以外": 以外 closes the phrase, no exclusion
     # "要交什么证明材料": the noun the interrogative asks for is the answer's kind, not its subject.
     question = _ASKED_NOUN.sub(" ", question)
@@ -351,6 +363,15 @@ def other_parts_words(question: str, need: NeedCode | None) -> frozenset[str]:
     return frozenset({w for group in WORD_CLASSES if named & set(group) for w in group} - named) | theirs
 
 
+#: How long a step of the process takes (blind 17: "审批一般要几天？", "报下来的钱多久能到账？"): the step
+#: is what the duration is asked of, so a sentence must name it — a submission deadline ("出差结束后
+#: 30 天内提交报销申请") bounds the asker's own step, not the approval's. `审批` is otherwise a generic
+#: word (the kind of answer an approval question wants), so it is added back here only.
+STEP_TAKES: Final = re.compile(
+    r"(审批|审核|打款|到账|放款|批下来|批完)[^，,。；;？?]{0,6}?(?:几天|几个工作日|多久|多长时间|多少天)"
+)
+
+
 def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     """The subject a passage must name to cover `need`: in a question asking several things, that of
     the part that asks for this need, with the whole question's domain words ("病假需要提前几天申请？
@@ -359,13 +380,18 @@ def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     single part asks for, keeps the whole question's subject."""
     parts, asking = _parts_and_asking(question, need)
     if asking is None:
-        return subject_terms(question)
-    own = subject_terms(asking)
+        return subject_terms(question) | steps_timed(question)
+    own = subject_terms(asking) | steps_timed(asking)
     if not own and not entities_in(question) and parts.index(asking) > 0:
         # "有没有话费补贴？一个月能报多少？": a part that names nothing asks about the part before it
         # (when the question has no domain word that would say what it is about).
         own = subject_terms(parts[parts.index(asking) - 1])
     return own | (frozenset(entities_in(question)) - other_parts_words(question, need))
+
+
+def steps_timed(text: str) -> frozenset[str]:
+    """The steps of the process whose duration `text` asks (`_STEP_TAKES`)."""
+    return frozenset(m.group(1) for m in STEP_TAKES.finditer(text))
 
 
 def asked_entities(question: str) -> list[str]:

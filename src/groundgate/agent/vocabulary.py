@@ -225,7 +225,8 @@ def hypernyms_of(words: list[str] | set[str]) -> set[str]:
 #: doubts ("年假是不是有 15 天"): the planner reads the amount rule off them, and the evidence evaluator
 #: takes them for no condition.
 OFFERED_FIGURES: Final = re.compile(
-    r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}还是[^，,？?]{0,3}?"
+    # (a comma may set the second apart: "到底是一天一百二十块，还是 100 元？", blind 17)
+    r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}[，,]?\s*还是[^，,？?]{0,3}?"
     r"(?:\d+|[一二两三四五六七八九十百千万]{2,})\s*[天元块%]?"
     r"|(?<=是不是)(?:有|该|要|能|就|只有)?\s*(?:涨到|到)?\s*(?:\d+|[一二两三四五六七八九十百千万]+)\s*[天元块%]"
     # "不是一晚三百八封顶嘛": a premise put up for checking, figure and all
@@ -311,6 +312,8 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
         # "现在能请年假不？": a yes-no question closed by 不
         r"能[^？?，,]{1,8}不\s*[？?]?$|"
+        # "年假和病假，哪个可以按小时请？": which of two may be taken a way asks each one's condition (blind 17)
+        r"(?:哪个|哪种|哪一种|哪一个|哪些)(?:假)?(?:可以|能)(?:按|分|拆|请|休|报)|"
         # "实习生出差的费用也是直接报消？": a statement put up as a question, whether one may do it
         # straight away, asks the condition (blind 14)
         r"直接(?:报销?|提交|休|请)\s*[吗么嘛]?\s*[？?]\s*$|"
