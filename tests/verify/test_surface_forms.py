@@ -935,3 +935,15 @@ _BOX_OFFICE = "三天票房 3.12 亿元，观影 680 万人次。众筹筹到 92
 def test_an_average_the_claim_names_is_the_quotient_of_its_figures(claim: str, flagged: bool) -> None:
     codes = [i.code for i in check_claim(claim, _BOX_OFFICE, _BOX_OFFICE) if i.code.startswith("number")]
     assert bool(codes) is flagged, codes
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        ("It brings a litre of water to a boil in three and a half minutes.", False),
+        ("It brings a gallon of water to a boil in three and a half minutes.", True),
+    ],
+)
+def test_an_article_before_a_measure_unit_is_one_of_it(claim: str, flagged: bool) -> None:
+    evidence = "The stove boils 1 litre of water in 3.5 minutes."
+    assert bool(_contradictions(claim, evidence)) is flagged

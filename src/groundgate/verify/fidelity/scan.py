@@ -152,6 +152,11 @@ _UNIT_HYPHEN_RX = re.compile(
 )
 
 
+#: The article before a measure unit: `a gallon`, `a kilometre` (not times: `a day` is usually a rate).
+_ARTICLE_MEASURE_RX = re.compile(
+    r"(?<![A-Za-z])[Aa](?= (?:gallon|litre|liter|mile|kilometre|kilometer|metre|meter|kilogram|gram|ounce"
+    r"|square (?:metre|meter|foot|mile))s?\b(?!-))"
+)
 _ROUGH_YEAR_HYPHEN_RX = re.compile(r"\b((?i:early|mid|late))-(?=(?:19|20)\d\d)")
 #: An age group (`under-16s free`, `over-65s`): the bound `under 16` (same length: `under 16 `).
 _AGE_GROUP_RX = re.compile(r"\b((?i:under|over))-(\d{1,3})s\b")
@@ -171,6 +176,9 @@ class _Extractor:
             self.nt = _UNIT_HYPHEN_RX.sub(r"\1 ", self.nt)
             self.nt = _ROUGH_YEAR_HYPHEN_RX.sub(r"\1 ", self.nt)  # `mid-2023`, `late-1990s`
             self.nt = _AGE_GROUP_RX.sub(r"\1 \2 ", self.nt)
+        if "a " in self.nt or "A " in self.nt:
+            # `brings a gallon of water to a boil`: one of a measure unit (same length: `1 gallon`).
+            self.nt = _ARTICLE_MEASURE_RX.sub("1", self.nt)
         lower = self.nt.lower()
         if len(lower) != len(self.nt):
             lower = "".join(c.lower() if len(c.lower()) == 1 else c for c in self.nt)
