@@ -69,6 +69,7 @@ SETS = {
     "tune 15 (unseen 42.5 %, then tuned on)": "eval_tune_blind15.yaml",
     "tune 16 (unseen 62.5 %, then tuned on)": "eval_tune_blind16.yaml",
     "tune 17 (unseen 47.5 %, then tuned on)": "eval_tune_blind17.yaml",
+    "tune 18 (session 30, measured unseen)": "eval_tune_blind18.yaml",
 }
 
 
