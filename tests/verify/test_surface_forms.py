@@ -947,3 +947,18 @@ def test_an_average_the_claim_names_is_the_quotient_of_its_figures(claim: str, f
 def test_an_article_before_a_measure_unit_is_one_of_it(claim: str, flagged: bool) -> None:
     evidence = "The stove boils 1 litre of water in 3.5 minutes."
     assert bool(_contradictions(claim, evidence)) is flagged
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        # a product of two figures the claim states, each shown by the evidence, is worked out …
+        ("每个账号一年 480 元，最少买 50 个，所以起步价是每年 24,000 元。", False),
+        ("每个账号一年 480 元，最少买 50 个，所以起步价是每年 24,500 元。", True),
+        # … but a changed rate does not vouch for a total kept consistent with it
+        ("伙食补助每天八十元，三天一共二百四十元。", True),
+    ],
+)
+def test_a_product_of_the_claims_own_shown_figures_is_worked_out(claim: str, flagged: bool) -> None:
+    evidence = "价格按账号计费：每账号每年 480 元，起购 50 个账号。出差伙食补助每天 100 元。"
+    assert bool(_contradictions(claim, evidence)) is flagged

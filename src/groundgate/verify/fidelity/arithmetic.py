@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import itertools
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from groundgate.verify.fidelity.evidence import EvidenceIndex
 from groundgate.verify.fidelity.extraction import extract
@@ -21,6 +21,7 @@ from groundgate.verify.fidelity.report import _Ctx
 
 __all__ = [
     "_approx",
+    "_product_of_own",
     "_from_own_figures",
     "_priced_quantity",
     "_ratio_percent",
@@ -354,3 +355,26 @@ def _other_amounts(m: Mention, nearby: list[Mention]) -> set[float]:
     return {
         e.value for e in nearby if e.kind == "amount" and isinstance(e.value, float) and e.value != m.value
     }
+
+
+def _product_of_own(m: Mention, claim: str, shown: Callable[[Mention], bool]) -> bool:
+    """`每个账号一年 480 元，最少买 50 个，所以起步价是每年 24,000 元`, `£7,125 a quarter` of `£28,500 a
+    year … paid quarterly`: the figure is the product or quotient of two other figures the claim states
+    itself, exactly, at the precision written. Each operand must be `shown` by the evidence itself: a
+    changed rate with a total kept consistent (`每天八十元，三天一共二百四十元` over `每天 100 元`) must not
+    vouch for itself. A wrong product (`24,500`) is still a changed figure."""
+    if not isinstance(m.value, float) or m.value < 10 or m.comparator:
+        return False
+    values = [
+        v
+        for e in extract(claim).items
+        if e.start != m.start and isinstance(e.value, float) and e.value > 0 and shown(e)
+        for v in [e.raw if e.kind in _COUNTED or e.raw is None else float(e.value)]
+        if v is not None and v > 1 and not _close(v, m.value)
+    ]
+    target = m.raw if m.raw is not None and m.kind in _COUNTED else m.value
+    return any(
+        _close(a * b, target) or _close(a / b, target)
+        for i, a in enumerate(values)
+        for b in values[i + 1 :] + values[:i]
+    )

@@ -10,11 +10,13 @@ from __future__ import annotations
 import itertools
 import re
 import unicodedata
+from collections.abc import Callable
 from functools import lru_cache
 
 from groundgate.verify.fidelity.arithmetic import (
     _from_own_figures,
     _priced_quantity,
+    _product_of_own,
     _ratio_percent,
     _share_of,
     _sum_or_difference,
@@ -100,6 +102,11 @@ def _bare_count_stated(m: Mention, everything: EvidenceIndex) -> bool:
     if m.kind != "count" or m.unit is not None or m.comparator or m.raw is None or m.raw != int(m.raw):
         return False
     return any(everything.contains_token(form) for form in _written_forms(int(m.raw)))
+
+
+def _shown(x: _Ctx) -> Callable[[Mention], bool]:
+    """Whether the evidence states a figure of the claim as it is (an operand of its own arithmetic)."""
+    return lambda e: any(_num_match(e, c) for c in _candidates(e, x.aligned, x.everything))
 
 
 def _tallied(m: Mention, x: _Ctx) -> bool:
@@ -413,7 +420,14 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _ratio_percent(m, x)
         or _priced_quantity(m, x)
         or days_between_dates(m, x)
-        or (not x.plan and (_example_case(m, x.source) or _remainder_of_context(m, x)))
+        or (
+            not x.plan
+            and (
+                _example_case(m, x.source)
+                or _remainder_of_context(m, x)
+                or _product_of_own(m, x.source, _shown(x))
+            )
+        )
     )
 
 
@@ -425,6 +439,8 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         if any(e in x.aligned.members for e in matches)
         else _same_slot_rival(m, x.source, x.aligned, x.everything)
     )
+    if rival is not None and not x.plan and _product_of_own(m, x.source, _shown(x)):
+        rival = None  # `480 元 × 50 个 … 24,000 元`: the claim's own product, not the window's rival figure
     if rival is not None:
         # `把副本数从 6 扩到 10` over `将副本数从 6 扩到 12`: the same words lead to another bare number
         # in the aligned window; a `10` elsewhere in the context (`连续 10 分钟`) is another figure.
