@@ -30,6 +30,8 @@ __all__ = [
     "UNADDRESSED",
     "condition_outcome",
     "quantity_outcome",
+    "at_strict_bound",
+    "exceeds_limit",
 ]
 
 #: Mention kinds that are figures with a unit (conditions a need holds under).
@@ -53,6 +55,9 @@ def quantity_interval(text: str, mention: fidelity.Mention) -> tuple[float, floa
         before = text[max(0, mention.start - 3) : mention.start].rstrip()
         if before.endswith(("不满", "未满", "不足", "不到")):
             comparator = "<"
+        elif before.endswith(("持续", "连续")) and mention.kind == "duration":
+            # "大于 5（%）持续 3 分钟": a rule's sustained span is at least that long (10 minutes meets it).
+            comparator = ">="
         elif before.endswith(("满", "超")):
             comparator = ">=" if before.endswith("满") else ">"
         elif before.endswith("至") or text[max(0, mention.start - 5) : mention.start].rstrip().endswith(
@@ -201,6 +206,44 @@ def quantity_outcome(s: Statement, c: NeedCondition, *, any_conflict: bool = Fal
     if any_conflict:
         return SATISFIED
     return CONFLICT if addressed else UNADDRESSED
+
+
+def at_strict_bound(s: Statement, c: NeedCondition) -> bool:
+    """Whether `s` states a one-sided strict bound exactly at the single figure `c` asks about
+    (`大于 5（%）` for "停在 5.0% 整", "more than 50,000" for "正好五万"): the rule that decides the
+    edge case — the figure does not pass it — rather than a rule for another case."""
+    if c.kind is not ConditionKind.QUANTITY or c.low is None or c.low != c.high:
+        return False
+    for m in s.mentions:
+        if m.kind not in QUANTITY_MENTIONS or str(m.unit or m.kind) != c.dimension:
+            continue
+        low, high, low_inc, high_inc = quantity_interval(s.text, m)
+        if (low == c.low and not low_inc and high == float("inf")) or (
+            high == c.low and not high_inc and low == float("-inf")
+        ):
+            return True
+    return False
+
+
+#: Words that make an upper bound a limit on what is allowed (`单次静默最长 2 小时`, "at most 10").
+_LIMIT_CUE: Final = re.compile(
+    r"(?:最长|最多|不超过|不得超过|至多|上限|封顶|最大|at most|up to|no more than|maximum|max)\W*$", re.I
+)
+
+
+def exceeds_limit(s: Statement, c: NeedCondition) -> bool:
+    """Whether `s` states a limit (`最长 2 小时`, "at most 2 hours") that the single figure `c` asks
+    about goes beyond ("one silence over three hours"): the limit answers whether it is allowed."""
+    if c.kind is not ConditionKind.QUANTITY or c.low is None or c.low != c.high:
+        return False
+    for m in s.mentions:
+        if m.kind not in QUANTITY_MENTIONS or str(m.unit or m.kind) != c.dimension:
+            continue
+        low, high, _, high_inc = quantity_interval(s.text, m)
+        beyond = c.low > high or (c.low == high and not high_inc)
+        if low == float("-inf") and beyond and _LIMIT_CUE.search(s.text[max(0, m.start - 12) : m.start]):
+            return True
+    return False
 
 
 @lru_cache(maxsize=1024)

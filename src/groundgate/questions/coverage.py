@@ -38,7 +38,9 @@ from groundgate.questions.conditions import (
     CONFLICT,
     SATISFIED,
     UNADDRESSED,
+    at_strict_bound,
     condition_outcome,
+    exceeds_limit,
     quantity_outcome,
 )
 from groundgate.questions.groups import counted_with_others
@@ -534,7 +536,7 @@ def match_need(
     more, qualifiers, rivals = _statement_codes(need, s, words, checkable, present)
     codes += more
 
-    outcomes = [(c, condition_outcome(s, c)) for c in need.conditions]
+    outcomes = [(c, _yes_no_outcome(need, s, c)) for c in need.conditions]
     score += 2 * sum(1 for _, o in outcomes if o == SATISFIED)
     if not_at_asked_minute(s, need):  # no value at the minute the need asks it at
         codes.append("need:other_moment")
@@ -744,6 +746,20 @@ def _day_class_for(anchor: str, asked: str, s: Statement) -> bool:
         and bool(_ASKED_DAY_CLASS.search(asked))
         and bool(_DAY_CLASSES.search(s.text))
     )
+
+
+def _yes_no_outcome(need: Need, s: Statement, c: NeedCondition) -> str:
+    """A condition's outcome; in a yes/no question, a figure exactly at a rule's strict bound
+    ("5.0% 整" against `大于 5（%）`) or beyond a stated limit ("three hours" against `最长 2 小时`) is
+    decided by that rule: it answers the question (no), so it is no other case."""
+    outcome = condition_outcome(s, c)
+    if (
+        outcome == CONFLICT
+        and need.kind is AnswerKind.YES_NO
+        and (at_strict_bound(s, c) or exceeds_limit(s, c))
+    ):
+        return SATISFIED
+    return outcome
 
 
 def _condition_codes(outcomes: Sequence[tuple[NeedCondition, str]], *, yes_no: bool = False) -> list[str]:

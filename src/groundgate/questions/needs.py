@@ -31,7 +31,7 @@ from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition,
 from groundgate.questions.cases import set_case
 from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.interrogatives import answer_kind, value_kinds
-from groundgate.questions.parts import split_parts
+from groundgate.questions.parts import opener_topic, soften_lead, split_parts
 from groundgate.questions.rates import as_error_rate
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
 from groundgate.verify import fidelity
@@ -104,6 +104,7 @@ _PRONOUNS_ZH = re.compile(
 
 _CODE = re.compile(r"(?<![A-Za-z0-9_\-])(?:[A-Za-z]|[A-Z]{2,5})\d{1,2}(?![A-Za-z0-9_\-])")
 _LATIN_IN_ZH = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Za-z][A-Za-z0-9_\-./]*[A-Za-z0-9]")
+_ZH_LETTERED_NAME = re.compile(r"(?<![A-Za-z0-9_\-./])[A-Z][a-z]+ [A-Z0-9](?![A-Za-z0-9_\-./])")
 _COMMON_ASCII = frozenset({"id", "ids", "ok", "app", "api", "sdk", "ui", "vs", "or", "and", "the"})
 _PROPER = re.compile(r"\b[A-Z][a-z][A-Za-z]*(?:\s+(?:[A-Z][A-Za-z]*|\d+))*\b|\b[A-Z][a-z]*\s+[A-Z]\b")
 _QUOTED = re.compile(r"[“\"「《『]([^”\"」》』]{1,40})[”\"」》』]")
@@ -135,8 +136,10 @@ _EN_GENERIC: Final = wordset(
 )
 #: Words that open a question (capitalised for that reason alone), never a name of it.
 _EN_OPENERS: Final = frozenset(
-    {"when", "what", "during", "after", "before", "under", "while", "once", "unless", "since", "given"}
-)
+    {"when", "what", "during", "after", "before", "under", "while", "once", "unless", "since", "given",
+     # "Hypothetical for our alert-rule review: …": a word saying the case is made up names nothing
+     "hypothetical", "hypothetically", "suppose", "supposing", "imagine"}
+)  # fmt: skip
 _ZH_GENERIC: Final = wordset(
     "时候 可能 发生 进行 看到 起来 出现 能够 需要 应该 使用 一个 同一个 总是 之前 之后 以后 以前 地方 "
     "情况 东西 相关 一般 通常 还能 额外 具体 哪些 什么 怎么"
@@ -209,6 +212,9 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
     found += _CODE.findall(part)
     if zh:
         found += [w for w in _LATIN_IN_ZH.findall(part) if w.lower() not in _COMMON_ASCII]
+        # "调到 Team C": a capitalised word and one letter or digit is one name (`Team C` is not
+        # `Team B`); the letter alone is too short for a Latin word of its own.
+        found += [" ".join(m.split()) for m in _ZH_LETTERED_NAME.findall(part)]
     else:
         # A sentence's first word is capitalised because it starts the sentence (the question's
         # or an earlier one's: "… on the BOC channel. Was BOC really the problem?").
@@ -284,7 +290,16 @@ def _zh_terms(blanked: str) -> list[str]:
         terms.append(pending)
     # A word jieba glued to a particle (`项是`) is the word without it; a lone character is no word.
     trimmed = [t[:-1] if len(t) > 1 and t[-1] in _ZH_FUNCTION else t for t in terms]
-    return list(dict.fromkeys(t for t in trimmed if len(t) > 1 and t not in _ZH_STOP))
+    # "多久之后*会去*银行主动查单": a modal and a verb of motion say that something is done, not
+    # what; the words after them are the subject.
+    return list(
+        dict.fromkeys(
+            t for t in trimmed if len(t) > 1 and t not in _ZH_STOP and not _ZH_MODAL_MOTION.fullmatch(t)
+        )
+    )
+
+
+_ZH_MODAL_MOTION: Final = re.compile("[会要能得该][去来]")
 
 
 #: Interrogatives a category noun follows ("哪些*指标*", "什么*条件*下").
@@ -562,7 +577,7 @@ def derive_needs(
     # part of its subject (a passage about the gateway is exactly the wrong answer).
     resolved = _SET_ASIDE.sub("", resolved, count=1).strip() or resolved
     zh = is_cjk_text(resolved)
-    parts = [_analyse(text) for text in split_parts(resolved)]
+    parts = _with_topic([_analyse(text) for text in split_parts(resolved)], resolved)
     needs: list[Need] = []
     previous: _Part | None = None
     if previous_question:
@@ -588,6 +603,7 @@ def derive_needs(
         if part.kind in (AnswerKind.DEFINITION, AnswerKind.PROCEDURE):
             # What a code means or how to handle it holds on any day: dates scope events only.
             conditions = [c for c in conditions if c.kind is ConditionKind.QUANTITY]
+        terms, soft = soften_lead(part.text, terms, soft) if part.zh else (terms, soft)
         label_part = part
         own = [t for t in part.terms if stem(t) not in _EVENT_NOUNS]
         if (anchors != part.anchors or soft) and not own:
@@ -650,6 +666,16 @@ def derive_needs(
         needs=needs,
         followup=followup,
     )
+
+
+def _with_topic(parts: list[_Part], question: str) -> list[_Part]:
+    """ "Two things about order-service: how long … lock call …": the names of the opener's topic are
+    the subject of every part (the lock call is order-service's, not risk-service's)."""
+    topic = opener_topic(question)
+    if not topic:
+        return parts
+    names = _anchors(topic, is_cjk_text(topic), list(fidelity.extract(topic)))
+    return [replace(p, anchors=[*p.anchors, *(a for a in names if a not in p.anchors)]) for p in parts]
 
 
 def _anchor_tenants(needs: list[Need], tenants: set[str]) -> None:

@@ -177,6 +177,26 @@ _ANNOUNCING_OPENER: Final = re.compile(
     r"(?:两|三|几)个问题|问(?:两|几)?个问题|请教(?:一下|个问题))\s*[:：,，—–-]+\s*(?=\S)",
     re.IGNORECASE,
 )
+_COURTESY: Final = re.compile(
+    r"^\s*(?:(?:thanks(?:\s+a\s+lot)?|thank\s+you|thx|ok(?:ay)?|got\s+it|great|cool|understood|perfect|"
+    r"i\s+see|makes\s+sense|明白了?|好的|谢谢(?:你)?|收到了?|了解了?|懂了|知道了)\s*[.!。！,，]+\s*)+(?=\S)",
+    re.IGNORECASE,
+)
+
+#: The topic an announcing opener names ("Two things about *order-service*: …").
+_OPENER_TOPIC: Final = re.compile(
+    r"^\s*(?:two|three|a\s+couple\s+of|a\s+few)\s+(?:things|questions)\s+(?:about|on|re)\s+([^:：?？]{1,40}?)\s*[:：]",
+    re.IGNORECASE,
+)
+
+
+def opener_topic(question: str) -> str:
+    """What an announcing opener says the question is about ("Two things about order-service: …"
+    → `order-service`), or ``: the parts after it are about that thing even when they do not name it."""
+    found = _OPENER_TOPIC.match(_FORM_REQUEST.sub("", question))
+    return found.group(1).strip() if found else ""
+
+
 _LINKING_OPENER: Final = re.compile(
     r"^(?:also|and also|besides|plus|additionally|moreover|furthermore|oh and|and|另外|此外|还有|对了|顺便问一下|顺便问下)"
     r"\s*[,，、]\s*(?=\S)",
@@ -229,6 +249,9 @@ def split_parts(question: str) -> list[str]:
     # "Quick one: …", "Two things about refunds: …", "两个问题：…": an opener that announces the
     # question asks nothing itself (the parts say their own subjects).
     question = _ANNOUNCING_OPENER.sub("", question, count=1)
+    # "Thanks. Which Kafka topic …", "明白了。那如果…": a courtesy before a follow-up asks nothing and
+    # names nothing (its words would be a subject the answer must say).
+    question = _COURTESY.sub("", question, count=1)
     scene = ""
     raw = [x for x in _PART_END.split(question) if x.strip(" ，,、")]
     for n, sentence in enumerate(raw):
@@ -296,3 +319,18 @@ def split_parts(question: str) -> list[str]:
             else:
                 parts.append(carry)
     return parts
+
+
+_ZH_LEAD: Final = re.compile(r"^([^：:？?]{2,40})[：:](?=.)")
+
+
+def soften_lead(text: str, terms: list[str], soft: list[str]) -> tuple[list[str], list[str]]:
+    """ "我们在梳理银行回调链路：银行调 … 最多能用多长时间回 HTTP 200": the words said only in a Chinese
+    lead-in that asks nothing before a colon (what the asker is doing) help find the answer — they
+    become soft terms — and the answer need not say them. Returns (terms, soft)."""
+    found = _ZH_LEAD.match(text)
+    if found is None or _ZH_ASK.search(found.group(1)):
+        return terms, soft
+    rest = text[found.end() :]
+    lead = [t for t in terms if t in found.group(1) and t not in rest]
+    return [t for t in terms if t not in lead], [*soft, *(t for t in lead if t not in soft)]
