@@ -48,21 +48,7 @@ def _points(minutes: range, *, cid: str) -> EvidenceItem:
         "aggregation": "raw",
         "points": [[f"2026-03-14T13:{m:02d}:00Z", VALUES[m]] for m in minutes],
     }
-    text = json.dumps(value)
-    return EvidenceItem(
-        "inv",
-        cid,
-        "query_metrics",
-        "metric_store",
-        text,
-        text,
-        EvidenceType.VERIFIED_FACT,
-        2,
-        0.0,
-        "metric.points",
-        None,
-        value,
-    )
+    return _metric_item(cid, "metric.points", value)
 
 
 def _summary(first: int, last: int, *, cid: str) -> EvidenceItem:
@@ -73,6 +59,11 @@ def _summary(first: int, last: int, *, cid: str) -> EvidenceItem:
         "last_at": f"2026-03-14T13:{last:02d}:00Z",
         "max": max(VALUES[first : last + 1]),
     }
+    return _metric_item(cid, "metric.summary", value)
+
+
+def _metric_item(cid: str, kind: str, value: dict[str, Any]) -> EvidenceItem:
+    """A verified metric fact as the metric store returns it (`metric.points` / `metric.summary`)."""
     text = json.dumps(value)
     return EvidenceItem(
         "inv",
@@ -84,7 +75,7 @@ def _summary(first: int, last: int, *, cid: str) -> EvidenceItem:
         EvidenceType.VERIFIED_FACT,
         2,
         0.0,
-        "metric.summary",
+        kind,
         None,
         value,
     )

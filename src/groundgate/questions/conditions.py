@@ -10,7 +10,7 @@ nothing of it (`UNADDRESSED`), or states another case (`CONFLICT`). Pure: no I/O
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from functools import lru_cache
 from typing import Final
 
@@ -212,17 +212,24 @@ def at_strict_bound(s: Statement, c: NeedCondition) -> bool:
     """Whether `s` states a one-sided strict bound exactly at the single figure `c` asks about
     (`大于 5（%）` for "停在 5.0% 整", "more than 50,000" for "正好五万"): the rule that decides the
     edge case — the figure does not pass it — rather than a rule for another case."""
-    if c.kind is not ConditionKind.QUANTITY or c.low is None or c.low != c.high:
-        return False
-    for m in s.mentions:
-        if m.kind not in QUANTITY_MENTIONS or str(m.unit or m.kind) != c.dimension:
-            continue
-        low, high, low_inc, high_inc = quantity_interval(s.text, m)
+    for _, (low, high, low_inc, high_inc) in _single_figure_bounds(s, c):
         if (low == c.low and not low_inc and high == float("inf")) or (
             high == c.low and not high_inc and low == float("-inf")
         ):
             return True
     return False
+
+
+def _single_figure_bounds(
+    s: Statement, c: NeedCondition
+) -> Iterator[tuple[fidelity.Mention, tuple[float, float, bool, bool]]]:
+    """The quantity mentions of `s` in the dimension of the single figure `c` asks about, each with
+    the interval it states (nothing unless `c` asks one figure)."""
+    if c.kind is not ConditionKind.QUANTITY or c.low is None or c.low != c.high:
+        return
+    for m in s.mentions:
+        if m.kind in QUANTITY_MENTIONS and str(m.unit or m.kind) == c.dimension:
+            yield m, quantity_interval(s.text, m)
 
 
 #: Words that make an upper bound a limit on what is allowed (`单次静默最长 2 小时`, "at most 10").
@@ -234,13 +241,9 @@ _LIMIT_CUE: Final = re.compile(
 def exceeds_limit(s: Statement, c: NeedCondition) -> bool:
     """Whether `s` states a limit (`最长 2 小时`, "at most 2 hours") that the single figure `c` asks
     about goes beyond ("one silence over three hours"): the limit answers whether it is allowed."""
-    if c.kind is not ConditionKind.QUANTITY or c.low is None or c.low != c.high:
-        return False
-    for m in s.mentions:
-        if m.kind not in QUANTITY_MENTIONS or str(m.unit or m.kind) != c.dimension:
-            continue
-        low, high, _, high_inc = quantity_interval(s.text, m)
-        beyond = c.low > high or (c.low == high and not high_inc)
+    asked = c.low if c.low is not None else float("-inf")  # `_single_figure_bounds` yields nothing then
+    for m, (low, high, _, high_inc) in _single_figure_bounds(s, c):
+        beyond = asked > high or (asked == high and not high_inc)
         if low == float("-inf") and beyond and _LIMIT_CUE.search(s.text[max(0, m.start - 12) : m.start]):
             return True
     return False
