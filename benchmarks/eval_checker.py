@@ -35,6 +35,7 @@ DEV_V11 = ROOT / "tests" / "data" / "check_dev_v11.jsonl"
 DEV_V12 = ROOT / "tests" / "data" / "check_dev_v12.jsonl"
 DEV_V13 = ROOT / "tests" / "data" / "check_dev_v13.jsonl"
 DEV_V14 = ROOT / "tests" / "data" / "check_dev_v14.jsonl"
+DEV_V15 = ROOT / "tests" / "data" / "check_dev_v15.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -85,6 +86,7 @@ def main() -> None:
     v12 = {part: run_eval(DEV_V12, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v13 = {part: run_eval(DEV_V13, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v14 = {part: run_eval(DEV_V14, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v15 = {part: run_eval(DEV_V15, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -128,6 +130,7 @@ def main() -> None:
         ("v12", v12),
         ("v13", v13),
         ("v14", v14),
+        ("v15", v15),
     ):
         for part, label in (("tune", "tuned on"), ("test", "held out")):
             rows += [
@@ -270,6 +273,13 @@ def main() -> None:
         "language) measured unseen with the checker of `3a21d65`: all 120 balanced accuracy 0.517 (en 0.533, "
         "zh 0.500), recall 0.850 but only 11 of 60 supported answers PASS, REJECT precision 0.615 (26); "
         "tune 0.517, test 0.517.",
+        "`dev v15` (tests/data/check_dev_v15.jsonl, 120 pairs, written blind in session 30 after its checker "
+        "rules by a writer who read only v14's first three lines and tests/data/README.md; 20 new domains; "
+        "contexts of 2-3 retrieved passages, only one or two relevant and the others near misses, so 24 of "
+        "60 hallucinations take a fact from a near-miss passage; answers of 1-6 sentences; 16 of 60 contexts "
+        "with a record; 5 pairs per language in the other language) measured unseen with the checker of "
+        "`85ba9a1`: all 120 balanced accuracy 0.583 (en 0.567, zh 0.600), recall 0.817, 21 of 60 supported "
+        "answers PASS, REJECT precision 0.630 (27); tune 0.550, test 0.617. Not tuned on.",
         "",
         head,
         rule,
