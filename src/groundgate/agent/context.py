@@ -39,6 +39,7 @@ from groundgate.agent.contracts import (
     ResolvedContext,
     UserAssertion,
 )
+from groundgate.agent.dialect import read_cantonese
 from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
@@ -308,6 +309,8 @@ def resolve_context(
     # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
     # table and document uses (`agent.hanzi`).
     text = read_simplified(text)
+    # "请病假使唔使交病历㗎？", "我喺公司做咗十二年": Cantonese chat read in Mandarin words (`agent.dialect`).
+    text = read_cantonese(text)
     # "HR 小姐姐你好呀～…麻烦啦，提前谢过！": clauses that only greet or thank are no part of the question.
     text = without_manners(text)
     previous = state.questions[-1] if state.questions else ""

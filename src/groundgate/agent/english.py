@@ -157,6 +157,13 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     (r"(?:\b(?:rmb|cny)|¥|￥)\s*(\d+(?:\.\d+)?)(?:\s*(?:yuan|rmb)\b)?", r"\1元"),
     (r"\b(?:be |get |been )?reimbursed (?:in full|fully)(?![A-Za-z])", "能全额报销"),
     (r"\b(?:in full|fully|the full amount)(?![A-Za-z])", "全额"),
+    # two figures offered (blind 18: "Is the 伙食补贴 100 or 120 per day now?"): the Chinese 还是
+    # between them, so two sources stating the two are a conflict, as "一天一百还是一百二" is
+    (r"(\d+(?:\.\d+)?)\s*(?:yuan|rmb|元|块)?\s+or\s+(?=\d)", r"\1还是"),
+    # what someone else says the figure is: "My team lead says it went up to 120 in March."
+    (r"\b(?:team lead|team leader|supervisor)\b", "组长"),
+    (r"\b(?:says?|said|told me|tells me)\b(?: that)?", "说"),
+    (r"\b(?:it )?(?:went|goes|has gone|was raised|has been raised|increased|rose) (?:up )?to\b", "涨到"),
     # figures put up for checking: "is still 380 a night, right?"
     (r"(\d+)\s*(?:yuan|rmb|元|块)?\s*(?:a|per|each)\s+(night|day)\b", _figure_per),
     (r"\b(?:is |are )?still\s+(?=\d)", "还是"),

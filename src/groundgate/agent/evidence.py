@@ -381,6 +381,8 @@ _WITHIN_STATED: Final = re.compile(r"(?:年|月|天|日|周)\s*(?:之)?内")
 #: about money ("多少钱", "标准", "补贴多少") an amount; others either.
 _ASKS_DEADLINE: Final = re.compile(
     r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久|内(?:休|用|请)(?:完|掉)|作废"
+    # "多少天之内得把报销交上去": within how many days is a time limit, whatever else the message asks.
+    r"|(?:几|多少)(?:个工作)?天(?:之)?内"
 )
 _ASKS_MONEY: Final = re.compile(r"多少钱|几块|多少元|标准|补贴|补助|额度|上限|报多少|给多少|发多少|按多少")
 
@@ -456,8 +458,12 @@ _SINGULAR_REF = re.compile(
 )
 
 
-#: A task said by what the caller has to do with it ("我要审批的那个待办"): as singular as "我那个审批".
-_RELATIVE_REF = re.compile(r"(?:要|得|该)([\u4e00-\u9fff]{1,3}?)的(?:那|这)(?:个|项|笔|条|件|张)")
+#: A task said by what the caller has to do with it, before or after the pointer ("我要审批的那个待办",
+#: "我名下那条要审批的单子", blind 18): as singular as "我那个审批".
+_RELATIVE_REF = re.compile(
+    r"(?:要|得|该)([\u4e00-\u9fff]{1,3}?)的(?:那|这)(?:个|项|笔|条|件|张)"
+    r"|(?:那|这)(?:个|项|笔|条|件|张)(?:要|得|该)我?([\u4e00-\u9fff]{1,3}?)的"
+)
 _TASK_VERBS: Final = {"批": "审批", "交": "提交", "报": "报销"}
 
 
@@ -502,7 +508,9 @@ def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
     words = [m.group(1) for m in _SINGULAR_REF.finditer(question)]
     # "要我批的那个单子": what the caller does with it (我 is the caller; 批 is 审批)
     words += [
-        _TASK_VERBS.get(w, w) for m in _RELATIVE_REF.finditer(question) if (w := m.group(1).lstrip("我"))
+        _TASK_VERBS.get(w, w)
+        for m in _RELATIVE_REF.finditer(question)
+        if (w := (m.group(1) or m.group(2)).lstrip("我"))
     ]
     for word in words:
         # The longest start of the words after it that some title holds (`审批还剩` → `审批`).
@@ -687,7 +695,10 @@ class EvidenceEvaluator:
             # (unless it also asks the figure: "…还是按工作日算？一天多少？"). So does "周六周日还算
             # 伙食补贴吗": whether a day counts, not how much it pays.
             return []
-        subject = subject_terms(self.question)
+        # The subject the sources must both name is the one they were judged on subject with: the
+        # asking part's, so the circumstance a long message opens with (`住的是公司协议酒店`) is no
+        # word a figure must repeat to disagree (blind 18).
+        subject = need_subject(self.question, need)
         terms = subject or frozenset(tokenize(self.question))
         kinds = _asked_value_kinds(self.question)
         best: dict[str, tuple[str, frozenset[tuple[str, str | None, float]]]] = {}

@@ -170,6 +170,9 @@ def subject_terms(question: str) -> frozenset[str]:
     there (`跑`, `看中`, `交上去`) is circumstance, and so is when (`月底`). A clause that asks about
     nothing of its own ("我们部门搞团建，费用怎么报？") leaves the other clauses' words in."""
     question = without_stay_length(question)
+    question = _HEADING.sub(" ", question)
+    question = _EXCUSE.sub(lambda m: " ".join(entities_in(m.group())) + " ", question)
+    question = _without_reports(question)
     question = _ASSERTED.sub(" ", question)  # "我是经理，…": who the user says they are is no subject
     question = _OWN_GROUP.sub(" ", question)
     question = _APPROX_PERIOD.sub(" ", question)  # "一个多月": a condition, not a subject
@@ -211,6 +214,36 @@ def subject_terms(question: str) -> frozenset[str]:
         # without it every passage would be on the subject of a question about nothing.
         named = _one_character_nouns(question)
     return entities | named
+
+
+#: The heading of a formal request ("关于差旅费报销及婚假事宜，现请示如下：一、…？二、…？", blind 18): it
+#: lists the topics of the numbered questions after it, so its words are no condition on any one of them.
+_HEADING: Final = re.compile(r"关于[^，,：:。？?]{1,30}?(?:事宜|事项|问题|有关情况)(?:的请示)?(?=[，,：:。])")
+
+
+#: A clause saying why the asker is late or has not done it ("这阵子项目太忙一直没顾上报销", "一忙就给忘了",
+#: blind 18): the excuse is circumstance, so its words (`项目`) are no condition — its domain words stay.
+_EXCUSE: Final = re.compile(
+    r"[^，,。；;？?！!]*(?:太忙|很忙|忙着|忙于|一忙|忘了|给忘|没顾上|顾不上|没空|没时间)[^，,。；;？?！!吗呢]*(?=[，,。；;])"
+)
+
+
+def _without_reports(question: str) -> str:
+    """The question less the sentences that only report what someone else says, beside one that asks
+    ("伙食补贴一天100还是120？组长说3月涨到120了。", blind 18): the claim is the figure put up for
+    checking, and who made it (`组长`) or how it moved (`涨到`) is no word a rule names. Its domain words
+    stay, as a reported clause's do."""
+    sentences = [s for s in re.split(r"(?<=[。！!？?；;])", question) if s.strip()]
+
+    def asks(sentence: str) -> bool:
+        return bool(ASKS.search(sentence)) or sentence.rstrip().endswith(("？", "?"))
+
+    if len(sentences) < 2 or not any(asks(s) for s in sentences):
+        return question
+    return "".join(
+        " ".join(entities_in(s)) + " " if _REPORTED.search(s.strip()) and not asks(s) else s
+        for s in sentences
+    )
 
 
 def asking_clause_terms(question: str) -> frozenset[str]:
@@ -268,8 +301,10 @@ def _one_character_nouns(text: str) -> frozenset[str]:
 
 
 #: Common nouns and verbs: outside the clause that asks, what the asker handles or does (`客户`,
-#: `项目组`). Proper names (`新加坡`), ranks (`二线`) and exclusions (`以外`) stay conditions.
-_COMMON_TAGS: Final = frozenset({"n", "vn", "v", "vg", "vi", "l", "ng", "an"})
+#: `项目组`), and the words that qualify how it happens (`中途`, `临时`: "出差中途临时延长了两天，多出来的
+#: 那两天还算伙食补贴吗？", blind 18). Proper names (`新加坡`), ranks (`二线`) and exclusions (`以外`) stay
+#: conditions.
+_COMMON_TAGS: Final = frozenset({"n", "vn", "v", "vg", "vi", "l", "ng", "an", "b"})
 
 
 def _is_common_word(word: str) -> bool:
@@ -300,6 +335,9 @@ _COUNT_END: Final = frozenset("0123456789一二两三四五六七八九十百千
 #: A word starting with one of these is an adverb or a modal glued to a verb by the segmenter
 #: (`刚领` "just got", `能放` "can take"), not a name, even when tagged as a noun.
 _FUNCTION_START: Final = frozenset("刚才就都还再也又要会可能很太挺真正该先")
+#: The unit of a count glued to 假 by the segmenter ("一年有多少天假？" → `天假`): how much leave is
+#: asked, not a kind of leave a passage must name (blind 18).
+_UNIT_LEAVE: Final = re.compile(r"[天日周月]假")
 
 
 def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> bool:
@@ -309,7 +347,7 @@ def _names_a_thing(word: str, tags: Sequence[str], *, verbs: bool = True) -> boo
     words are kept as they are."""
     if not re.search("[\u4e00-\u9fff]", word):
         return True
-    if word[0] in _FUNCTION_START or _WEEK_DAY.fullmatch(word):
+    if word[0] in _FUNCTION_START or _WEEK_DAY.fullmatch(word) or _UNIT_LEAVE.fullmatch(word):
         return False
     if tags and all(tag in _NOT_A_NAME_TAGS for tag in tags):
         return False
@@ -342,6 +380,7 @@ def other_parts_words(question: str, need: NeedCode | None) -> frozenset[str]:
     in "婚假需要提交什么材料？另外年假要提前几天申请？" the materials are 婚假's, so 年假 (a word of
     the same class, said in the other part) is no condition on them; the whole question's other
     domain words (`出差`) still hold for every part."""
+    question = _HEADING.sub(" ", question)
     parts, asking = _parts_and_asking(question, need) if need is not None else ([], None)
     if asking is None:
         return frozenset()
@@ -378,10 +417,14 @@ def need_subject(question: str, need: NeedCode) -> frozenset[str]:
     要准备什么材料？": `提前` is the amount part's aspect, not the materials part's) less those of a
     class the part names another of (`other_parts_words`). A question of one part, or a need no
     single part asks for, keeps the whole question's subject."""
+    question = _HEADING.sub(" ", question)
     parts, asking = _parts_and_asking(question, need)
+    # Only a duration asked (`AMOUNT_RULE`) is asked of a step: "得谁审批？批完大概多久能到账？" asks the
+    # approver of the claim, and `批完` is the other part's step (blind 18).
+    timed = steps_timed if need is NeedCode.AMOUNT_RULE else (lambda _text: frozenset[str]())
     if asking is None:
-        return subject_terms(question) | steps_timed(question)
-    own = subject_terms(asking) | steps_timed(asking)
+        return subject_terms(question) | timed(question)
+    own = subject_terms(asking) | timed(asking)
     if not own and not entities_in(question) and parts.index(asking) > 0:
         # "有没有话费补贴？一个月能报多少？": a part that names nothing asks about the part before it
         # (when the question has no domain word that would say what it is about).

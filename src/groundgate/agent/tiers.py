@@ -54,7 +54,12 @@ _NOT_THE_STANDARD: Final = re.compile(
 
 def _names_a_place(question: str) -> bool:
     """A place name the segmenter tags (`新加坡`, `拉萨`), whatever table it is in."""
-    return any(tag == "ns" for _, tag in jieba_tag(question))
+    # (the segmenter tags `礼拜` a place: "出差一个礼拜" is how long, not where — blind 18)
+    return any(tag == "ns" and not _WEEK.fullmatch(word) for word, tag in jieba_tag(question))
+
+
+#: A week or a day of it, which the segmenter may tag as a place.
+_WEEK: Final = re.compile(r"(?:礼拜|星期|周)[一二三四五六日天]?|周末")
 
 
 LODGING_QUESTION: Final = "请说明出差的城市：住宿标准按一线城市、二线城市和其他城市各不相同。"

@@ -125,7 +125,14 @@ COLLOQUIAL: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
         "提交 逾期",
     ),
     (re.compile(r"头一天|前一天|当天|打个?招呼|提前多久|多早"), "提前 申请"),
-    (re.compile(r"超标|超出|超了|多出来|超出来|谁出|自己(?:出|掏|付)|自掏腰包"), "超出标准 承担"),
+    # ("多出来的那两天": days added to a trip, not a sum over the cap — blind 18)
+    (
+        re.compile(
+            r"超标|超出|超了|多出来(?!的?(?:那|这)?[几两一二三四五六七八九十\d]+(?:天|日))|超出来|谁出"
+            r"|自己(?:出|掏|付)|自掏腰包"
+        ),
+        "超出标准 承担",
+    ),
     (re.compile(r"签字|签批|谁批|找谁批|谁来批|批就够|批完"), "审批"),
     (re.compile(r"在哪个?系统|哪个平台|在哪(?:里|儿)?(?:提|交|申请|办)|怎么提"), "申请 流程"),
     (re.compile(r"哪张票|什么票|要附|附上|票据|凭证"), "材料 票据"),
@@ -167,6 +174,19 @@ FILLER_PHRASES: Final = tuple(
             # only says a question follows (blind 15)
             """
         提前准备 提前备好 想问一下 想问下 问一下 问下
+        """
+            # how a long message leads up to its questions ("请问我现在能休年假吗", "想先问问", "想确认两件事：
+            # 一是…，二是…", blind 18): the questions follow, these name nothing of them
+            """
+        请问 想先问问 先问问 想问问 问问 想确认一下 想确认 确认一下 一是 二是 三是
+        """
+            # the forms of a written request (公文) around its questions ("现请示如下", "妥否，请批示")
+            """
+        现请示如下 请示如下 特此请示 妥否 请批示 敬请批示 敬请告知 请予批准
+        """
+            # the order asked of steps: how the answer is to be told, not what it is about
+            """
+        按先后顺序 按顺序 先做什么后做什么 先做什么再做什么 先干啥后干啥
         """
         ),
         key=len,
@@ -252,6 +272,8 @@ STILL_IN_TIME: Final = re.compile(r"还能(?:休|交|报|请)|来得及|期限|�
 ASKS: Final = re.compile(
     # (`这么` / `那么` say "so", they ask nothing: "我记得是这么规定的")
     r"吗|(?<![这那])么|呢|什么|啥|哪|谁|怎|多少|几|如何|是否|能否|可否|有没有|([\u4e00-\u9fff])不\1"
+    # the interrogatives of written Chinese ("由何人审批", "以何文件为准", blind 18)
+    r"|(?<!任)何(?:人|时|处|种|地|日|者|部门|文件)"
 )
 
 #: The words that ask for each kind of evidence ("多少" an amount rule, "材料" materials): the planner
@@ -264,6 +286,8 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"不超过|能报(?!销|吗)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
         r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前(?!准备|备好|谢)|头一天|前一天|打个?招呼|"
         r"多长时间|多长的?时间|最晚(?:得|要)?在|"
+        # "最晚什么时候得交？": by when a claim is handed in is its time limit (blind 18)
+        r"最晚(?:什么时候|啥时候|哪天|几号)(?:得|要|必须)?(?:交|提交|报|申请)|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
         r"内(?:休|用|请)(?:完|掉)|(?:过期|过了)[^？?，,]{0,3}作废|"
         # "周六周日还算伙食补贴吗": which days a rule counts is part of the rule
@@ -292,11 +316,13 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"(?:差旅|出差|住宿|酒店|伙食补贴|伙食|餐补|交通|机票|火车票|路费|车费)[费的]{0,2}\s*(?:怎么|咋|如何)报"
         r"(?=\s*(?:呢|啊|呀)?\s*[？?。]?\s*$)|"
         # "录费用之前得先选哪个单子": what comes first is a step
-        r"(?:之前|以前)(?:得|要|需要)?先|先(?:选|填|建|录|提交)[^？?，,]{0,6}(?:哪|什么|啥)"
+        r"(?:之前|以前)(?:得|要|需要)?先|先(?:选|填|建|录|提交)[^？?，,]{0,6}(?:哪|什么|啥)|"
+        # "先做什么后做什么？", "麻烦按顺序说一下": the order of the steps is asked (blind 18)
+        r"先(?:做|干|弄|办)(?:什么|啥)[，,]?(?:再|后|然后)(?:做|干|弄|办)(?:什么|啥)|按(?:先后)?顺序"
     ),
     NeedCode.MATERIALS: re.compile(
         r"材料|资料|需要(?:提供|准备|带|附)|附件|(?:哪些|什么)(?:单据|发票|证明|票据)|要附|附(?:哪|什么)|"
-        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|附(?:什么|啥|哪些)|(?:还|得|要)(?:补|交|带|附)(?:点|些)?(?:啥|什么|哪些)|要不要交|"
+        r"哪张票|什么票|水单|凭证|要交(?:哪些|什么|啥)|附(?:什么|啥|哪些)|(?:还|得|要)(?:补|交|带|附)(?:点|些)?(?:啥|什么|哪些)|(?:要|需)不(?:需)?要交|"
         # "还得交病历吗": whether one document is handed in
         r"(?:还|得|要|需要)得?(?:补|交|带|附|提供)(?:个|份|张)?(?!的)[\u4e00-\u9fff]{2,5}吗|"
         # "要把结婚证原件交上去吗": which form of a document is handed in
