@@ -49,6 +49,7 @@ from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
 from groundgate.verify.list_items import unlisted_items
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
+from groundgate.verify.org_swaps import organisation_swaps
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
@@ -336,7 +337,7 @@ class OfflineChecker:
             return FactCategory.NO_EVIDENCE, min(score, 0.3), ["names_never_together:" + ",".join(apart[:4])]
         # A person named with a role the context never writes, or gives to someone else; an item
         # added to a list the context holds (`… trumpeter swans and a bald eagle`).
-        if odd := _odd_names(claim, index):
+        if odd := _odd_names(claim, index, best):
             return FactCategory.NO_EVIDENCE, min(score, 0.3), odd[:2]
         unsupported = [u for u in units if u.category is FactCategory.NO_EVIDENCE]
         if unsupported:
@@ -561,12 +562,16 @@ _EARLIER_SENTENCES = 4
 _SOME_CJK = 0.03
 
 
-def _odd_names(claim: str, index: ContextIndex) -> list[str]:
-    """A person with a role the context never gives them, or an item the context never lists."""
+def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
+    """A person with a role the context never gives them, an item the context never lists, or an
+    organisation the aligned window swaps for another of its kind."""
     people = role_name_findings(claim, index.all_text) if is_cjk_text(claim) else []
-    return people or [
-        f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)
-    ]
+    window = best.window.text if best.window is not None else ""
+    return (
+        people
+        or [f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)]
+        or organisation_swaps(claim, window, index.all_text)
+    )
 
 
 def _crosses(claim_cjk: bool, context_cjk: bool, context_some_cjk: bool) -> bool:
