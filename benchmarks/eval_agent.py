@@ -72,6 +72,7 @@ SETS = {
     "tune 16 (unseen 62.5 %, then tuned on)": "eval_tune_blind16.yaml",
     "tune 17 (unseen 47.5 %, then tuned on)": "eval_tune_blind17.yaml",
     "tune 18 (unseen 60.0 %, then tuned on)": "eval_tune_blind18.yaml",
+    "tune 19 (session 30, measured unseen)": "eval_tune_blind19.yaml",
 }
 
 

@@ -91,6 +91,8 @@ TUNE20 = ROOT / "tests" / "data" / "pipeline_questions_tune20.yaml"
 """A nineteenth, written in session 30 (window statistics, terse SRE questions) and measured unseen (`tune20`; then tuned on)."""
 TUNE21 = ROOT / "tests" / "data" / "pipeline_questions_tune21.yaml"
 """A twentieth, written in session 30 after the window-statistics rules (documents, boundaries, absent entities) and measured unseen (`tune21`; then tuned on)."""
+TUNE22 = ROOT / "tests" / "data" / "pipeline_questions_tune22.yaml"
+"""A twenty-first, written at the end of session 30 (one order or refund end to end, records with rules, time order) and measured unseen (`tune22`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -129,6 +131,7 @@ SPLITS = (
     "tune19",
     "tune20",
     "tune21",
+    "tune22",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -749,6 +752,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE19,
             TUNE20,
             TUNE21,
+            TUNE22,
             HOLDOUT,
         )
         if p.is_file()
