@@ -31,7 +31,8 @@ session 29, measured unseen — 42.5 %, 1 wrong ANSWERED — then tuned on), and
 session 30, measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_blind17.yaml` (40 more,
 session 30, written after the blind-16 rules, measured unseen — 47.5 %, 5 wrong ANSWERED — then tuned on), and
 `eval_tune_blind18.yaml` (40 more, session 30, written after the blind-17 rules, measured unseen — 60.0 %, 3 wrong
-ANSWERED — then tuned on).
+ANSWERED — then tuned on), and `eval_tune_blind19.yaml` (40 more, end of session 30, written after the blind-18 rules,
+measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -72,7 +73,7 @@ SETS = {
     "tune 16 (unseen 62.5 %, then tuned on)": "eval_tune_blind16.yaml",
     "tune 17 (unseen 47.5 %, then tuned on)": "eval_tune_blind17.yaml",
     "tune 18 (unseen 60.0 %, then tuned on)": "eval_tune_blind18.yaml",
-    "tune 19 (session 30, measured unseen)": "eval_tune_blind19.yaml",
+    "tune 19 (unseen 62.5 %, then tuned on)": "eval_tune_blind19.yaml",
 }
 
 

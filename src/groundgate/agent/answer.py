@@ -43,9 +43,9 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.evidence import BEYOND_RULE as _BEYOND_RULE
 from groundgate.agent.evidence import fitting, on_topic_sentences
+from groundgate.agent.excluded import not_excluded
 from groundgate.models.base import Message, Model
 from groundgate.text import mask_instructions, tokenize
-from groundgate.text.segmentation import jieba_cut
 from groundgate.verify.fidelity import check_claim, extract
 
 __all__ = [
@@ -148,30 +148,6 @@ def _texts(assessment: EvidenceAssessment) -> dict[str, str]:
 MAX_SENTENCES_PER_SLOT: Final = 3
 
 
-_EXCLUDED: Final = re.compile(r"以外|之外")
-_RANKED_BEFORE: Final = re.compile(r"([一二三四五六七八九]{2,})([线级档类])$")
-_OTHER_CASE: Final = re.compile(r"其他|其余|其它")
-#: "非一二线的城市": the ranks after 非 are left out, as those before 以外 are (`不是一二线城市` reaches here
-#: already read as `一二线以外的城市`, see `agent.context`).
-_NOT_RANKED: Final = re.compile(r"非\s*([一二三四五六七八九]+)([线级档类])")
-
-
-def _excluded_cases(question: str) -> list[str]:
-    """The cases a question leaves out: `一二线以外的城市` (or `非一二线的城市`) → `一线`, `二线`;
-    `北京以外` → `北京`."""
-    found: list[str] = [rank + m.group(2) for m in _NOT_RANKED.finditer(question) for rank in m.group(1)]
-    for m in _EXCLUDED.finditer(question):
-        before = question[: m.start()]
-        ranks = _RANKED_BEFORE.search(before)
-        if ranks:
-            found += [rank + ranks.group(2) for rank in ranks.group(1)]  # `一二线` is `一线` and `二线`
-            continue
-        words = [w for w in jieba_cut(before) if w.strip()]
-        if words and re.fullmatch("[\u4e00-\u9fff]{2,}", words[-1]):
-            found.append(words[-1].removeprefix("除"))
-    return found
-
-
 def _over_cap(sentences: Sequence[str], question: str) -> bool:
     """Whether the question names a sum above a cap one of the sentences states (`不超过 600 元`): an
     amount, or a bare figure priced per night or day ("一晚 700")."""
@@ -200,11 +176,8 @@ def _best(sentences: Sequence[str], question: str, need: NeedCode = NeedCode.AMO
     words, since conditions come in pairs ("5000 元以内…；超过 5000 元的…").
     """
     terms = set(tokenize(question))
-    excluded = _excluded_cases(question)
-    if excluded:
-        # "一二线以外的城市": the tiers the question excludes are not its case; "其他城市" is.
-        others = [s for s in sentences if not any(x in s for x in excluded) or _OTHER_CASE.search(s)]
-        sentences = others or list(sentences)
+    # "一二线以外的城市": the tiers the question excludes are not its case; "其他城市" is.
+    sentences = not_excluded(sentences, question)
     if need is NeedCode.AMOUNT_RULE:
         # An amount is stated for the case asked ("满 10 年" → the 10-20 year tier) only.
         everything = list(sentences)

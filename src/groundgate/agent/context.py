@@ -43,6 +43,7 @@ from groundgate.agent.dialect import read_cantonese
 from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
+from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
@@ -104,8 +105,19 @@ class ConversationState(BaseModel):
 _LAST_ITEM = re.compile(r"最后(?:一|那|这)?\s*(?:个|项|条|件)")
 
 
+#: "按《出差管理办法》第 5 条", "制度第三条": an article of a named document, not an item of a list (blind 19).
+_CITED_BY: Final = re.compile(r"(?:》|制度|办法|规定|手册|政策|通知|条例|细则)\s*(?:的|里|中)?\s*$")
+
+
 def ordinal_of(text: str) -> int | None:
-    match = _ORDINAL.search(text)
+    match = next(
+        (
+            m
+            for m in _ORDINAL.finditer(text)
+            if not (m.group(0).endswith("条") and _CITED_BY.search(text[: m.start()]))
+        ),
+        None,
+    )
     if match is None:
         return None
     raw = match.group(1)
@@ -306,6 +318,8 @@ def resolve_context(
     text = read_mixed(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
     text = read_chat(text)
+    # "是不是就不能报销了？": no longer allowed is asked as whether it still is (`agent.negative`).
+    text = read_no_longer(text)
     # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
     # table and document uses (`agent.hanzi`).
     text = read_simplified(text)

@@ -118,11 +118,27 @@ _DOMAIN_PHRASES: Final[tuple[tuple[str, str], ...]] = (
     (r"\bchengdu(?![A-Za-z])", "成都"),
     (r"\bwuhan(?![A-Za-z])", "武汉"),
     (r"\bxi'?an(?![A-Za-z])", "西安"),
+    # the HR words in pinyin, as an expatriate or a quick typist writes them (blind 19: "chuchai 回来",
+    # "baoxiao", "huoshi buzhu", "peichanjia"): whole words only, never inside an English word
+    (r"\bnian ?jia\b", "年假"),
+    (r"\bbing ?jia\b", "病假"),
+    (r"\bhun ?jia\b", "婚假"),
+    (r"\bpei ?chan ?jia\b", "陪产假"),
+    (r"\bchu ?chai\b", "出差"),
+    (r"\bbao ?xiao\b", "报销"),
+    (r"\bhuo ?shi ?bu ?zhu\b", "伙食补贴"),
+    (r"\bzhu ?su\b", "住宿"),
+    (r"\bshen ?pi\b", "审批"),
+    (r"(?<=\d) ?(?:kuai|yuan|rmb)\b", "元"),
     (r"\bexpense system\b", "费控系统"),
     (r"\b(?:expense claims?|reimbursements?|reimbursed?)\b", "报销"),
     (r"\b(?:budget|cap|limit|ceiling|maximum|max)\b", "上限"),
     (r"\bdaily\b", "每天"),
 )
+
+
+#: "Isn't it true that…", "Is it right that…": a premise put up for checking, a yes-no question of its own.
+_CHECKED: Final = r"\b(?:is|was)(?:n['’]?t| not)? it (?:true|right|correct|the case) that"
 
 
 #: Phrase → the documents' words, in order (longer phrases first where one holds another).
@@ -131,6 +147,9 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     # greetings and openers say nothing about the question
     (r"^\s*(?:hi|hello|hey|dear)\b[^,.!?:]*[,.!:]", " "),
     (r"\bquick (?:check|question|q)\s*[:,—–-]", " "),
+    # "Isn't it true that the meal allowance is 100 a day?": a figure put up for checking, asked the
+    # way the Chinese cue tables read one ("…是不是 100 元", blind 19)
+    (_CHECKED + r"\s+(.+?)\s+(?:is|are)\s+", r"\1 是不是 "),
     # "I can reimburse the cost or not?": a yes-no question said the Chinese way (blind 15)
     (
         r"\b(?:i|we) can (?:reimburse|claim)(?: (?:the|my|our) (?:costs?|expenses?))?(?: or not)?\s*\?",
@@ -273,7 +292,8 @@ _JOINED_QUESTION = re.compile(
 
 
 def _yes_no_ended(sentence: str) -> str:
-    if _YES_NO.match(sentence) and sentence.rstrip().endswith(("?", "？")):
+    checked = re.match(r"(?i)\s*" + _CHECKED, sentence)  # asked with 是不是 (`_PHRASES`), no 吗 on top
+    if _YES_NO.match(sentence) and not checked and sentence.rstrip().endswith(("?", "？")):
         return sentence.rstrip().rstrip("?？") + "吗？"
     return sentence
 

@@ -45,6 +45,7 @@ from groundgate.agent.contracts import (
     ToolResult,
     VerifiedFact,
 )
+from groundgate.agent.excluded import not_excluded
 from groundgate.agent.subjects import (
     ALTERNATIVES,
     STEP_TAKES,
@@ -182,6 +183,9 @@ _TIME_GONE: Final = re.compile(
 _YEARS_TURNED: Final = re.compile(r"(\d+|[一二两三四五六七八九十]+)\s*个\s*年头")
 _SHORT_OF: Final = re.compile(
     r"离\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:年|个月|天)\s*还?差(?:一点|一些|点|几个月)?"
+    # "再过一天就满二十年了" (blind 19): a length not yet reached, beside the one served
+    r"|(?:再过|还差|还有)\s*(?:\d+|[一二两三四五六七八九十几半]+)\s*个?\s*(?:天|周|星期|礼拜|月)"
+    r"\s*就?\s*(?:要|能|可以)?\s*满\s*(?:\d+|[一二两三四五六七八九十]+)\s*(?:个?月|年)了?"
 )
 
 
@@ -332,7 +336,7 @@ def on_topic_sentences(doc: DocumentEvidence, need: NeedCode, question: str) -> 
             named = [s for s in sentences if _names_any(_paragraph_of(text, s), aspect)]
             # Preferred, not required: word segmentation is too unsure a ground to refuse on.
             sentences = named or sentences
-        sentences = fitting(sentences, question)
+        sentences = fitting(not_excluded(sentences, question), question)  # "一二线以外": not 二线's
     offered = alternatives_offered(question) if need is NeedCode.AMOUNT_RULE else []
     if offered:
         # "婚假是按工作日算还是按自然日算？": "婚假 10 天" does not say which.

@@ -213,8 +213,12 @@ FILLER_WORDS: Final = frozenset(
     )
 )
 
-#: "住一晚", "住了两晚": a night's stay is lodging, said without the noun.
-_NIGHTS_STAYED: Final = r"住了?\s*(?:[一两二三四五六七八九十几]+|\d+)\s*[晚宿]"
+#: "住一晚", "住了两晚": a night's stay is lodging, said without the noun; so is a sum a night ("上海出差一晚
+#: 601 元", blind 19: only lodging is paid by the night) and the hotel emoji.
+_NIGHTS_STAYED: Final = (
+    r"住了?\s*(?:[一两二三四五六七八九十几]+|\d+)\s*[晚宿]"
+    r"|[一每]\s*晚\s*(?:\d+|[一两二三四五六七八九十百千]+)\s*(?:元|块)|\U0001f3e8"
+)
 ENTITY = re.compile(
     "|".join(
         [
@@ -253,6 +257,8 @@ OFFERED_FIGURES: Final = re.compile(
     r"|不是[^，,？?]{0,8}?(?:\d+|[一二两三四五六七八九十百千万]{2,})[^，,？?]{0,4}?(?:嘛|吗)"
     # "婚假现在还是只有三天对吧": a figure taken for granted, put up for checking
     r"|(?:还是|就|只有|才)\s*(?:只有|就)?\s*(?:\d+|[一二两三四五六七八九十百千]+)\s*[天元块%](?=[^，,。？?]{0,6}(?:对吧|吧|没错吧|是吧|对不对))"
+    # "现在结婚还是按 3 天吗？": an old figure asked whether it still holds (blind 19)
+    r"|(?:还是|仍然|依然|仍)\s*按\s*(?:\d+|[一二两三四五六七八九十百千]+)\s*[天元块%](?=\s*(?:吗|么|嘛|[？?]))"
 )
 
 #: The day a rule took effect, asked ("是从哪天开始执行的", "什么时候生效"): the amount rule's cue reads it,
@@ -308,7 +314,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"^\s*(?:年休?假|病假|婚假|事假|产假|陪产假|丧假)\s*[？?]\s*$"
     ),
     NeedCode.PROCESS_STEPS: re.compile(
-        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|处理|请|提)|如何(?:申请|报销|提交|办理|处理)|怎样|"
+        # ("超出的部分怎么处理" asks who bears the excess, which the amount rule states: no steps, blind 19)
+        r"流程|步骤|手续|怎么(?:申请|报销|提交|办|走|操作|(?<!部分怎么)处理|请|提)|"
+        r"如何(?:申请|报销|提交|办理|(?<!部分如何)处理)|怎样|"
         r"一步(?:一)?步|怎么弄|从登录开始|"
         r"在哪(?:里|儿)?(?:提交|申请|提|办)|(?:哪个|什么)(?:系统|平台)|第几步|哪一步|哪个步骤|"
         # "差旅怎么报": how a named expense is filed, said in four characters (blind 16) — not "怎么报多少",
