@@ -52,6 +52,7 @@ from groundgate.questions.needs import (
     _ZH_GENERIC,
     term_weight,
 )
+from groundgate.questions.record_fields import asks_field_stated
 from groundgate.questions.statements import _FLAT, Statement, statement
 from groundgate.questions.when import predicate_codes, reference_event_words
 from groundgate.questions.window_stats import stats_unsaid
@@ -576,7 +577,7 @@ def match_need(
         codes.append(f"need:kind_missing:{need.kind.value}")
 
     met = not codes
-    on_topic = (
+    on_topic = asks_field_stated(need.text, need.anchors, s.text) or (  # a field asked: about it
         not anchors_missing
         and not blind
         and not conflict

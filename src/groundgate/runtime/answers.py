@@ -32,6 +32,7 @@ from groundgate.questions import Statement, TermEquivalents, match_need, stateme
 from groundgate.questions.coverage import NeedMatch
 from groundgate.questions.moments import asked_minutes
 from groundgate.questions.needs import term_weight
+from groundgate.questions.record_fields import asked_fields, named_orders, record_field
 from groundgate.questions.statements import adds_to_rule_before
 from groundgate.questions.window_stats import asked_stats
 from groundgate.runtime.log_lines import line_set_units
@@ -489,6 +490,8 @@ def choose_units(
         on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
         on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
         chosen = [s for s in on_topic if allowed(s)][:2]
+    # Session 30 (tune22): the asked fields of a named record, beside whatever else is stated.
+    chosen += [s for s in _asked_record_fields(needs, scored, chosen) if allowed(s)]
     units = [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
     # A clause cut from a sentence that is stated whole says nothing more: state it once.
     kept: list[Unit] = []
@@ -498,6 +501,31 @@ def choose_units(
         if not longer and all(k.text.rstrip(_END) != core for k in kept):
             kept.append(u)
     return kept
+
+
+def _asked_record_fields(
+    needs: QuestionNeeds, scored: Sequence[_Scored], chosen: list[_Scored]
+) -> list[_Scored]:
+    """The fields of the orders a need names that it asks by name and nothing stated says yet.
+
+    "What's its current status, amount and channel" is one need no single field meets, so the fields
+    were read and left unsaid: each is a verified fact of the record, stated beside the rest. Only the
+    records the need itself names (or takes over from an earlier turn) and only the fields it asks."""
+    said = " ".join(c.unit.text for c in chosen)
+    extra: list[_Scored] = []
+    for need in needs.needs:
+        orders, fields = named_orders([need.text, *need.anchors]), asked_fields(need.text)
+        if not orders or not fields:
+            continue
+        for s in scored:
+            field = record_field(s.unit.text)
+            if field is None or s in chosen or s in extra:
+                continue
+            order, name, value = field
+            if order in orders and name in fields and value not in said:
+                extra.append(s)
+                said += " " + s.unit.text
+    return extra
 
 
 def _other_case(match: NeedMatch) -> bool:
