@@ -456,6 +456,11 @@ def choose_units(
             *window_stat_units(evidence, need, zh),
             *line_set_units(evidence, need, needs.resolved_question, zh),
         ]
+        if not partial:
+            # A series read whole has its summary among the units: a statistic whose figures it already
+            # states (`max 0.184 at 09:20`) would only take the place of another statement (an alert
+            # diagnosis' log line showing the cause).
+            stated = [(text, quotes) for text, quotes in stated if not _already_said(text, units)]
         units += [Unit(text, quotes, len(units) + n) for n, (text, quotes) in enumerate(stated)]
     scored = [
         _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
@@ -686,3 +691,13 @@ def _extras(need: Need, scored: Sequence[_Scored], chosen: list[_Scored], room: 
             before = [s for s in scored if s.unit.item is c.unit.item and s.unit.seq == c.unit.seq - 1 >= 0]
         extra += [s for s in before if s not in chosen and s not in extra]
     return extra
+
+
+_FIGURE = re.compile(r"\d+(?:[.:]\d+)?")
+
+
+def _already_said(text: str, units: list[Unit]) -> bool:
+    """Whether one unit already states every figure of `text` (a summary's `max 0.184 at 09:20` for
+    "峰值为 0.184，出现在 09:20")."""
+    figures = set(_FIGURE.findall(text))
+    return bool(figures) and any(figures <= set(_FIGURE.findall(u.text)) for u in units)
