@@ -117,10 +117,11 @@ _NOT_A_THING = re.compile(
 def _en_items(clause: str) -> list[str]:
     """`the owl, the swans and an eagle`: its items, the first with the clause's head; none unless every
     item after the first is a short noun phrase."""
-    m = _EN_LIST.search(clause.strip())
+    text = clause.strip()
+    m = _EN_LIST.search(text)
     if m is None:
         return []
-    head = clause[: clause.find(m.group(1))].strip() if m.group(1) in clause else ""
+    head = text[: m.start(1)].strip()
     # The last two items close the list; an appositive before them (`an owl, the first since 2019,
     # two swans and an eagle`) is no item.
     pieces = [p.strip() for p in m.group(1).split(",") if p.strip()]

@@ -1,7 +1,7 @@
 """A count the claim backs by listing what it counts.
 
 `14:04、14:06、14:08 这三个采样点都超出了 SLO`, `有两个节点异常：成都的 edge-cd-07 …；广州的 edge-gz-11 …`,
-`Spanish I and Digital Photography, both two courses`: the count is not a figure of the context but the
+`Spanish I and Photography, the two courses`: the count is not a figure of the context but the
 number of items the claim itself names, each of them checked on its own (their times, hosts and
 values are mentions of their own). A count equal to the items listed right before it (`A、B、C 这三个`)
 or right after it and a colon (`两件事：…；…`) is worked out from the claim, not invented; any other
@@ -54,12 +54,10 @@ def _listed_before(head: str, count: int) -> bool:
     body = head[: lead.start()] if lead else head
     ends = [e.end() for e in _CLAUSE_END.finditer(body)]
     body = body[ends[-1] :] if ends else body
+    # The list is the whole stretch back to the clause start and its last item touches the count:
+    # `成都和广州的两个节点` reads as a list, `去年上线了两个功能` (one item, `count` ≥ 2) does not.
     items = [i for i in _ITEM_SEP.split(body.strip()) if i.strip()]
-    if len(items) != count or any(len(i) > _ITEM_CHARS for i in items):
-        return False
-    # The list is the whole stretch back to the clause start, and its last item touches the count:
-    # `成都和广州的两个节点` reads as a list, `去年上线了两个功能` (one item) does not.
-    return len(items) >= 2
+    return len(items) == count and all(len(i) <= _ITEM_CHARS for i in items)
 
 
 def _listed_after(tail: str, count: int) -> bool:
