@@ -32,7 +32,9 @@ session 30, measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and
 session 30, written after the blind-16 rules, measured unseen — 47.5 %, 5 wrong ANSWERED — then tuned on), and
 `eval_tune_blind18.yaml` (40 more, session 30, written after the blind-17 rules, measured unseen — 60.0 %, 3 wrong
 ANSWERED — then tuned on), and `eval_tune_blind19.yaml` (40 more, end of session 30, written after the blind-18 rules,
-measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on).
+measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_blind20.yaml` (40 more, session 31, a
+manager's view, wrong premises, shorthand and rambling messages; measured unseen — 60.0 %, 4 wrong ANSWERED — then
+tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -74,6 +76,7 @@ SETS = {
     "tune 17 (unseen 47.5 %, then tuned on)": "eval_tune_blind17.yaml",
     "tune 18 (unseen 60.0 %, then tuned on)": "eval_tune_blind18.yaml",
     "tune 19 (unseen 62.5 %, then tuned on)": "eval_tune_blind19.yaml",
+    "tune 20 (unseen 60.0 %, then tuned on)": "eval_tune_blind20.yaml",
 }
 
 
