@@ -219,12 +219,15 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
         return True
     if (
         not _ARITHMETIC_CUE.search(before)
+        and not _RESTATED_AS.search(claim[max(0, m.start - 24) : m.start])
         and not _BRINGING_TO.search(claim[max(0, m.start - 40) : m.start])
         and not _GAP_AFTER.match(claim, m.end)
     ):
         return False
-    # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元).
+    # `每天一百元，三天一共三百元`: a rate times the count the claim gives (3 days × 100 元); `€12 per day,
+    # which is €84 for the week`: times the count a word beside the figure implies.
     counts = [e.raw for e in others if e.kind in _COUNTED and e.raw and e.raw == int(e.raw) and e.raw > 1]
+    counts += _implied_counts(m, claim)
     return (
         any(
             _approx(a + b, m, hedged) or _approx(abs(a - b), m, hedged)
@@ -240,6 +243,52 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
             for group in itertools.combinations(own_values, size)
         )
     )
+
+
+#: A figure said as the same thing restated: `which is €84 for the week`, `, or £3,420 a year`, `so 12.8 km
+#: there and back`, `i.e. another £14`, `也就是 20 个小时`, `即 395 英镑`.
+_RESTATED_AS = re.compile(
+    r"\bwhich\s+(?:is|means|makes|works\s+out\s+(?:to|at))\s+(?:about\s+|roughly\s+|around\s+)?$"
+    r"|(?:^|[,;(—–]\s*)(?:or|so|i\.e\.|that\s+is|making|meaning)\s+(?:another\s+|an\s+extra\s+|about\s+|roughly\s+)?$"
+    r"|(?<=\d)\s+[—–]\s*$"  # `add £4 — £37 a night`: the sum said right after its last operand
+    r"|(?:也就是(?:说)?|即|所以|折合|相当于|算下来)\s*(?:约|大约|大概)?\s*$",
+    re.IGNORECASE,
+)
+#: Words beside a worked figure that say how many times a rate applies, and the rate they apply to.
+_IMPLIED = (
+    # `€84 for the week` of `€12 per day`; `一周 588 元` of `每天 84 元`
+    (
+        re.compile(r"\b(?:a|the|one|per|each|for\s+a|for\s+the)\s+week\b|\bweekly\b|一周|每周|一星期", re.I),
+        re.compile(
+            r"\b(?:per|a|each|every)\s+(?:day|night)\b|\bdaily\b|\bnightly\b|每天|每日|每晚|一天|一晚", re.I
+        ),
+        7.0,
+    ),
+    # `12.8 km there and back` of `6.4 km each way`
+    (
+        re.compile(
+            r"\bthere\s+and\s+back\b|\bround[\s-]trip\b|\bboth\s+ways\b|\breturn\s+(?:trip|journey)\b|来回|往返",
+            re.I,
+        ),
+        re.compile(r"\beach\s+way\b|\bone[\s-]way\b|单程|每程", re.I),
+        2.0,
+    ),
+    # `£1,300 a year` of `£25 a week`
+    (_OVER_A_YEAR, re.compile(r"\b(?:per|a|each|every)\s+week\b|\bweekly\b|每周", re.I), 52.0),
+    # `£420 a fortnight` of `£30 a day`
+    (
+        re.compile(r"\bfortnight\b|两周", re.I),
+        re.compile(r"\b(?:per|a|each|every)\s+(?:day|night)\b|\bdaily\b|每天|每晚", re.I),
+        14.0,
+    ),
+)
+
+
+def _implied_counts(m: Mention, claim: str) -> list[float]:
+    """The counts words beside `m` imply (`for the week` over a daily rate is 7): only where the claim
+    also states the rate they apply to."""
+    beside = claim[max(0, m.start - 12) : m.end + 24]
+    return [k for said, rate, k in _IMPLIED if said.search(beside) and rate.search(claim)]
 
 
 def _priced_quantity(m: Mention, x: _Ctx) -> bool:

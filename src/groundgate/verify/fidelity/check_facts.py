@@ -169,10 +169,11 @@ def _check_date(m: Mention, x: _Ctx) -> None:
         _check_comparator(m, matches, x)
         return
     if not x.plan:
-        if x.given is not None and any(
-            _date_match(value, str(g.value)) for g in x.given.mentions if g.kind in _DATE_KINDS
+        if x.given is not None and (
+            any(_date_match(value, str(g.value)) for g in x.given.mentions if g.kind in _DATE_KINDS)
+            or _month_named_in_words(value, x.given.mentions.text)
         ):
-            return
+            return  # `in July` of the question (a text with no figure is not read for dates)
         if value.startswith("weekday:") and int(value[8:]) in (
             x.aligned.weekdays() | x.everything.weekdays()
         ):

@@ -77,6 +77,23 @@ def _equivalent_duration(m: Mention, x: _Ctx) -> bool:
 
 _EN_WORD_OF = {value: word for word, value in _EN_ONES.items()}
 _UNIT_WORD_RX = re.compile(r"([A-Za-z]{3,})\W*$")
+_EVERY_UNIT_RX = re.compile(r"\b(hour|day|week|month|year)s?\W*$", re.IGNORECASE)
+_EVERY_ADVERB = {"hour": "hourly", "day": "daily", "week": "weekly", "month": "monthly", "year": "yearly"}
+
+
+def _every_so_often(m: Mention, everything: EvidenceIndex) -> bool:
+    """`every four weeks` over `charged four-weekly`: a period the evidence writes as an adverb (`4-weekly`,
+    `six-monthly`), which the scan does not read as a duration."""
+    if m.kind != "duration" or m.raw is None or m.raw != int(m.raw) or m.raw < 2 or m.comparator:
+        return False
+    unit = _EVERY_UNIT_RX.search(m.text)
+    if unit is None:
+        return False
+    adverb = _EVERY_ADVERB[unit.group(1).lower()]
+    count = int(m.raw)
+    spellings = {str(count), _EN_WORD_OF.get(count, str(count))}
+    text = everything.mentions.text.lower()
+    return any(f"{word}-{adverb}" in text or f"{word} {adverb}" in text for word in spellings)
 
 
 def _count_before_unit(m: Mention, everything: EvidenceIndex) -> bool:
@@ -404,6 +421,23 @@ def _same_slot_rival(
     return next((e for e in bare if _slot(text, e.start) == slot), None)
 
 
+_DAYS_AFTER_RX = re.compile(r"[-\s]*(?:nights?|days?)\b|\s*(?:晚|天|夜)", re.IGNORECASE)
+_A_WEEK_RX = re.compile(
+    r"\b(?:a|one|per|each|for\s+the)\s+week\b|\bweek-long\b|\bweekly\b|一周|一星期|一个星期|每周"
+)
+
+
+def _week_as_days(m: Mention, x: _Ctx) -> bool:
+    """`£259 for seven nights` for a question about `a week`, or over `£196 per week`: seven days or
+    nights are the week the question or the evidence names."""
+    if m.kind not in {"count", "number", "duration"} or m.raw != 7 or m.comparator:
+        return False
+    if _DAYS_AFTER_RX.match(x.source, m.end) is None:
+        return False
+    texts = [x.everything.mentions.text, x.given.mentions.text if x.given is not None else ""]
+    return any(_A_WEEK_RX.search(text) for text in texts)
+
+
 def _given_number(m: Mention, given: EvidenceIndex | None) -> bool:
     return given is not None and any(_num_match(m, g) for g in _candidates(m, given))
 
@@ -464,6 +498,8 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return
     if _count_before_unit(m, x.everything) or _bare_count_stated(m, x.everything) or _tallied(m, x):
         return
+    if _every_so_often(m, x.everything):
+        return
     rounded = _rounded_estimate(m, x)
     if rounded is not None and _converted(m, rounded):
         return  # `150 英里（约 240 公里）`: the same figure in the reader's unit, to within 1 %
@@ -493,7 +529,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         )
         return
     if not x.plan:
-        if _given_number(m, x.given):
+        if _given_number(m, x.given) or _week_as_days(m, x):
             return  # the user stated it in the question: a user assertion, not an invented figure
         if m.spelled and m.kind == "duration" and m.raw == 1 and m.comparator is None:
             return  # 一天 / one day: usually "per day", not a claimed duration
@@ -584,8 +620,19 @@ def _check_comparator(m: Mention, matches: list[Mention], x: _Ctx) -> None:
         return
     if _FACTUAL_CMP_RX.search(x.source, max(0, m.start - 16), m.start):
         return  # "没有超过10天" applies the evidence's "超过10天" rule to a case
+    if any(
+        c.start != m.start and c.comparator and (c.comparator in _UPPER) != direction and _close_value(c, m)
+        for c in extract(x.source).items
+    ):
+        return  # `ideally before noon, because collections after 12:00 are charged`: both sides, the rule kept
     e = matches[0]
     r.changed("comparator_changed", m, e, f"comparator {m.comparator} vs {e.comparator}")
+
+
+def _close_value(a: Mention, b: Mention) -> bool:
+    if isinstance(a.value, float) and isinstance(b.value, float):
+        return _close(a.value, b.value)
+    return a.value == b.value
 
 
 def _check_unattached_comparator(m: Mention, x: _Ctx) -> None:

@@ -56,6 +56,8 @@ _NOT_KEBAB_ID_RX = re.compile(
     # A compound adjective of prose (`voter-approved`, `state-funded`, `cloud-based`, `tax-free`,
     # `city-wide`): English, not a service's name.
     r"|[a-z]+-(?:[a-z]+ed|based|free|wide|friendly|long|owned|led|run|made|sized|related|specific|level)"
+    # `the under-21 category`, `over-65s`: an age bound, read as a comparator and its figure
+    r"|(?:under|over)-\d+s?"
 )
 
 

@@ -273,6 +273,8 @@ def _range(ex: _Extractor, a: _Tok, b: _Tok) -> bool:
         sep = "and"
     else:
         sep = g.group("sep")
+        if sep == "—" and gap.startswith((" ", "\t")) and gap.endswith((" ", "\t")):
+            return False  # `add £4 — £37 a night`: a spaced em dash sets off a clause, not a range
         if sep == "to" and not ex.word_ok(a.e + gap.index("to"), a.e + gap.index("to") + 2):
             return False
     ua, ub = _lookup_unit(a.unit_text), _lookup_unit(b.unit_text)

@@ -1,0 +1,101 @@
+"""Figures an answer works out with a count that a word implies (`for the week` over a daily rate,
+`there and back` over `each way`), and figures stated in forms the scan must read: a right one passes,
+a wrong one is still flagged (docs/design.md §2.1, "Session 31")."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify.fidelity import extract
+from groundgate.verify.grounding_check import check
+
+# (context, answer, question): every figure is the context's, or worked out from it exactly
+_RIGHT = [
+    (
+        "Young driver surcharge: drivers aged 21–24 pay €12 per day.",
+        "Drivers aged 21–24 add €12 per day, which is €84 for the week.",
+        None,
+    ),
+    (
+        "The Corrie Falls trail is linear, 6.4 km each way.",
+        "It's a linear trail of 6.4 km each way, so 12.8 km there and back.",
+        None,
+    ),
+    (
+        "Cats board at £15 per night. Medication is given for £2 per day.",
+        "A cat is £15 a night, so a seven-night stay comes to £105 (plus £2 a day for medication, i.e. "
+        "another £14).",
+        "What does a seven-night stay cost for a cat that needs medication?",
+    ),
+    (
+        "Large dogs (over 25 kg) board at £33 per night. A peak surcharge of £4 per night applies in August.",
+        "A large dog costs £33 a night; August is peak, so add £4 — £37 a night, or £259 for seven nights.",
+        "What does a week in August cost for a large dog?",
+    ),
+    (
+        "StowAway Eastbridge: rent is charged four-weekly in advance by direct debit.",
+        "At Eastbridge the rent is taken every four weeks in advance by direct debit.",
+        None,
+    ),
+    (
+        "Under-21 category: free entry, deadline 31 August 2025. Entrants must be 20 or under.",
+        "Under-21s enter free; their deadline is 31 August 2025.",
+        None,
+    ),
+    (
+        "Compact cars cost €42 per day from 1 April to 30 September 2025.",
+        "A compact for a July pickup costs €42 a day.",
+        "What does a compact cost in July?",
+    ),
+    (
+        "Dogs collected after 12:00 are charged for an extra day.",
+        "Collect your dog before noon, because dogs collected after 12:00 are charged an extra day.",
+        None,
+    ),
+]
+
+# (context, answer): the worked figure or the restated figure is wrong
+_WRONG = [
+    (
+        "Young driver surcharge: drivers aged 21–24 pay €12 per day.",
+        "Drivers aged 21–24 add €12 per day, which is €96 for the week.",
+    ),
+    (
+        "The Corrie Falls trail is linear, 6.4 km each way.",
+        "It's a linear trail of 6.4 km each way, so 14.8 km there and back.",
+    ),
+    (
+        "Cats board at £15 per night.",
+        "A cat is £15 a night, so a seven-night stay comes to £115.",
+    ),
+    (
+        "StowAway Eastbridge: rent is charged four-weekly in advance by direct debit.",
+        "At Eastbridge the rent is taken every two weeks in advance by direct debit.",
+    ),
+    (
+        "Dogs collected after 12:00 are charged for an extra day.",
+        "Dogs collected before 12:00 are charged an extra day.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "question"), _RIGHT)
+def test_a_figure_worked_out_with_an_implied_count_or_read_in_its_own_form_is_no_finding(
+    context: str, answer: str, question: str | None
+) -> None:
+    result = check(context=context, answer=answer, question=question)
+    # the wording may still rest on indirect support; no figure, date or comparator is a finding
+    assert result.verdict is not Verdict.REJECT
+    assert [code for c in result.claims for code in c.reason_codes if code.startswith("fidelity:")] == []
+
+
+@pytest.mark.parametrize(("context", "answer"), _WRONG)
+def test_a_wrong_worked_or_restated_figure_is_still_flagged(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is not Verdict.PASS
+
+
+def test_a_spaced_em_dash_between_two_amounts_is_not_a_range() -> None:
+    kinds = [(m.kind, m.value) for m in extract("so add £4 — £37 a night")]
+    assert kinds == [("amount", 4.0), ("amount", 37.0)]
+    assert [m.kind for m in extract("£4–£37 a night")] == ["range"]
