@@ -93,6 +93,8 @@ TUNE21 = ROOT / "tests" / "data" / "pipeline_questions_tune21.yaml"
 """A twentieth, written in session 30 after the window-statistics rules (documents, boundaries, absent entities) and measured unseen (`tune21`; then tuned on)."""
 TUNE22 = ROOT / "tests" / "data" / "pipeline_questions_tune22.yaml"
 """A twenty-first, written at the end of session 30 (one order or refund end to end, records with rules, time order) and measured unseen (`tune22`; then tuned on)."""
+TUNE23 = ROOT / "tests" / "data" / "pipeline_questions_tune23.yaml"
+"""A twenty-second, written in session 31 (an on-call engineer's first minutes of an incident, false premises, data that does not say) and measured unseen (`tune23`; then tuned on)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -132,6 +134,7 @@ SPLITS = (
     "tune20",
     "tune21",
     "tune22",
+    "tune23",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -753,6 +756,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE20,
             TUNE21,
             TUNE22,
+            TUNE23,
             HOLDOUT,
         )
         if p.is_file()
