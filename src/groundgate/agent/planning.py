@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundgate.agent.approving import approver_checked
 from groundgate.agent.contracts import (
     AgentTool,
     EvidenceNeed,
@@ -382,6 +383,8 @@ def _needs_of(question: str) -> list[NeedCode]:
         needs.remove(NeedCode.APPROVAL)  # "去哪儿看审批到哪一步了": where to look, not who approves
     if NeedCode.APPROVAL in needs and NeedCode.ELIGIBILITY in needs and re.search(r"批[^？?]*吗", question):
         needs.remove(NeedCode.ELIGIBILITY)  # "光部门经理批就够了吗": who approves, not who may
+    if NeedCode.APPROVAL in needs and NeedCode.AMOUNT_RULE in needs and approver_checked(question):
+        needs.remove(NeedCode.AMOUNT_RULE)  # "超过3000就得财务总监签字了对吧": the approval rule's threshold
     if NeedCode.ELIGIBILITY in needs and len(needs) > 1 and _ASKED_TO_TELL.search(question):
         needs.remove(NeedCode.ELIGIBILITY)  # "能一步步说下怎么弄吗": a request to be told, not who may
     return needs

@@ -55,6 +55,11 @@ TIME_WORDS: Final = (
     "下个礼拜",
     "下周",
     "下星期",
+    # "这礼拜有啥到期的？" → "那下下周呢？": the week after next, never read as 下周 (blind 20)
+    "下下周",
+    "下下礼拜",
+    "下下个礼拜",
+    "下下星期",
     "今天",
     "本月",
     "这个月",
@@ -209,6 +214,7 @@ FILLER_WORDS: Final = frozenset(
     借调 里 都 写了 写了些 些 什么 用得着 用不着 封顶 一家 这家 那家 我要 记得 我记得 只有 这么
     差不多 大概 大约 左右 将近 加起来 单子 一大圈 一圈 总共 合计 总计 一共 得交 得带 得附
     假如 假设 假若 如果 倘若 万一 产生 产生的 拿到 能拿到 领到 能领到 签完 情况 例外 例外情况 特殊情况
+    只发 才发 只报 才报 只给发
     """
     )
 )
@@ -334,6 +340,8 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "还得交病历吗": whether one document is handed in
         r"(?:还|得|要|需要)得?(?:补|交|带|附|提供)(?:个|份|张)?(?!的)[\u4e00-\u9fff]{2,5}吗|"
         # "要把结婚证原件交上去吗": which form of a document is handed in
+        # "她交的诊断证明得是什么级别的医院开的？": which kind of a document is required (blind 20)
+        r"(?:证明|发票|票据|水单|病历|证件)[^？?，,。]{0,4}(?:是|要|需要)?(?:什么|哪|啥)(?:级别|种|样|类)|"
         r"原件|复印件|扫描件|(?:要|得|需要)(?:把|将)[^？?，,]{1,10}(?:交|带|上交|提交)(?:上去|过去)?吗"
     ),
     NeedCode.APPROVAL: re.compile(
@@ -354,6 +362,6 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "试用期年假？": a class of employee and a leave or an expense, nothing else asked, asks
         # whether that class has it (blind 16), as "婚假？" alone asks what it grants
         r"^\s*(?:试用期|实习生|正式员工|新员工)(?:员工)?(?:的|有|能休|能报)?\s*"
-        r"(?:年休?假|病假|婚假|事假|产假|陪产假|丧假|调休|差旅|出差|住宿|伙食补贴)\s*(?:吗|呢)?\s*[？?]?\s*$"
+        r"(?:年休?假|病假|婚假|事假|产假|陪产假|丧假|调休|差旅|出差|住宿|伙食补贴)\s*(?:吗|呢|有没有?|有吗|有不)?\s*[？?]?\s*$"
     ),
 }
