@@ -38,8 +38,10 @@ def set_case(need: Need) -> None:
         need.case_terms = _scene_states(need.text, need.terms)
 
 
+#: `是不是` / `算不算` ask yes or no (an A-not-A form, "是不是网关 p99 根本没超过 1500"): no category is
+#: set aside there (Session 31).
 _EXCLUDED_ZH: Final = re.compile(
-    r"(?:不是|并非|不属于|不算|而非)\s*([\u4e00-\u9fff]{2,8}?)(?=[，,。；;）)、]|也|$|\s)"
+    r"(?:(?<!是)不是|并非|不属于|(?<!算)不算|而非)\s*([\u4e00-\u9fff]{2,8}?)(?=[，,。；;）)、]|也|$|\s)"
 )
 _EXCLUDED_EN: Final = re.compile(
     # "Suzhou is not a provincial capital": a category (an article before it), not a predicate

@@ -453,7 +453,7 @@ def choose_units(
         # Session 30: a statistic over a window (peak, first/last minute over a threshold, back under).
         # … and the log lines of one kind as a set (how many, the first and the last).
         stated = [
-            *window_stat_units(evidence, need, zh),
+            *window_stat_units(evidence, need, zh, _other_words(needs, need)),
             *line_set_units(evidence, need, needs.resolved_question, zh),
         ]
         if not partial:
@@ -701,3 +701,9 @@ def _already_said(text: str, units: list[Unit]) -> bool:
     "峰值为 0.184，出现在 09:20")."""
     figures = set(_FIGURE.findall(text))
     return bool(figures) and any(figures <= set(_FIGURE.findall(u.text)) for u in units)
+
+
+def _other_words(needs: QuestionNeeds, need: Need) -> list[str]:
+    """The names and words of the question's other parts (Session 31: they may tell apart the sibling
+    series a window statistic's need names alike)."""
+    return list(dict.fromkeys(w for n in needs.needs if n.id != need.id for w in (*n.anchors, *n.terms) if w))

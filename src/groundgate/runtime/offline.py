@@ -278,7 +278,9 @@ class RulePlanner:
                 chunks.append((start, min(end, start + timedelta(minutes=_RAW_MINUTES - 1))))
                 start += timedelta(minutes=_RAW_MINUTES)
         else:
-            named_span = self._window(text)
+            # The asking parts' own days only: "跟昨天（3 月 13 日）同一时段比" in another part asks
+            # another thing and does not move today's peak (Session 31).
+            named_span = self._window(" ".join(_own_text(n) for n in asking))
             if named_span is not None and not named_span[0] <= end <= named_span[1]:
                 return []  # another day or moment than the live data's last: the usual read serves it
             # The whole live day first: its summary (over every raw point) shows whether the chunks
@@ -582,3 +584,8 @@ class ExtractiveExecutor:
         # A live record naming the question's identifier outranks a document that merely mentions it.
         live = 3 if id_hits and text.startswith(_FACT_PREFIXES) else 0
         return overlap + 0.5 * pairs + 3 * id_hits + when + live
+
+
+def _own_text(need: Need) -> str:
+    """A need's own words and the texts of its conditions (a day it took from the part before)."""
+    return " ".join([need.text, *(c.text for c in need.conditions)])

@@ -24,6 +24,7 @@ from typing import Any
 from groundgate.compose.templates import Templates, templates
 from groundgate.contracts import Need
 from groundgate.questions.window_stats import AskedStat, StatKind, asked_stats, asked_window
+from groundgate.text.lexicon import default_lexicon
 from groundgate.verify.evidence_items import EvidenceItem, mentions_any
 from groundgate.verify.series import Point, plain, points_excerpt
 
@@ -111,27 +112,59 @@ def _minute_of_day(stamp: str) -> int:
     return int(stamp[11:13]) * 60 + int(stamp[14:16])
 
 
-def _matching(series: Sequence[_Series], need: Need) -> list[_Series]:
+def _matching(series: Sequence[_Series], need: Need, context: Sequence[str] = ()) -> list[_Series]:
     """The series the need is about: every name it gives is carried by the series' name or labels
     (hyphens, underscores and the lexicon alike); with no name, the one series read, if only one."""
     if not need.anchors:
         return list(series) if len(series) == 1 else []
-    return [s for s in series if all(mentions_any(f"{s.name} {s.labels}", [a]) for a in need.anchors)]
+    found = [s for s in series if all(mentions_any(f"{s.name} {s.labels}", [a]) for a in need.anchors)]
+    return _unambiguous(found, context)
+
+
+def _unambiguous(series: Sequence[_Series], context: Sequence[str]) -> list[_Series]:
+    """The series less those of a metric the need names more than one series of (Session 31): when
+    `payment_gateway_error_rate` is read per `error_code` and the need names no code ("payment-gateway
+    5xx 错误率峰值"), the peak of one code's series is not the peak asked, so none is stated — unless
+    exactly one of them carries a word of the question's other parts (`网关` of "是不是网关 p99 根本没超过
+    1500？p99 最高到过多少？": the gateway's p99, not notification-service's)."""
+    per_name: dict[str, list[_Series]] = {}
+    for s in series:
+        per_name.setdefault(s.name, []).append(s)
+    kept: list[_Series] = []
+    for siblings in per_name.values():
+        if len(siblings) == 1:
+            kept += siblings
+            continue
+        told = [s for s in siblings if any(_carries(s, word) for word in context)]
+        if len(told) == 1:
+            kept += told
+    return kept
+
+
+def _carries(series: _Series, word: str) -> bool:
+    """Whether a label value of the series says `word`, also through the lexicon (`网关` → gateway)."""
+    labels = series.labels
+    return mentions_any(labels, [word]) or any(
+        mentions_any(labels, [t]) for t in default_lexicon().translations(word, limit=4)
+    )
 
 
 #: A statement and what it quotes: (points fact, the point's excerpt).
 Stated = tuple[str, tuple[tuple[EvidenceItem, str], ...]]
 
 
-def window_stat_units(evidence: Sequence[EvidenceItem], need: Need, zh: bool) -> list[Stated]:
-    """The statements answering the window statistics `need` asks (module docs), each with its quote."""
+def window_stat_units(
+    evidence: Sequence[EvidenceItem], need: Need, zh: bool, context: Sequence[str] = ()
+) -> list[Stated]:
+    """The statements answering the window statistics `need` asks (module docs), each with its quote;
+    `context` is the words of the question's other parts (they may tell sibling series apart)."""
     stats = asked_stats(need)
     if not stats:
         return []
     window = asked_window(need)
     texts = templates("zh-CN" if zh else "en")
     units: list[Stated] = []
-    for series in _matching(_raw_series(evidence), need):
+    for series in _matching(_raw_series(evidence), need, context):
         points = [p for p in series.points if window is None or window[0] <= p[0][11:16] <= window[1]]
         if len(points) < 3 or not _evenly_spaced(points):
             continue

@@ -1,0 +1,139 @@
+"""Session 31 rules from the tune23 question set (docs/design.md §8): a window statistic is stated only
+for the one series the question asks about, and a day another part names does not move its read."""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+import pytest
+
+from groundgate.contracts import EvidenceType
+from groundgate.questions import derive_needs
+from groundgate.runtime.offline import RulePlanner
+from groundgate.runtime.roles import PlanRequest
+from groundgate.runtime.window_stats import window_stat_units
+from groundgate.verify.evidence_items import EvidenceItem
+
+_VALUES = [1.0, 2.0, 5.0, 9.0, 4.0, 2.0, 1.0, 1.0, 1.0, 1.0]
+
+
+def _item(cid: str, kind: str, value: dict[str, Any]) -> EvidenceItem:
+    text = json.dumps(value)
+    return EvidenceItem(
+        "inv",
+        cid,
+        "query_metrics",
+        "metric_store",
+        text,
+        text,
+        EvidenceType.VERIFIED_FACT,
+        2,
+        0.0,
+        kind,
+        None,
+        value,
+    )
+
+
+def _series(name: str, labels: dict[str, str], scale: float) -> list[EvidenceItem]:
+    """One series read whole: its summary and its raw points (13:00-13:09, peak at 13:03)."""
+    key = ",".join(f"{k}={v}" for k, v in sorted(labels.items()))
+    values = [v * scale for v in _VALUES]
+    points = [[f"2026-03-14T13:{m:02d}:00Z", v] for m, v in enumerate(values)]
+    summary = {
+        "name": name,
+        "labels": labels,
+        "count": len(points),
+        "first_at": points[0][0],
+        "last_at": points[-1][0],
+        "max": max(values),
+    }
+    raw = {"name": name, "labels": labels, "step_seconds": None, "aggregation": "raw", "points": points}
+    return [_item(f"{key}:summary", "metric.summary", summary), _item(f"{key}:points", "metric.points", raw)]
+
+
+_RATE = "payment_gateway_error_rate"
+_P99 = "http_request_duration_p99_ms"
+#: The error rate read per error code: two series of one metric, both of payment-gateway.
+_PER_CODE = [
+    *_series(_RATE, {"service": "payment-gateway", "error_code": "ERR_TIMEOUT"}, 2.0),
+    *_series(_RATE, {"service": "payment-gateway", "error_code": "ERR_DUPLICATE_ORDER"}, 0.01),
+]
+#: The p99 read per service.
+_PER_SERVICE = [
+    *_series(_P99, {"service": "payment-gateway"}, 300.0),
+    *_series(_P99, {"service": "notification-service"}, 10.0),
+]
+
+
+def _stated(question: str, evidence: list[EvidenceItem], part: int) -> list[str]:
+    needs = derive_needs(question).needs
+    need = needs[part]
+    others = [w for n in needs if n.id != need.id for w in (*n.anchors, *n.terms)]
+    return [text for text, _ in window_stat_units(evidence, need, zh=True, context=others)]
+
+
+@pytest.mark.parametrize(
+    ("question", "evidence", "part", "says"),
+    [
+        # The need names no error code: neither code's peak is the peak asked.
+        ("payment-gateway 5xx 错误率峰值几点？多少？", _PER_CODE, 0, None),
+        # The need names the code: that series' peak.
+        ("今天 ERR_TIMEOUT 错误率最高到多少、在几点？", _PER_CODE, 0, "ERR_TIMEOUT"),
+        # The part before names the gateway: its p99, not notification-service's.
+        (
+            "是不是网关 p99 根本没超过 1500？p99 最高到过多少？",
+            _PER_SERVICE,
+            1,
+            "service=payment-gateway",
+        ),
+        # Nothing tells the two services apart: no peak is stated.
+        ("p99 最高到过多少？", _PER_SERVICE, 0, None),
+    ],
+)
+def test_a_window_statistic_is_stated_only_for_the_one_series_the_question_names(
+    question: str, evidence: list[EvidenceItem], part: int, says: str | None
+) -> None:
+    stated = _stated(question, evidence, part)
+    if says is None:
+        assert stated == []
+    else:
+        assert len(stated) == 1
+        assert says in stated[0]
+
+
+@pytest.mark.parametrize(
+    ("question", "reads"),
+    [
+        # Yesterday is asked by the second part only: today's peak is still read raw.
+        ("今天 ERR_TIMEOUT 错误率最高到多少、在几点？跟昨天（3 月 13 日）同一时段比高了多少？", True),
+        # The asking part itself names another day: left to the usual read.
+        ("3 月 10 日 p99 最高多少", False),
+    ],
+)
+def test_a_day_named_by_another_part_does_not_move_the_read_of_a_peak(question: str, reads: bool) -> None:
+    request = PlanRequest(
+        question=question,
+        tools=[{"name": "lookup_knowledge"}, {"name": "query_metrics"}],
+        round=1,
+        needs=derive_needs(question),
+    )
+    live = datetime(2026, 3, 14, 15, 59, tzinfo=UTC)
+    output = RulePlanner(live_until=lambda: live).plan(request).output
+    assert output is not None
+    chunks = [c for c in output.calls if c.tool == "query_metrics" and c.purpose == "window statistic"]
+    assert bool(chunks) is reads
+
+
+@pytest.mark.parametrize(
+    ("question", "excluded"),
+    [
+        ("是不是网关 p99 根本没超过 1500？", []),
+        ("这算不算慢查询？", []),
+        ("苏州不是省会，也不是计划单列市，住宿标准多少？", ["省会", "计划单列市"]),
+    ],
+)
+def test_an_a_not_a_question_sets_no_category_aside(question: str, excluded: list[str]) -> None:
+    assert derive_needs(question).needs[0].excluded_terms == excluded
