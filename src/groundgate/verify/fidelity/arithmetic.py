@@ -68,7 +68,13 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False)
     """`上一代售价为 3699 元` over `售价 3299 元，较上一代降低 400 元`: the claim works out the sum or the
     difference of two figures of its own sort that the aligned window states. Small whole numbers
     are left out: too many pairs add up to them by chance."""
-    if not isinstance(m.value, float) or m.comparator or (m.value == int(m.value) and abs(m.value) < 10):
+    if not isinstance(m.value, float) or m.comparator:
+        return False
+    if m.unit == "pp":
+        # `被削了 10 个百分点，降到 50%` over `60% → 50%`: points are the difference of two percents
+        values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and e.unit == "%"]
+        return any(_approx(abs(a - b), m, hedged) for i, a in enumerate(values) for b in values[i + 1 :])
+    if m.value == int(m.value) and abs(m.value) < 10:
         return False
     values = [e.value for e in aligned.mentions.items if isinstance(e.value, float) and _same_kind(m, e)]
     return any(
@@ -81,7 +87,7 @@ def _sum_or_difference(m: Mention, aligned: EvidenceIndex, hedged: bool = False)
 #: Words that say a figure is worked out from others: a remainder, a total, a difference.
 _ARITHMETIC_CUE = re.compile(
     r"还剩|剩下|剩余|剩|余下|合计|共计|总共|一共|加起来|差|多出|少了|多了|贵了?|便宜了?|高出|低了|"
-    r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|省了?|还要|还需要?|"
+    r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|省了?|还要|还需要?|还多|还少|削了?|砍了?|下调了?|上调了?|"
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
     r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
@@ -234,7 +240,7 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
             for i, a in enumerate(values)
             for b in values[i + 1 :]
         )
-        or any(_close(a * k, m.value) for a in values for k in counts)
+        or any(_approx(a * k, m, hedged) for a in values for k in counts)
         # `$15 for breakfast, $20 for lunch and $35 for dinner … add up to $70`: a total of three or more
         # of the claim's own figures (across earlier sentences too many groups add up by chance)
         or any(
@@ -251,7 +257,7 @@ _RESTATED_AS = re.compile(
     r"\bwhich\s+(?:is|means|makes|works\s+out\s+(?:to|at))\s+(?:about\s+|roughly\s+|around\s+)?$"
     r"|(?:^|[,;(—–]\s*)(?:or|so|i\.e\.|that\s+is|making|meaning)\s+(?:another\s+|an\s+extra\s+|about\s+|roughly\s+)?$"
     r"|(?<=\d)\s+[—–]\s*$"  # `add £4 — £37 a night`: the sum said right after its last operand
-    r"|(?:也就是(?:说)?|即|所以|折合|相当于|算下来)\s*(?:约|大约|大概)?\s*$",
+    r"|(?:也就是(?:说)?|即|所以|折合|相当于|算下来)[^，。；,;\d]{0,8}$",
     re.IGNORECASE,
 )
 #: Words beside a worked figure that say how many times a rate applies, and the rate they apply to.
@@ -347,7 +353,9 @@ def _share_of(m: Mention, x: _Ctx) -> bool:
     $1,200` on $1,500): a chance match is rare."""
     if m.kind not in _SHARED_KINDS or not isinstance(m.value, float):
         return False
-    nearby = _nearby(x)
+    # A count's share is read from the claim and its window only: with the answer's earlier figures too,
+    # some count times some percent meets a changed count by chance (300 × 50 % for `150 颗` over `120 颗`).
+    nearby = _nearby(x) if m.kind == "amount" else [*extract(x.source).items, *x.aligned.mentions.items]
     percents = {e.value for e in nearby if e.kind == "percent" and isinstance(e.value, float) and e.value}
     # `80% of max_connections, which is 400 of the 500`: a count or a bare figure is a share too
     amounts = (
@@ -385,7 +393,10 @@ def _ratio_percent(m: Mention, x: _Ctx) -> bool:
         _approx(100 * a / b, m, loose)
         for kind_a, a in figures
         for kind_b, b in figures
-        if a < b and (kind_a == kind_b or {kind_a, kind_b} <= {"count", "number"})
+        # `完成率约 116%` (92,600 of a 80,000 target): a share may pass 100 % when the claim says so
+        if (a < b or m.value > 100)
+        and a != b
+        and (kind_a == kind_b or {kind_a, kind_b} <= {"count", "number"})
     )
 
 
@@ -422,8 +433,22 @@ def _product_of_own(m: Mention, claim: str, shown: Callable[[Mention], bool]) ->
         if v is not None and v > 1 and not _close(v, m.value)
     ]
     target = m.raw if m.raw is not None and m.kind in _COUNTED else m.value
-    return any(
+    if any(
         _close(a * b, target) or _close(a / b, target)
         for i, a in enumerate(values)
         for b in values[i + 1 :] + values[:i]
+    ):
+        return True
+    if m.kind != "duration":
+        return False
+    # `6 分钟 1 点 … 200 点 … 回满需要 20 个小时`: a duration times a count, in seconds (360 s × 200)
+    spans = [
+        e.value for e in extract(claim).items if e.kind == "duration" and e.start != m.start and shown(e)
+    ]
+    return any(
+        _close(float(d) * k, m.value)
+        for d in spans
+        if isinstance(d, float)
+        for k in values
+        if k == int(k) and not _close(k, float(d))
     )

@@ -218,6 +218,13 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
                 if ex.left_ok(m.start(), _DATE_GLUE):
                     _ymd(ex, m.start(), m.end(), None, m.group("m"), m.group("d"))
     if "月" in nt:
+        for m in _ZH_MONTH_SPAN_RX.finditer(nt):
+            # `2026 年 4–10 月`: both ends are months (the year before the first is the second's too)
+            s = _year_before(ex, m.start())
+            year = nt[s : s + 4] if s < m.start() else None
+            if int(m.group("a")) < int(m.group("b")):
+                _ymd(ex, s, m.end("a"), year, m.group("a"), None)
+                _ymd(ex, m.start("b"), m.end(), year, m.group("b"), None)
         for m in _ZH_MONTH_RX.finditer(nt):
             s = _year_before(ex, m.start())
             year = nt[s : s + 4] if s < m.start() else None
@@ -268,6 +275,9 @@ _NAME_AFTER_RX = re.compile(r"[ \t]+[A-Z][a-z]")
 #: `in May`, `by May`, `end of May`: after these `May` is the month, not the verb.
 _MONTH_PREPOSITION_RX = re.compile(
     r"\b(?:in|by|since|until|till|from|before|after|of|early|late|mid|during|through)[ \t]+$", re.IGNORECASE
+)
+_ZH_MONTH_SPAN_RX = re.compile(
+    r"(?<![\d.])(?P<a>\d\d?)[ \t]*(?:到|至|~|～|-|–|—)[ \t]*(?P<b>\d\d?)[ \t]*月(?![ \t]*\d|份[ \t]*\d)"
 )
 _ZH_DAY_RANGE_END_RX = re.compile(r"[ \t]*(?:到|至|~|～|-|–|—)[ \t]*(?P<d>\d\d?)[ \t]*日")
 #: `9 日 DNS 解析异常`, `于 23 日完成`: a day of the month said alone, at the start of a clause.
