@@ -79,7 +79,12 @@ _BACK_UNDER: Final = re.compile(
     re.IGNORECASE,
 )
 _FIRST: Final = re.compile(r"\bfirst\b|第一|首次|最早", re.IGNORECASE)
-_PEAK: Final = re.compile(r"最高|峰值|最大|顶峰|\b(?:peak(?:ed)?|highest|max(?:imum)?)\b", re.IGNORECASE)
+_PEAK: Final = re.compile(
+    r"最高|峰值|最大|顶峰|\b(?:peak(?:ed)?|highest|max(?:imum)?)\b"
+    # "how high did the consumer lag get", "how high did it go": the highest value it reached.
+    r"|\bhow\s+high\s+(?:did|does|had|has|was|were|is)\b",
+    re.IGNORECASE,
+)
 _LOW: Final = re.compile(r"最低|谷值|最小|\b(?:lowest|min(?:imum)?|trough)\b", re.IGNORECASE)
 
 
