@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.fidelity import extract
+from groundgate.verify.fidelity import check_claim, extract
 from groundgate.verify.grounding_check import check
 
 # (context, answer, question): every figure is the context's, or worked out from it exactly
@@ -84,6 +84,7 @@ _RIGHT += [
 
 # (context, answer): the worked figure or the restated figure is wrong
 _WRONG = [
+    ("高层住宅：2.10元/平方米·月。", "高层住宅每平方米每月2.10元，100平方米一年就是2.10×100×12＝2620元。"),
     (
         "Young driver surcharge: drivers aged 21–24 pay €12 per day.",
         "Drivers aged 21–24 add €12 per day, which is €96 for the week.",
@@ -144,3 +145,28 @@ def test_a_spaced_em_dash_between_two_amounts_is_not_a_range() -> None:
     kinds = [(m.kind, m.value) for m in extract("so add £4 — £37 a night")]
     assert kinds == [("amount", 4.0), ("amount", 37.0)]
     assert [m.kind for m in extract("£4–£37 a night")] == ["range"]
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("可以打95折", [("percent", 95.0)]),
+        ("打八折", [("percent", 80.0)]),
+        ("八五折", [("percent", 85.0)]),
+        ("legal in 16 US states", [("number", 16.0)]),
+        ("a 16 us delay", [("duration", 1.6e-05)]),
+    ],
+)
+def test_a_discount_and_the_united_states_are_read_as_what_they_are(
+    text: str, found: list[tuple[str, float]]
+) -> None:
+    assert [(m.kind, m.value) for m in extract(text)] == found
+
+
+def test_a_figure_equal_to_the_expression_written_before_it_is_worked_out_and_a_wrong_one_is_not() -> None:
+    evidence = "高层住宅：2.10元/平方米·月。按年预缴，12月31日前缴清。"
+    question = "我家100平方米，一年物业费多少？"
+    right = "100平方米一年就是2.10×100×12＝2520元。"
+    wrong = "100平方米一年就是2.10×100×12＝2620元。"
+    assert check_claim(right, evidence, evidence, question=question) == []
+    assert {i.code for i in check_claim(wrong, evidence, evidence, question=question)} == {"number_mismatch"}

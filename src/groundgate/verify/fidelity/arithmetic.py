@@ -21,6 +21,7 @@ from groundgate.verify.fidelity.report import _Ctx
 
 __all__ = [
     "_approx",
+    "_stated_formula",
     "_product_of_own",
     "_from_own_figures",
     "_priced_quantity",
@@ -452,3 +453,44 @@ def _product_of_own(m: Mention, claim: str, shown: Callable[[Mention], bool]) ->
         for k in values
         if k == int(k) and not _close(k, float(d))
     )
+
+
+#: `2.10×100×12＝2520元`, `£1.50 + £2.00 = £3.50`: an expression the claim writes out, right before `=`.
+_FORMULA_BEFORE = re.compile(
+    r"(?P<expr>[¥$€£]?\s*\d[\d,]*(?:\.\d+)?(?:\s*(?:[×xX*÷/+＋−-])\s*[¥$€£]?\s*\d[\d,]*(?:\.\d+)?)+)"
+    r"\s*(?:[=＝]|等于)\s*[¥$€£]?\s*$"
+)
+_FORMULA_TOKEN = re.compile(r"\d[\d,]*(?:\.\d+)?|[×xX*÷/+＋−-]")
+
+
+def _evaluate(expr: str) -> float | None:
+    """The value of `a op b op c …` with × and ÷ before + and −; None when it does not parse."""
+    tokens = [t.replace(",", "") for t in _FORMULA_TOKEN.findall(expr)]
+    if len(tokens) < 3 or len(tokens) % 2 == 0:
+        return None
+    terms: list[float] = [float(tokens[0])]
+    signs: list[float] = [1.0]
+    for op, number in zip(tokens[1::2], tokens[2::2], strict=True):
+        value = float(number)
+        if op in "×xX*":
+            terms[-1] *= value
+        elif op in "÷/":
+            if value == 0:
+                return None
+            terms[-1] /= value
+        else:
+            terms.append(value)
+            signs.append(-1.0 if op in "−-" else 1.0)
+    return sum(sign * term for sign, term in zip(signs, terms, strict=True))
+
+
+def _stated_formula(m: Mention, claim: str) -> bool:
+    """`100平方米一年就是2.10×100×12＝2520元`: the figure is the value of the expression the claim writes
+    out right before it (its operands are checked on their own), to the cent."""
+    if not isinstance(m.value, float) or m.raw is None:
+        return False
+    found = _FORMULA_BEFORE.search(claim[max(0, m.start - 60) : m.start])
+    if found is None:
+        return False
+    value = _evaluate(found.group("expr"))
+    return value is not None and round(value, 2) == round(m.raw, 2)

@@ -19,6 +19,7 @@ from groundgate.verify.fidelity.arithmetic import (
     _product_of_own,
     _ratio_percent,
     _share_of,
+    _stated_formula,
     _sum_or_difference,
 )
 from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out
@@ -448,6 +449,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
     hedged = x.hedged_near(m)
     return (
         _sum_or_difference(m, x.aligned, hedged)
+        or _stated_formula(m, x.source)
         or _worked_out(m, x)
         or _from_own_figures(m, x.source, hedged, x.earlier.mentions.items if x.earlier is not None else ())
         or _share_of(m, x)

@@ -148,6 +148,8 @@ def _quantity(
         kind = "measure"
     else:
         kind = "count"
+    if unit.surface == "折" and 10 <= raw < 100:
+        return _Quantity(kind, raw, unit.base, unit.surface, raw)  # `95折` pays 95 %, not 950 %
     return _Quantity(kind, raw * unit.factor, unit.base, unit.surface, raw)
 
 

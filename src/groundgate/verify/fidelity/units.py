@@ -316,6 +316,8 @@ def _resolve_unit(token: str, spaced: bool, after: str) -> tuple[int, _Unit] | N
         word = words[0]
         if word in _LETTER_UNITS and (not spaced or word in _SPACED_LETTERS):
             return len(word), _LETTER_UNITS[word]
+        if word in {"US", "Us"}:
+            return None  # `16 US states`: the United States, not microseconds
         if word.lower() == "db" and word != "dB":
             return None  # `3 db servers`, `2 DB nodes`: databases, not decibels
         unit = _UNITS.get(word.lower()) if len(word) > 1 else None
