@@ -259,13 +259,13 @@ def conflict_statements(assessment: EvidenceAssessment, question: str) -> list[G
         if slot.status is not SlotStatus.CONFLICT:
             continue
         for cid in slot.citations:
-            sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, question)
-            if sentences:
-                out.append(
-                    GroundedStatement(
-                        need=slot.need.code, text=_best(sentences, question)[0], citations=[cid]
-                    )
-                )
+            # Words compared ("住宿上限和伙食补贴各是多少？") are read one at a time, as judged.
+            for reading in per_word(question, slot.need.code) or [question]:
+                sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, reading)
+                if sentences:
+                    text = _best(sentences, reading)[0]
+                    out.append(GroundedStatement(need=slot.need.code, text=text, citations=[cid]))
+                    break
     return out
 
 

@@ -16,13 +16,17 @@ import re
 from collections.abc import Sequence
 from typing import Final
 
+from groundgate.agent.across import read_per_policy
 from groundgate.agent.contracts import NeedCode
 from groundgate.agent.vocabulary import NEED_CUES, WORD_CLASSES, entities_in
 
 __all__ = ["compared_words", "only_word", "per_word"]
 
-#: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自").
-_COMPARES: Final = re.compile(r"分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)")
+#: A question that sets two words of one class side by side ("病假和年假比起来", "分别", "各自", and
+#: "住宿上限和伙食补贴各是多少", blind 20).
+_COMPARES: Final = re.compile(
+    r"各(?:是|为|要|需|有|能|多少|几)|分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)"
+)
 #: A class of cities named by what it leaves out ("一二线以外的城市", blind 17): in a comparison it is
 #: one of the words compared ("一线城市和一二线以外的城市比…分别"), asked as the question names it, so
 #: that reading finds the other cities' rule as the question alone would.
@@ -77,4 +81,5 @@ def per_word(question: str, need: NeedCode) -> list[str]:
     compared = compared_words(question)
     if compared:
         return [only_word(question, word, compared) for word in compared]
-    return _asked_apart(question, need)
+    # "病假要交的材料和差旅报销要交的材料分别是啥？": two policies of two domains (`agent.across`).
+    return read_per_policy(question) or _asked_apart(question, need)

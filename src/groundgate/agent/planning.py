@@ -37,6 +37,7 @@ from typing import Any, Final
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from groundgate.agent.across import policies_compared
 from groundgate.agent.approving import approver_checked
 from groundgate.agent.contracts import (
     AgentTool,
@@ -440,7 +441,12 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         or _RULE_REASON.search(question)
     ):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
-    domain = next((name for name, cue in _DOMAIN_CUES.items() if cue.search(question)), None)
+    # Two policies of two domains compared ("病假…和差旅报销…分别是啥"): the search is bounded by neither.
+    domain = (
+        None
+        if policies_compared(question)
+        else next((n for n, c in _DOMAIN_CUES.items() if c.search(question)), None)
+    )
     parts = [p for p in re.split(r"(?<=[？?；;。!！])", question) if p.strip()]
     task_parts = [p for p in parts if _is_task_question(p)]
     policy_parts = [p for p in parts if p not in task_parts]

@@ -56,7 +56,7 @@ _GENERIC_WORDS: Final = frozenset(
     tokenize(
         "标准 按规定 按制度 当时 多少 多少钱 补贴 报销 费用 员工 需要 怎么 怎样 如何 申请 哪些 什么 材料 审批 流程 步骤 办理 谁 可以 能 "
         "能不能 吗 是 规定 制度 每天 每晚 公司 提供 要求 条件 资格 几天 呢 处理 任务 待办 我 我的 有 现在 目前 一下 "
-        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 多久 多长时间 多长 内要 什么时候 "
+        "操作 具体 最后 首先 然后 另外 外面 里面 外头 原件 复印件 扫描件 电子版 纸质版 纸质 交上去 上交 交上 带上 带去 交过去 第二个 第一个 第三个 金额 上限 额度 超过 以上 以内 不超过 能报 可以 每晚 全额 本周 今天 本月 上个月 论坛 听说 真的 是不是 准备 享受 满足 需要 要交 提交 什么样 分别 各 各是 各为 各自 各要 各需 多久 多长时间 多长 内要 什么时候 "
         # English words of chat: 报销 and a time limit, said the way the answer's kind is said
         "reimburse reimbursement deadline ddl 咋算 咋操作 咋弄 咋办 咋整 "
         # how it is done, said the way chat says it: the kind of answer, like 咋弄 (session 29)
@@ -85,7 +85,8 @@ _ASKER_CASE: Final = re.compile(r"我们|咱们|我的|我这")
 _REPORTED: Final = re.compile(r"^[^，,]{0,8}?(?:说|讲|听说|据说|传言|提到)")
 _A_NOT_A: Final = re.compile(r"([\u4e00-\u9fff])不\1|有没有")
 _ASKED_NOUN = re.compile(
-    r"(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+"
+    # "要核对哪些票据": checking them is what the approver does with the answer, no subject (blind 20).
+    r"(?:核对|核查|检查|查看|审核|审查)?(?:什么|哪些|哪种|哪类|啥)(?:样的)?(?:证明|单据|票据|材料|资料|凭证|手续|文件)+"
     # "要经过哪些领导审批": the approver asked for is the answer, not the subject.
     r"|(?:哪些|哪个|哪位|哪级|哪一级|什么|啥)(?:级别的|样的)?(?:领导|上级|人|部门|负责人)"
     r"|(?:什么|哪些|哪几|哪种|哪个|哪张|啥)(?:样的)?(?:单子|表格?|票)"
@@ -389,17 +390,21 @@ def other_parts_words(question: str, need: NeedCode | None) -> frozenset[str]:
     # asks another need (绩效, of the bonus part) is that part's subject, not a condition on this one —
     # when this part names a domain word of its own (blind 16).
     theirs = (
-        {
-            w
-            for p in parts
-            if p is not asking and any(c.search(p) for n, c in NEED_CUES.items() if n is not need)
-            for w in entities_in(p)
-        }
+        {w for p in parts if p is not asking and _asks_apart(p, need) for w in entities_in(p)}
         - {w for p in parts if p is asking or not ASKS.search(p) for w in entities_in(p)}
         if named
         else set()
     )
     return frozenset({w for group in WORD_CLASSES if named & set(group) for w in group} - named) | theirs
+
+
+def _asks_apart(part: str, need: NeedCode | None) -> bool:
+    """Whether `part` asks something of its own beside the part asking `need`: another need's cue,
+    or a question no need names ("…还要谁批？另外她休年假期间绩效奖金照发吗？", blind 20) — its words
+    are its own subject, no condition on `need` (that part is then reported as a gap)."""
+    return any(c.search(part) for n, c in NEED_CUES.items() if n is not need) or (
+        bool(ASKS.search(part)) and not any(c.search(part) for c in NEED_CUES.values())
+    )
 
 
 #: How long a step of the process takes (blind 17: "审批一般要几天？", "报下来的钱多久能到账？"): the step
