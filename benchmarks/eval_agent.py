@@ -34,7 +34,9 @@ session 30, written after the blind-16 rules, measured unseen — 47.5 %, 5 wron
 ANSWERED — then tuned on), and `eval_tune_blind19.yaml` (40 more, end of session 30, written after the blind-18 rules,
 measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_blind20.yaml` (40 more, session 31, a
 manager's view, wrong premises, shorthand and rambling messages; measured unseen — 60.0 %, 4 wrong ANSWERED — then
-tuned on).
+tuned on), and `eval_tune_blind21.yaml` (40 more, session 31, an HR
+partner's and a finance reviewer's view, numbers in words, traditional characters, sessions that change one
+condition; measured unseen — 55.0 %, 0 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -77,6 +79,7 @@ SETS = {
     "tune 18 (unseen 60.0 %, then tuned on)": "eval_tune_blind18.yaml",
     "tune 19 (unseen 62.5 %, then tuned on)": "eval_tune_blind19.yaml",
     "tune 20 (unseen 60.0 %, then tuned on)": "eval_tune_blind20.yaml",
+    "tune 21 (unseen 55.0 %, then tuned on)": "eval_tune_blind21.yaml",
 }
 
 
