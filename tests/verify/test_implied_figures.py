@@ -170,3 +170,42 @@ def test_a_figure_equal_to_the_expression_written_before_it_is_worked_out_and_a_
     wrong = "100平方米一年就是2.10×100×12＝2620元。"
     assert check_claim(right, evidence, evidence, question=question) == []
     assert {i.code for i in check_claim(wrong, evidence, evidence, question=question)} == {"number_mismatch"}
+
+
+# (context, answer): a wrong figure the answer works out, or one that meets none of several figures of
+# the window, is flagged but not called a contradiction: it is unshown (LOW_CONFID), not a changed fact
+_UNSHOWN_NOT_CONTRADICTED = [
+    ("续重每公斤5元，不足1公斤按1公斤计。", "续重4公斤，每公斤5元，就是25元。"),
+    (
+        "Each 20-minute ride costs £1.50 to unlock plus £0.10 per minute.",
+        "A ride is £1.50 plus £2.00, so £4.50 a ride.",
+    ),
+    (
+        "admission: adults £12, children £6, concessions £9\nfamily ticket: £30",
+        "Two adults and two children would pay £40 in total, more than the family ticket.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _UNSHOWN_NOT_CONTRADICTED)
+def test_a_wrong_worked_figure_is_flagged_as_unshown_not_as_contradicted(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.LOW_CONFID
+
+
+# (context, answer): the figure stands where one figure of the window stood: a contradiction
+_REPLACED = [
+    (
+        "admission: adults £12, under-16s free, concessions £9",
+        "成人票 15 英镑，优惠票 9 英镑，16 岁以下免费。",
+    ),
+    (
+        "Refunds above $500 need approval; refunds under $50 are automatic.",
+        "Refunds over $800 need approval.",
+    ),
+    ("第一阶梯每吨3.50元，第二阶梯每吨5.25元。", "第一阶梯每吨3.80元。"),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _REPLACED)
+def test_a_figure_put_in_place_of_the_windows_figure_is_a_contradiction(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is Verdict.REJECT

@@ -389,6 +389,29 @@ _LIMIT_BEFORE = re.compile(
 _SLOT_WORD = re.compile(r"([A-Za-z]+|[\u4e00-\u9fff]{2})\s*$")
 
 
+def _replaces(m: Mention, differing: list[Mention], x: _Ctx) -> bool:
+    """The claim's figure stands where one figure of the window stood: the window holds one figure of
+    its sort, or one after the same word (`每吨 3.50 元` for `每吨 3.80 元`). A figure that meets none of
+    several (a total, a share, a figure worked out in more than one step) is unshown, not contradicted
+    (docs/design.md §2.1, "Session 31")."""
+    if len(differing) == 1:
+        return True
+    if m.comparator and sum(1 for e in differing if e.comparator == m.comparator) == 1:
+        return True  # `over $800` over `above $500 … under $50`: the one bound of its direction
+    # `成人票 15 英镑，优惠票 9 英镑` over `adults £12, concessions £9`: the one figure of the claim that
+    # meets none stands where the one figure of the window that none meets stood.
+    own = [c for c in extract(x.source).items if _same_kind(m, c)]
+    left = [e for e in differing if not any(_num_match(c, e) for c in own)]
+    unmet = [c for c in own if not any(_num_match(c, e) for e in differing)]
+    if len(left) == 1 and len(unmet) == 1:
+        return True
+    slot = _slot(x.source, m.start)
+    if len(slot) < 2:
+        return False
+    text = x.aligned.mentions.text
+    return any(_slot(text, e.start) == slot for e in differing)
+
+
 def _slot(text: str, start: int) -> str:
     """The word right before a figure: the last two Chinese characters or the last English word."""
     found = _SLOT_WORD.search(text[max(0, start - 24) : start])
@@ -563,7 +586,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         e = next((d for d in differing if d.comparator == m.comparator), differing[0])
         r.add(
             "number_mismatch",
-            "warning" if small_word else x.severity(m),
+            "warning" if small_word or (not x.plan and not _replaces(m, differing, x)) else x.severity(m),
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different value).",
             m.text,
             e.text,

@@ -110,6 +110,13 @@ _HEDGE_RX = re.compile(
     r"|adds?[ \t]+up|added[ \t]+up|which[ \t]+means|that[ \t]+is|i\.e|equivalent|works[ \t]+out|or[ \t]+so|circa)(?![A-Za-z])"
     r"|~|\d[ \t]*(?:多|余)"
 )
+#: A figure said as the result of a computation the answer does (`就是20元`, `打折后是475元`, `= $181`,
+#: `so £3.50 a ride`): not an estimate, but a changed one is a wrong sum, reported as unshown rather than
+#: contradicted (docs/design.md §2.1, "Session 31").
+_DERIVED_RX = re.compile(
+    r"就是|折后|下来|[=＝]"
+    r"|(?<![A-Za-z])(?i:so|which[ \t]+is|comes?[ \t]+to|making|bringing|leaving|leaves)(?![A-Za-z])"
+)
 #: Characters around a date or time a hedge word may sit in to make it an estimate.
 _HEDGE_REACH = 10
 _HEDGE_CLAUSE_RX = re.compile(r"[，,；;。！？!?\n（）()]")
@@ -183,4 +190,12 @@ class _Ctx:
         return _HEDGE_RX.search(window) is not None
 
     def severity(self, m: Mention) -> Severity:
-        return "warning" if self.hedged(m) else "contradiction"
+        return "warning" if self.hedged(m) or self._derived(m) else "contradiction"
+
+    def _derived(self, m: Mention) -> bool:
+        """The clause before `m` says it is worked out (`so`, `就是`, `=`)."""
+        if self.plan:
+            return False
+        ends = [found.start() for found in _HEDGE_CLAUSE_RX.finditer(self.source, 0, m.start)]
+        start = ends[-1] + 1 if ends else 0
+        return _DERIVED_RX.search(self.source, start, m.start) is not None
