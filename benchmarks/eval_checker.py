@@ -37,6 +37,7 @@ DEV_V13 = ROOT / "tests" / "data" / "check_dev_v13.jsonl"
 DEV_V14 = ROOT / "tests" / "data" / "check_dev_v14.jsonl"
 DEV_V15 = ROOT / "tests" / "data" / "check_dev_v15.jsonl"
 DEV_V16 = ROOT / "tests" / "data" / "check_dev_v16.jsonl"
+DEV_V17 = ROOT / "tests" / "data" / "check_dev_v17.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -89,6 +90,7 @@ def main() -> None:
     v14 = {part: run_eval(DEV_V14, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v15 = {part: run_eval(DEV_V15, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v16 = {part: run_eval(DEV_V16, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v17 = {part: run_eval(DEV_V17, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -134,8 +136,9 @@ def main() -> None:
         ("v14", v14),
         ("v15", v15),
         ("v16", v16),
+        ("v17", v17),
     ):
-        tune_label = "tuned on"
+        tune_label = "not tuned on" if version == "v17" else "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
             rows += [
                 _row(
@@ -295,7 +298,17 @@ def main() -> None:
         "swap, flipped obligation, invented cause, scope widening, time order swapped, wrong conversion, wrong "
         "row) measured unseen with the checker of `78a8d0b`: all 120 balanced accuracy 0.525 (en 0.542, zh "
         "0.508), recall 0.867, 22 of 120 supported answers PASS, REJECT precision 0.573 (75); tune 0.508, "
-        "test 0.542.",
+        "test 0.542. Tuned on `tune` in session 31 (a changed figure is a contradiction only in place of a "
+        "figure of the window; formulas written out; 95折; `US`).",
+        "`dev v17` (tests/data/check_dev_v17.jsonl, 120 pairs, written blind in session 31 by a writer who "
+        "read only v16's first three lines and the README around its paragraph; contexts are tool output of "
+        "operations and business systems — 73 pairs over records (log lines, metric summaries, tables), 47 "
+        "over policies and runbooks; 12 pairs across languages; 14 kinds of one-substring lies: invented "
+        "cause, changed error code / identifier / time, wrong duration / count, threshold flip, changed step "
+        "order, added step, flipped obligation, entity swap, wrong row, negation flip, speculation as fact) "
+        "measured unseen with the checker of `dedc809`: all 120 balanced accuracy 0.550 (en 0.542, zh 0.558), "
+        "recall 0.775, 39 of 120 supported answers PASS, REJECT precision 0.646 (48); tune 0.542, test 0.558. "
+        "Not tuned on.",
         "",
         head,
         rule,
