@@ -95,6 +95,8 @@ TUNE22 = ROOT / "tests" / "data" / "pipeline_questions_tune22.yaml"
 """A twenty-first, written at the end of session 30 (one order or refund end to end, records with rules, time order) and measured unseen (`tune22`; then tuned on)."""
 TUNE23 = ROOT / "tests" / "data" / "pipeline_questions_tune23.yaml"
 """A twenty-second, written in session 31 (an on-call engineer's first minutes of an incident, false premises, data that does not say) and measured unseen (`tune23`; then tuned on)."""
+TUNE24 = ROOT / "tests" / "data" / "pipeline_questions_tune24.yaml"
+"""A twenty-third, written in session 31 (a product or finance person asking about merchants and money; plain business language over the added policy documents) and measured unseen (`tune24`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -135,6 +137,7 @@ SPLITS = (
     "tune21",
     "tune22",
     "tune23",
+    "tune24",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -757,6 +760,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE21,
             TUNE22,
             TUNE23,
+            TUNE24,
             HOLDOUT,
         )
         if p.is_file()
