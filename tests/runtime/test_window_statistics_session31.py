@@ -13,7 +13,7 @@ from groundgate.contracts import EvidenceType
 from groundgate.questions import derive_needs
 from groundgate.runtime.offline import RulePlanner
 from groundgate.runtime.roles import PlanRequest
-from groundgate.runtime.window_stats import window_stat_units
+from groundgate.runtime.window_stats import states_a_statistic, window_stat_units
 from groundgate.verify.evidence_items import EvidenceItem
 
 _VALUES = [1.0, 2.0, 5.0, 9.0, 4.0, 2.0, 1.0, 1.0, 1.0, 1.0]
@@ -137,3 +137,76 @@ def test_a_day_named_by_another_part_does_not_move_the_read_of_a_peak(question: 
 )
 def test_an_a_not_a_question_sets_no_category_aside(question: str, excluded: list[str]) -> None:
     assert derive_needs(question).needs[0].excluded_terms == excluded
+
+
+def _passage(cid: str, text: str) -> EvidenceItem:
+    """A handbook section found by a search (no fact type)."""
+    return EvidenceItem(
+        "doc", cid, "lookup_knowledge", "handbook.md", text, text, EvidenceType.DOCUMENT_EVIDENCE, 1
+    )
+
+
+_HANDBOOK = [
+    _passage(
+        "timeout", "ERR_TIMEOUT: no bank response within 3 s, unlike ERR_POOL_EXHAUSTED. HTTP status is 504."
+    ),
+    _passage("pool", "ERR_POOL_EXHAUSTED: the pool and its queue are full. HTTP status is 503."),
+    _passage("duplicate", "ERR_DUPLICATE_ORDER: the order was already paid. HTTP status is 409."),
+]
+_THREE_CODES = [
+    *_PER_CODE,
+    *_series(_RATE, {"service": "payment-gateway", "error_code": "ERR_POOL_EXHAUSTED"}, 0.5),
+]
+
+
+@pytest.mark.parametrize(
+    ("evidence", "says"),
+    [
+        # Every code the handbook maps to a 5xx status: each one's own peak, none of another code.
+        ([*_THREE_CODES, *_HANDBOOK], ["ERR_POOL_EXHAUSTED", "ERR_TIMEOUT"]),
+        # No passage says which codes are 5xx: nothing is stated.
+        (_THREE_CODES, []),
+    ],
+)
+def test_a_status_class_is_read_as_the_codes_the_handbook_maps_into_it(
+    evidence: list[EvidenceItem], says: list[str]
+) -> None:
+    stated = _stated("payment-gateway 5xx 错误率峰值几点？多少？", evidence, 0)
+    assert sorted(code for text in stated for code in says if code in text) == says
+    assert len(stated) == len(says)
+    assert not any("ERR_DUPLICATE_ORDER" in text for text in stated)
+
+
+@pytest.mark.parametrize(
+    ("question", "states"),
+    [
+        # The p99 part is answered although nothing read names the host of the other part.
+        (
+            "At the worst minute of gateway p99 latency, what was the p99 and when, and what was pay-mysql-01's CPU?",
+            True,
+        ),
+        # A group no series carries: no statistic, the gate stays shut.
+        ("How high did the lag of consumer group notify-refund-events get today?", False),
+    ],
+)
+def test_a_part_answered_by_a_statistic_of_its_series_stands_on_its_own(question: str, states: bool) -> None:
+    needs = derive_needs(question).needs
+    assert states_a_statistic(needs, _PER_SERVICE, zh=False) is states
+
+
+def test_a_status_class_asked_also_searches_which_codes_belong_to_it() -> None:
+    question = "payment-gateway 5xx 错误率峰值几点？多少？"
+    request = PlanRequest(
+        question=question,
+        tools=[{"name": "lookup_knowledge"}, {"name": "query_metrics"}],
+        round=1,
+        needs=derive_needs(question),
+    )
+    live = datetime(2026, 3, 14, 15, 59, tzinfo=UTC)
+    output = RulePlanner(live_until=lambda: live).plan(request).output
+    assert output is not None
+    first = output.calls[0]
+    assert first.tool == "lookup_knowledge"
+    assert "5xx 状态码" in first.arguments["query"]
+    assert first.arguments["top_k"] == 10
+    assert not any(c.purpose == "status class" for c in output.calls)  # no room for another search

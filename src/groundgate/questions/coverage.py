@@ -55,7 +55,7 @@ from groundgate.questions.needs import (
 from groundgate.questions.record_fields import asks_field_stated
 from groundgate.questions.statements import _FLAT, Statement, statement
 from groundgate.questions.when import predicate_codes, reference_event_words
-from groundgate.questions.window_stats import stats_unsaid
+from groundgate.questions.window_stats import stat_terms_said, stats_unsaid
 from groundgate.text.segmentation import is_cjk_text, jieba_tag, normalize, stem, tokenize
 
 __all__ = ["NeedMatch", "Statement", "TermEquivalents", "is_rule_name", "match_need", "statement"]
@@ -649,6 +649,7 @@ def _comparable_terms(need: Need, s: Statement, words: TermEquivalents | None) -
     event the asked time is measured from; the answer may say it its own way ("14 days before the
     revocation") or not at all."""
     failure = failure_terms(need)  # "why did ORD-… fail": the cause line need not say `fail`
+    failure |= stat_terms_said(need, s.text)  # "worst minute": said by "peaked at … at 14:20"
     checkable = [t for t in need.terms if _checkable(s, t, words) and term_weight(t) > 0 and t not in failure]
     reference = reference_event_words(need)
     if reference and any(t not in reference for t in checkable):

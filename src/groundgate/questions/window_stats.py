@@ -20,7 +20,7 @@ from typing import Final
 
 from groundgate.contracts import ConditionKind, Need
 
-__all__ = ["AskedStat", "StatKind", "asked_stats", "asked_window", "stats_unsaid"]
+__all__ = ["AskedStat", "StatKind", "asked_stats", "asked_window", "stat_terms_said", "stats_unsaid"]
 
 
 class StatKind(StrEnum):
@@ -86,6 +86,17 @@ _PEAK: Final = re.compile(
     re.IGNORECASE,
 )
 _LOW: Final = re.compile(r"最低|谷值|最小|\b(?:lowest|min(?:imum)?|trough)\b", re.IGNORECASE)
+#: "the worst minute of gateway p99", `最差的一分钟`: the extreme in the bad direction of the metric.
+_WORST: Final = re.compile(r"最差|最糟|最严重|\bworst\b", re.IGNORECASE)
+#: A metric where lower is worse (a success or hit rate, availability): its worst is its low.
+_LOWER_WORSE: Final = re.compile(
+    r"成功率|命中率|可用性|\b(?:success|hit)\s+rate\b|\bavailability\b", re.IGNORECASE
+)
+#: A metric where higher is worse (latency, errors, lag, a queue): its worst is its peak.
+_HIGHER_WORSE: Final = re.compile(
+    r"延迟|耗时|错误率|积压|排队|\bp9\d\b|\blatency\b|\berror\s+rate\b|\blag\b|\bwait\s+queue\b",
+    re.IGNORECASE,
+)
 
 
 def asked_stats(need: Need) -> tuple[AskedStat, ...]:
@@ -109,7 +120,21 @@ def asked_stats(need: Need) -> tuple[AskedStat, ...]:
         found.append(AskedStat(StatKind.PEAK))
     elif _LOW.search(text) and not _asks_limit(text):
         found.append(AskedStat(StatKind.LOW))
+    elif (worst := _worst(text)) is not None:
+        found.append(AskedStat(worst))
     return tuple(found)
+
+
+def _worst(text: str) -> StatKind | None:
+    """ "The worst minute" of a metric (Session 31, round 3): its peak when higher is worse (latency, an
+    error rate, lag), its low when lower is worse (a success or hit rate); None when the words name
+    no metric of a known direction, or both."""
+    if not _WORST.search(text) or _asks_limit(text):
+        return None
+    lower, higher = _LOWER_WORSE.search(text) is not None, _HIGHER_WORSE.search(text) is not None
+    if lower == higher:
+        return None
+    return StatKind.LOW if lower else StatKind.PEAK
 
 
 def _spans(text: str) -> list[AskedStat]:
@@ -169,3 +194,34 @@ def stats_unsaid(need: Need, text: str) -> list[str]:
         if not said:
             missing.append(stat.kind.value)
     return missing
+
+
+#: The words that ask the statistic itself (the extreme, its minute, its direction): a statement that
+#: gives the statistic says them its own way ("peaked at 3046 at 14:20" for "the worst minute").
+_STAT_WORDS: Final = re.compile(
+    r"^(?:worst|peak(?:ed)?|highest|max(?:imum)?|lowest|min(?:imum)?|minute|minutes|value|最差|最糟|最严重"
+    r"|最高|峰值|最大|最低|最小|谷值|几点|分钟|哪一分钟)$",
+    re.IGNORECASE,
+)
+#: A metric's name and the everyday words for what it measures (`http_request_duration_p99_ms` is the
+#: latency): a statement naming the series names them.
+_METRIC_WORDS: Final = (
+    (re.compile(r"\w*_duration_\w*|\w*_latency\w*"), re.compile(r"^(?:latency|延迟|耗时)$", re.IGNORECASE)),
+    (re.compile(r"\w*_error_rate\b"), re.compile(r"^(?:error|errors|错误率)$", re.IGNORECASE)),
+    (re.compile(r"\w*_consumer_lag\b"), re.compile(r"^(?:lag|积压|消费延迟)$", re.IGNORECASE)),
+)
+
+
+def stat_terms_said(need: Need, text: str) -> set[str]:
+    """The need's words a statement giving the statistic it asks says its own way (Session 31, round 3):
+    the words that ask the statistic (`worst`, `minute`), once the statement gives it (`stats_unsaid`
+    finds nothing missing) — not a series' summary, which states every series' extremes alike — and the everyday words for the metric the statement names by its series
+    name (`latency` for `http_request_duration_p99_ms{…}`). None for a need asking no statistic."""
+    if not asked_stats(need) or _WINDOW_SUMMARY.search(text) or stats_unsaid(need, text):
+        return set()  # a series' summary (`max 0.15 at 14:20`) is no statistic stated of the asked series
+    said = {t for t in need.terms if _STAT_WORDS.match(t)}
+    for name, words in _METRIC_WORDS:
+        if name.search(text):
+            said |= {t for t in need.terms if words.match(t)}
+    # A word the statement says itself (`最高` of `峰值（最高值）`) is compared as usual.
+    return {t for t in said if t.lower() not in text.lower()}

@@ -34,6 +34,7 @@ from groundgate.questions.moments import asked_minutes
 from groundgate.questions.needs import term_weight
 from groundgate.questions.record_fields import asked_fields, named_orders, record_field
 from groundgate.questions.statements import adds_to_rule_before
+from groundgate.questions.status_classes import asked_status_class
 from groundgate.questions.window_stats import asked_stats
 from groundgate.runtime.log_lines import line_set_units
 from groundgate.runtime.window_stats import partial_summaries, window_stat_units
@@ -441,6 +442,7 @@ def choose_units(
     words; `keep` vetoes one (e.g. a passage a higher authority contradicts)."""
     zh = needs.language == "zh-CN"
     units: list[Unit] = []
+    together: list[set[str]] = []
     # Session 30: a window statistic asked, a series read in chunks: no chunk's summary is the whole.
     partial = partial_summaries(evidence) if any(asked_stats(n) for n in needs.needs) else set()
     for item in evidence:
@@ -452,10 +454,10 @@ def choose_units(
         units += _point_units(evidence, need, zh, len(units))
         # Session 30: a statistic over a window (peak, first/last minute over a threshold, back under).
         # … and the log lines of one kind as a set (how many, the first and the last).
-        stated = [
-            *window_stat_units(evidence, need, zh, _other_words(needs, need)),
-            *line_set_units(evidence, need, needs.resolved_question, zh),
-        ]
+        stats = window_stat_units(evidence, need, zh, [*need.terms, *_other_words(needs, need)])
+        if len(stats) > 1 and asked_status_class(need.text) is not None:
+            together.append({text for text, _ in stats})  # "5xx": each code's figure, all of them
+        stated = [*stats, *line_set_units(evidence, need, needs.resolved_question, zh)]
         if not partial:
             # A series read whole has its summary among the units: a statistic whose figures it already
             # states (`max 0.184 at 09:20`) would only take the place of another statement (an alert
@@ -495,6 +497,9 @@ def choose_units(
         on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
         on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
         chosen = [s for s in on_topic if allowed(s)][:2]
+    for group in together:  # Session 31: one code of a status class stated, every code of it is
+        if any(s.unit.text in group for s in chosen):
+            chosen += [s for s in scored if s.unit.text in group and s not in chosen and allowed(s)]
     # Session 30 (tune22): the asked fields of a named record, beside whatever else is stated.
     chosen += [s for s in _asked_record_fields(needs, scored, chosen) if allowed(s)]
     units = [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]

@@ -41,6 +41,7 @@ from groundgate.questions import TermEquivalents, derive_needs, is_rule_name, ro
 from groundgate.questions.equivalents import bundled_equivalents
 from groundgate.questions.log_lines import asked_lines
 from groundgate.questions.moments import asks_value_at
+from groundgate.questions.status_classes import asked_status_class, class_query
 from groundgate.questions.window_stats import asked_stats, asked_window
 from groundgate.runtime.answers import Unit, choose_units
 from groundgate.runtime.roles import ExecuteRequest, PlanRequest, RoleOutcome
@@ -134,6 +135,13 @@ class RulePlanner:
             # budget after them).
             stat_calls = self._stat_calls(request.unmet_needs, question) if "query_metrics" in tools else []
             stat_calls += self._line_calls(request.unmet_needs, question) if "query_logs" in tools else []
+            # "5xx 错误率": the first search also asks which codes return a status of that class (the
+            # round has no room for another search beside the chunked reads).
+            classed = [c for c in stat_calls if c.purpose == "status class"]
+            stat_calls = [c for c in stat_calls if c.purpose != "status class"]
+            if classed and calls and calls[0].tool == "lookup_knowledge":
+                query = f"{calls[0].arguments['query']} {classed[0].arguments['query']}"
+                calls[0] = calls[0].model_copy(update={"arguments": {"query": query, "top_k": 10}})
             if stat_calls:
                 calls[1:1] = stat_calls
                 targets[1:1] = [c.purpose or "window statistic" for c in stat_calls]
@@ -294,7 +302,7 @@ class RulePlanner:
             )
             chunks = [(end.replace(hour=0, minute=0), end), *hours]
         lowered = " ".join([text, *(n.text for n in asking)]).lower()
-        return [
+        reads = [
             ToolCall(
                 tool="query_metrics",
                 arguments={"name": metric, "start": a.isoformat(), "end": b.isoformat()},
@@ -303,6 +311,16 @@ class RulePlanner:
             for metric in _hinted_metrics(lowered, first_named=True)[:1]
             for a, b in chunks
         ]
+        # "5xx 错误率": the error-code handbook says which codes return a status of that class.
+        digit = next((d for n in asking if (d := asked_status_class(n.text)) is not None), None)
+        if reads and digit is not None:
+            query = class_query(digit, is_cjk_text(text))
+            reads.append(
+                ToolCall(
+                    tool="lookup_knowledge", arguments={"query": query, "top_k": 10}, purpose="status class"
+                )
+            )
+        return reads
 
     def _line_calls(self, unmet: Sequence[Need], question: str) -> list[ToolCall]:
         """The log lines of one kind asked about as a set (Session 30, `questions.log_lines`): the live

@@ -74,6 +74,7 @@ from groundgate.questions import (
 from groundgate.runtime.budgets import Budgets
 from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
 from groundgate.runtime.tool_trace_summary import build_tool_trace_summary
+from groundgate.runtime.window_stats import class_weight, states_a_statistic
 from groundgate.verify import fidelity
 from groundgate.verify.evidence_items import (
     EvidenceItem,
@@ -380,10 +381,14 @@ class Orchestrator:
         # "Why did ORD-… fail?": of the record's lines, those that say a cause come first — not those
         # that repeat `FAILED`, which the question's own word would favour (docs/design.md §8).
         causes = [n for n in state.needs.needs if failure_terms(n)]
+        passages = (d.text for r in state.results if r.status is ToolStatus.OK for d in r.documents)
+        of_class = class_weight(state.needs.needs, passages)  # "5xx": the class's codes and series
 
         def relevance(item: EvidenceItem) -> float:
             said = f"{item.text} {item.source}".lower()
-            score = 2 * sum(name in said for name in names) + sum(word in said for word in words)
+            score = (
+                2 * sum(name in said for name in names) + sum(word in said for word in words) + of_class(item)
+            )
             if causes:
                 view = statement(item.text, item.source)
                 score += sum(1 for n in causes if gives_kind(view, n))
@@ -392,7 +397,9 @@ class Orchestrator:
         items = qualified_evidence(state.results, limit=self.budgets.max_candidates, relevance=relevance)
         anchors = question_anchors(state.resolved)
         if anchors and not any(mentions_any(item.text, anchors) for item in items):
-            return []
+            # A part answered by a statistic of a series it names stands on its own (Session 31).
+            zh = state.needs.language == "zh-CN"
+            return items if states_a_statistic(state.needs.needs, items, zh) else []
         return items
 
     def _elapsed(self, state: _RunState) -> float:

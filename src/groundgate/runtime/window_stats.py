@@ -16,19 +16,20 @@ carries gives no statement, so a miss stays a gap instead of a wrong figure.
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 from typing import Any
 
 from groundgate.compose.templates import Templates, templates
 from groundgate.contracts import Need
+from groundgate.questions.status_classes import asked_status_class, class_codes
 from groundgate.questions.window_stats import AskedStat, StatKind, asked_stats, asked_window
 from groundgate.text.lexicon import default_lexicon
 from groundgate.verify.evidence_items import EvidenceItem, mentions_any
 from groundgate.verify.series import Point, plain, points_excerpt
 
-__all__ = ["partial_summaries", "window_stat_units"]
+__all__ = ["class_weight", "partial_summaries", "states_a_statistic", "window_stat_units"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -112,13 +113,31 @@ def _minute_of_day(stamp: str) -> int:
     return int(stamp[11:13]) * 60 + int(stamp[14:16])
 
 
-def _matching(series: Sequence[_Series], need: Need, context: Sequence[str] = ()) -> list[_Series]:
+def _matching(
+    series: Sequence[_Series], need: Need, context: Sequence[str] = (), codes: frozenset[str] | None = None
+) -> list[_Series]:
     """The series the need is about: every name it gives is carried by the series' name or labels
-    (hyphens, underscores and the lexicon alike); with no name, the one series read, if only one."""
+    (hyphens, underscores and the lexicon alike); with no name, the one series read, if only one.
+    With a status class asked ("5xx"), every series labelled by one of its `codes`, and only those."""
     if not need.anchors:
         return list(series) if len(series) == 1 else []
     found = [s for s in series if all(mentions_any(f"{s.name} {s.labels}", [a]) for a in need.anchors)]
+    if codes is not None:
+        return [s for s in found if any(v in codes for v in _label_values(s))]
     return _unambiguous(found, context)
+
+
+def _label_values(series: _Series) -> list[str]:
+    return [pair.partition("=")[2] for pair in series.labels.split(",") if pair]
+
+
+def _class_codes(evidence: Sequence[EvidenceItem], need: Need) -> frozenset[str] | None:
+    """The error codes of the status class the need names ("5xx"), as the passages at hand map them
+    (`questions.status_classes`); None when it names no class (Session 31, round 3)."""
+    digit = asked_status_class(need.text)
+    if digit is None:
+        return None
+    return frozenset(class_codes((i.text for i in evidence if not i.fact_type), digit))
 
 
 def _unambiguous(series: Sequence[_Series], context: Sequence[str]) -> list[_Series]:
@@ -164,22 +183,42 @@ def window_stat_units(
     window = asked_window(need)
     texts = templates("zh-CN" if zh else "en")
     units: list[Stated] = []
-    for series in _matching(_raw_series(evidence), need, context):
-        points = [p for p in series.points if window is None or window[0] <= p[0][11:16] <= window[1]]
-        if len(points) < 3 or not _evenly_spaced(points):
-            continue
-        if window is None and not _whole(series, evidence):
-            continue  # the raw chunks may not hold all of the day: its peak may lie outside them
-        if window is not None and (points[0][0][11:16], points[-1][0][11:16]) != window:
-            continue  # the asked window was not read whole
-        for stat in stats:
-            for text, named in _statements(series, points, stat, texts, zh, window is not None):
-                # Every minute the statement names is quoted from the points (the window's ends, the
-                # peak a recovery is counted from); its one figure is the first point's value.
-                quotes: dict[tuple[str, str], tuple[EvidenceItem, str]] = {}
-                for ts, v, item in named:
-                    quotes.setdefault((item.citation_id, ts), (item, _excerpt(ts, v)))
-                units.append((text, tuple(quotes.values())))
+    codes = _class_codes(evidence, need)
+    matching = _matching(_raw_series(evidence), need, context, codes)
+    for series in matching:
+        said = _series_units(series, evidence, stats, window, texts, zh)
+        if not said and codes is not None:
+            return []  # a status class asked: some of its codes' figures without the others' is no answer
+        units += said
+    return units
+
+
+def _series_units(
+    series: _Series,
+    evidence: Sequence[EvidenceItem],
+    stats: Sequence[AskedStat],
+    window: tuple[str, str] | None,
+    texts: Templates,
+    zh: bool,
+) -> list[Stated]:
+    """The statements of the asked statistics of one series, each with its quotes; none when the
+    points read do not hold the whole window evenly."""
+    points = [p for p in series.points if window is None or window[0] <= p[0][11:16] <= window[1]]
+    if len(points) < 3 or not _evenly_spaced(points):
+        return []
+    if window is None and not _whole(series, evidence):
+        return []  # the raw chunks may not hold all of the day: its peak may lie outside them
+    if window is not None and (points[0][0][11:16], points[-1][0][11:16]) != window:
+        return []  # the asked window was not read whole
+    units: list[Stated] = []
+    for stat in stats:
+        for text, named in _statements(series, points, stat, texts, zh, window is not None):
+            # Every minute the statement names is quoted from the points (the window's ends, the
+            # peak a recovery is counted from); its one figure is the first point's value.
+            quotes: dict[tuple[str, str], tuple[EvidenceItem, str]] = {}
+            for ts, v, item in named:
+                quotes.setdefault((item.citation_id, ts), (item, _excerpt(ts, v)))
+            units.append((text, tuple(quotes.values())))
     return units
 
 
@@ -267,3 +306,37 @@ def _comparison(stat: AskedStat, zh: bool) -> str:
     if zh:
         return f"{word if word in _ZH_UNDER else '低于'}所问阈值"
     return f"{word if word in _EN_UNDER else 'below'} the asked threshold"
+
+
+def class_weight(needs: Sequence[Need], passages: Iterable[str]) -> Callable[[EvidenceItem], float]:
+    """How much more an item matters to a statistic asked of a status class ("5xx 错误率峰值"; Session
+    31, round 3): the passages that map a code to the class, then the raw points and the summaries of
+    the series of those codes, so that every one of them survives the candidate budget (of the five
+    series a read returns, the class's are the ones asked). No weight when no class is asked."""
+    digits = {d for n in needs if asked_stats(n) and (d := asked_status_class(n.text)) is not None}
+    if len(digits) != 1:
+        return lambda item: 0.0
+    digit = digits.pop()
+    codes = frozenset(class_codes(passages, digit))
+
+    def weight(item: EvidenceItem) -> float:
+        if not item.fact_type:
+            return 3.0 if class_codes([item.text], digit) else 0.0
+        value = item.value if isinstance(item.value, Mapping) else {}
+        labels = dict(value.get("labels") or {})
+        if not any(str(v) in codes for v in labels.values()):
+            return 0.0
+        if item.fact_type == "metric.points":
+            return 4.0 if value.get("aggregation", "raw") == "raw" else 3.0
+        return 3.5 if item.fact_type == "metric.summary" else 0.0
+
+    return weight
+
+
+def states_a_statistic(needs: Sequence[Need], evidence: Sequence[EvidenceItem], zh: bool) -> bool:
+    """Whether the evidence states a window statistic one of the needs asks, of a series every name
+    of that need is carried by (Session 31, round 3): "At the worst minute of gateway p99 latency,
+    what was the p99 and when, and what was pay-mysql-01's CPU at that moment?" is answered in part
+    although nothing read names pay-mysql-01."""
+    words = [w for n in needs for w in (*n.anchors, *n.terms) if w]
+    return any(window_stat_units(evidence, n, zh, words) for n in needs if asked_stats(n))
