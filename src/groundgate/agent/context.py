@@ -47,6 +47,7 @@ from groundgate.agent.manners import without_manners
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.rambling import to_the_point
+from groundgate.agent.reviewing import read_polite_english, read_reviewing
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
 from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, WORD_CLASSES, entities_in
@@ -169,6 +170,10 @@ _AHEAD_TIME = re.compile(
 )
 
 
+#: What a follow-up that only names a time says besides it ("去年十二月那趟", "换成去年十二月").
+_ONLY_TIME = re.compile(_PAST_TIME.pattern + r"|那趟|那次|那回|出差|换成|如果是|要是|的|\s")
+
+
 def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     """(old, new): the word of `previous` that `focus` replaces with one of the same class (a month
     replaces a month: "3 月份到期的待办" → "我要问的是 4 月份的"; the present an earlier time:
@@ -184,6 +189,14 @@ def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     went, ahead = _PAST_TIME.search(focus), _AHEAD_TIME.search(previous)
     if went and ahead and not _PAST_TIME.search(previous):
         return ahead.group(0), went.group(0)
+    # "今年二月出差那几天…" → "那换成下个月出差呢？": a time ahead replaces the earlier one; a follow-up
+    # that is only an earlier time ("那去年十二月那趟呢？") after a question placed in none puts that
+    # time before it (blind 21)
+    later, earlier = _AHEAD_TIME.search(focus), _PAST_TIME.search(previous)
+    if later and earlier and not went:
+        return earlier.group(0), later.group(0)
+    if went and not ahead and not _PAST_TIME.search(previous) and not _ONLY_TIME.sub("", focus):
+        return "", f"{focus}，"
     for group in REPLACEABLE_CLASSES:
         new = next((w for w in sorted(group, key=len, reverse=True) if w in focus), None)
         if new is None:
@@ -326,7 +339,7 @@ def resolve_context(
     text = question.strip().replace("俺", "我")
     # "Can I already take annual leave (年假)?": a question written in English is read in the
     # documents' words (`agent.english`), since every cue table is Chinese.
-    text = read_english(text)
+    text = read_english(read_polite_english(text))
     # "我的 annual leave 一年有几天？": the HR words of chat English inside a Chinese question, glossed.
     text = read_mixed(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
@@ -342,7 +355,7 @@ def resolve_context(
     text = without_manners(text)
     # "……扯远了，其实就想问一句：婚假要交啥材料？": a rambling message read from its point (`agent.rambling`);
     # "审批下属的病假时，…": the asker's own approving is circumstance (`agent.approving`).
-    text = read_approving(to_the_point(text))
+    text = read_reviewing(read_approving(to_the_point(text)))
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

@@ -123,7 +123,7 @@ _LAST_YEAR = re.compile(r"去年|上一年|上年度")
 _YEAR_BEFORE = re.compile(r"前年")
 _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
 #: "那会儿的伙食补贴按多少算", "那趟的伙食补贴": the rule of the time the question places itself at, not today's.
-_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回")
+_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回|那几天")
 _MONTH = re.compile(r"(?:(\d{4})\s*年|(今年|去年))?\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
 

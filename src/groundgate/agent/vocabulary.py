@@ -297,7 +297,7 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "金额正好 5000" states the case, it asks no amount
         r"不超过|能报(?!销|吗)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
         r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前(?!准备|备好|谢)|头一天|前一天|打个?招呼|"
-        r"多长时间|多长的?时间|最晚(?:得|要)?在|"
+        r"多长时间|多长的?时间|最晚(?:得|要)?在|(?:什么|多少|几)比例|"
         # "最晚什么时候得交？": by when a claim is handed in is its time limit (blind 18)
         r"最晚(?:什么时候|啥时候|哪天|几号)(?:得|要|必须)?(?:交|提交|报|申请)|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
@@ -353,7 +353,7 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
         r"(?:可以|能)(?:申请|休|报|请)[^？?]*吗|给报吗|报不报|给不给|包不包括|算不算|含不含|包括[^？?]*吗|能[^？?，,]{1,8}吗|"
         # "现在能请年假不？": a yes-no question closed by 不
-        r"能[^？?，,]{1,8}不\s*[？?]?$|"
+        r"能[^？?，,]{1,8}不\s*[？?]?$|(?:可以|能)(?:折算|折现|兑换|换成)[^？?，,]{0,6}吗|"
         # "年假和病假，哪个可以按小时请？": which of two may be taken a way asks each one's condition (blind 17)
         r"(?:哪个|哪种|哪一种|哪一个|哪些)(?:假)?(?:可以|能)(?:按|分|拆|请|休|报)|"
         # "实习生出差的费用也是直接报消？": a statement put up as a question, whether one may do it
