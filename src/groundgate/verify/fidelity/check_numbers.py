@@ -405,11 +405,32 @@ def _replaces(m: Mention, differing: list[Mention], x: _Ctx) -> bool:
     unmet = [c for c in own if not any(_num_match(c, e) for e in differing)]
     if len(left) == 1 and len(unmet) == 1:
         return True
-    slot = _slot(x.source, m.start)
-    if len(slot) < 2:
-        return False
     text = x.aligned.mentions.text
-    return any(_slot(text, e.start) == slot for e in differing)
+    slot = _slot(x.source, m.start)
+    if len(slot) >= 2 and any(_slot(text, e.start) == slot for e in differing):
+        return True
+    # `一线城市住宿每晚至少 800 元` over `一线城市每晚不超过 600 元，其他城市每晚不超过 400 元`: the one figure
+    # whose clause shares the most words with the claim's clause before its figure
+    words = _clause_words(x.source, m.start)
+    shared = sorted((len(words & _clause_words(text, e.start)) for e in differing), reverse=True)
+    return shared[0] >= 2 and shared[0] > shared[1]
+
+
+_CLAUSE_START = re.compile(r"[，,；;。.!?！？\n:：]")
+_WORD_RX = re.compile(r"[A-Za-z]{3,}|[\u4e00-\u9fff]{2,}")
+
+
+def _clause_words(text: str, end: int) -> set[str]:
+    """The words of the clause that ends at `end` (English words, Chinese character pairs)."""
+    starts = [found.end() for found in _CLAUSE_START.finditer(text, max(0, end - 80), end)]
+    clause = text[starts[-1] if starts else max(0, end - 80) : end]
+    words: set[str] = set()
+    for run in _WORD_RX.findall(clause):
+        if run.isascii():
+            words.add(run.lower())
+        else:
+            words.update(run[i : i + 2] for i in range(len(run) - 1))
+    return words
 
 
 def _slot(text: str, start: int) -> str:
