@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
 from typing import Any
 
 import pytest
 
-from groundgate.contracts import EvidenceType, RetryContext
+from groundgate.contracts import RetryContext
 from groundgate.questions import derive_needs
 from groundgate.runtime.offline import RulePlanner
 from groundgate.runtime.roles import PlanRequest
 from groundgate.runtime.window_stats import partial_summaries, window_stat_units
+from groundgate.testing.evidence import metric_fact
 from groundgate.verify.evidence_items import EvidenceItem
 from groundgate.verify.series import confirms_point
 
@@ -48,7 +48,7 @@ def _points(minutes: range, *, cid: str) -> EvidenceItem:
         "aggregation": "raw",
         "points": [[f"2026-03-14T13:{m:02d}:00Z", VALUES[m]] for m in minutes],
     }
-    return _metric_item(cid, "metric.points", value)
+    return metric_fact(cid, "metric.points", value)
 
 
 def _summary(first: int, last: int, *, cid: str) -> EvidenceItem:
@@ -59,29 +59,9 @@ def _summary(first: int, last: int, *, cid: str) -> EvidenceItem:
         "last_at": f"2026-03-14T13:{last:02d}:00Z",
         "max": max(VALUES[first : last + 1]),
     }
-    return _metric_item(cid, "metric.summary", value)
+    return metric_fact(cid, "metric.summary", value)
 
 
-def _metric_item(cid: str, kind: str, value: dict[str, Any]) -> EvidenceItem:
-    """A verified metric fact as the metric store returns it (`metric.points` / `metric.summary`)."""
-    text = json.dumps(value)
-    return EvidenceItem(
-        "inv",
-        cid,
-        "query_metrics",
-        "metric_store",
-        text,
-        text,
-        EvidenceType.VERIFIED_FACT,
-        2,
-        0.0,
-        kind,
-        None,
-        value,
-    )
-
-
-#: The day read whole (its summary) and in two raw chunks.
 WHOLE = [
     _summary(0, 19, cid="day"),
     _points(range(10), cid="a:points"),

@@ -3,9 +3,7 @@ for the one series the question asks about, and a day another part names does no
 
 from __future__ import annotations
 
-import json
 from datetime import UTC, datetime
-from typing import Any
 
 import pytest
 
@@ -14,27 +12,10 @@ from groundgate.questions import derive_needs
 from groundgate.runtime.offline import RulePlanner
 from groundgate.runtime.roles import PlanRequest
 from groundgate.runtime.window_stats import states_a_statistic, window_stat_units
+from groundgate.testing.evidence import metric_fact
 from groundgate.verify.evidence_items import EvidenceItem
 
 _VALUES = [1.0, 2.0, 5.0, 9.0, 4.0, 2.0, 1.0, 1.0, 1.0, 1.0]
-
-
-def _item(cid: str, kind: str, value: dict[str, Any]) -> EvidenceItem:
-    text = json.dumps(value)
-    return EvidenceItem(
-        "inv",
-        cid,
-        "query_metrics",
-        "metric_store",
-        text,
-        text,
-        EvidenceType.VERIFIED_FACT,
-        2,
-        0.0,
-        kind,
-        None,
-        value,
-    )
 
 
 def _series(name: str, labels: dict[str, str], scale: float) -> list[EvidenceItem]:
@@ -51,7 +32,10 @@ def _series(name: str, labels: dict[str, str], scale: float) -> list[EvidenceIte
         "max": max(values),
     }
     raw = {"name": name, "labels": labels, "step_seconds": None, "aggregation": "raw", "points": points}
-    return [_item(f"{key}:summary", "metric.summary", summary), _item(f"{key}:points", "metric.points", raw)]
+    return [
+        metric_fact(f"{key}:summary", "metric.summary", summary),
+        metric_fact(f"{key}:points", "metric.points", raw),
+    ]
 
 
 _RATE = "payment_gateway_error_rate"
