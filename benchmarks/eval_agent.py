@@ -36,7 +36,10 @@ measured unseen — 62.5 %, 1 wrong ANSWERED — then tuned on), and `eval_tune_
 manager's view, wrong premises, shorthand and rambling messages; measured unseen — 60.0 %, 4 wrong ANSWERED — then
 tuned on), and `eval_tune_blind21.yaml` (40 more, session 31, an HR
 partner's and a finance reviewer's view, numbers in words, traditional characters, sessions that change one
-condition; measured unseen — 55.0 %, 0 wrong ANSWERED — then tuned on).
+condition; measured unseen — 55.0 %, 0 wrong ANSWERED — then tuned on), and `eval_tune_blind22.yaml` (40 more,
+session 31, a new employee's everyday words, broken rules, old versions and forum rumours quoted as fact, questions
+the documents do not answer, sessions asking why and where it is written; measured unseen — 35.0 %, 4 wrong
+ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -80,6 +83,7 @@ SETS = {
     "tune 19 (unseen 62.5 %, then tuned on)": "eval_tune_blind19.yaml",
     "tune 20 (unseen 60.0 %, then tuned on)": "eval_tune_blind20.yaml",
     "tune 21 (unseen 55.0 %, then tuned on)": "eval_tune_blind21.yaml",
+    "tune 22 (unseen 35.0 %, then tuned on)": "eval_tune_blind22.yaml",
 }
 
 
