@@ -37,7 +37,7 @@ The package, in the order it depends:
 - `units`, `lexicon`, `cues`, `patterns`, `numbers`: tables, compiled regexes and number parsing;
 - `scan` and the `scan_*` passes (identifiers, dates, quantities, cues), run by `extraction`;
 - `matching`, `negation`, `evidence`: comparing values, negation analysis, the evidence index;
-- `report`, `check_numbers`, `check_facts`, `checks`: the per-kind checks and the two public checks.
+- `report`, `replaced`, `check_numbers`, `check_facts`, `checks`: the per-kind checks and the two public checks.
 
 Import from the package itself (`from groundgate.verify.fidelity import check_claim`); the modules
 are its inside.
