@@ -15,6 +15,7 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.conditions import quantity_interval
 from groundgate.questions.needs import term_weight
+from groundgate.questions.record_sets import asks_record_set, names_record_set
 from groundgate.questions.statements import _FLAT, Statement
 from groundgate.questions.when import states_a_time
 from groundgate.text.lexicon import default_lexicon
@@ -273,9 +274,17 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
         return bool(_PERSON_WORDS.search(_without_asked_group(s.text, need)))
     if kind is AnswerKind.PROCEDURE:
         return bool(_ACTION_WORDS.search(s.text)) or any(m.kind in _NUMERIC for m in s.mentions)
+    if kind is AnswerKind.LOCATION:
+        # "Where is our stand-up", "在哪取": a place is named (a room, a floor, a city, a channel, a
+        # path), not who holds the thing ("Team A is the checkout team of Payments-Eng").
+        return bool(_SAYS_PLACE.search(s.text))
     if kind is AnswerKind.STATUS:
         # "ORD-… 现在是什么状态": a state, not another field of the same record (`order.channel … CMB`).
         return bool(_SAYS_STATUS.search(s.text))
+    if kind is AnswerKind.CHOICE and asks_record_set(need.text):
+        # "哪几笔订单…失败的", "which orders failed": the set of records, not one of them (a log line
+        # of one order's failure names one of several).
+        return names_record_set(s.text)
     if _ASKS_RETURNED.search(need.text):
         # "退款接口会返回什么" / "which error code does it return": a code or status, not a rule.
         return any(m.kind == "identifier" for m in s.mentions) or bool(_CODE.search(s.text))
@@ -315,6 +324,17 @@ _SAYS_STATUS: Final = re.compile(
     r"INACTIVE|RUNNING|STOPPED|DONE|CANCEL\w*|EXPIRED|PAID|UNPAID|PROCESSING|CREATED|MITIGATED|DEGRADED|"
     r"HEALTHY|UNHEALTHY|DOWN|ONGOING)\b|成功|失败|处理中|已?退款|已关闭|已完成|待处理|进行中|已取消|已?恢复|"
     r"已解决|降级|正常|异常|未完成|已过期|生效|失效",
+    re.IGNORECASE,
+)
+_SAYS_PLACE: Final = re.compile(
+    r"\b(?:rooms?|floors?|buildings?|offices?|halls?|headquarter\w*|HQ|campus|city|cities|zoom|teams|slack|"
+    r"channels?|online|remote|site|regions?|data\s*cent(?:er|re)s?|clusters?|namespaces?|s?ftp|paths?|"
+    r"director(?:y|ies)|folders?|buckets?|urls?|links?|portal|console|dashboards?|pages?|tabs?|menus?|"
+    r"systems?|servers?|hosts?|repo\w*|wiki|confluence|grafana|kibana|e-?mail|inbox|queues?|topics?|"
+    r"databases?|tables?|files?|endpoints?|address)\b"
+    r"|(?:^|[\s(（:：])[/#~]\w|https?://|(?-i:\b(?:in|at|on|under|via|inside|into|from)\s+(?:the\s+)?[A-Z#/`])"
+    r"|室|楼|层|厅|城市|[省市区县]|路径|目录|文件夹|频道|群|线上|官网|后台|控制台|系统|地址|总部|办公|现场|平台|页面|"
+    r"菜单|邮箱|邮件|服务器|机房|仓库|[在到于往][^，。；;,]{1,20}(?:中|里|上|内|下|处)",
     re.IGNORECASE,
 )
 _ASKS_RETENTION: Final = re.compile(

@@ -32,6 +32,8 @@ _ZH_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"(?:真的|真是|确实|到底)是?[^，。？?]{0,12}(?:的问题|的原因|导致的|造成的|引起的)|真正的?原因",
             AnswerKind.REASON,
         ),
+        # "哪几笔订单…失败的" asks which ones (their identifiers), not how many.
+        (r"哪几(?:笔|单|个|条|家|位|项|台)", AnswerKind.CHOICE),
         # "要经过哪几级审批" asks who approves, not a count.
         (r"谁|哪位|何人|(?:哪|几)几?级审批|审批人是|哪些人(?:审批|批准)", AnswerKind.PERSON),
         # "那几天普通变更能做吗": `那几天`, `这几天`, `前几天` point at days, they ask no count.
@@ -103,6 +105,8 @@ _EN_KINDS: Final[tuple[tuple[re.Pattern[str], AnswerKind], ...]] = tuple(
             r"percentage|p\d\d|[a-z]+_[a-z_]+)\b[^?]{0,60}\b(?:at|around)\s+\d{1,2}:\d{2}\b",
             AnswerKind.QUANTITY,
         ),
+        # "ORD-… - where is it at?" asks how far the record has got, not a place.
+        (r"\bwhere\s+(?:is|are)\s+(?:it|this|that|they|things)\s+at\b", AnswerKind.STATUS),
         (r"\bwhere\b", AnswerKind.LOCATION),
         (r"\bstatus\b|\bstate\s+of\b", AnswerKind.STATUS),
         (r"\bwhich\b", AnswerKind.CHOICE),
@@ -129,6 +133,14 @@ _EN_CASE_LEAD: Final = re.compile(
 
 def answer_kind(part: str, zh: bool) -> AnswerKind:
     if not zh:
+        # "I just joined the checkout team. When is our stand-up": a scene sentence before the
+        # asking one hides its question word from the patterns anchored at the start.
+        asking = _EN_SCENE.sub("", part, count=1)
+        if asking != part:
+            kind = answer_kind(asking, zh)
+            # A yes/no question keeps its scene: whether its case holds is asked with it.
+            if kind not in (AnswerKind.OTHER, AnswerKind.YES_NO):
+                return kind
         part = _EN_CASE_LEAD.sub("", part, count=1)
     for pattern, kind in _ZH_KINDS if zh else _EN_KINDS:
         if pattern.search(part):
@@ -139,6 +151,9 @@ def answer_kind(part: str, zh: bool) -> AnswerKind:
         return AnswerKind.QUANTITY
     return AnswerKind.OTHER
 
+
+#: The sentences before the last of an English part ("I just joined the checkout team. When …").
+_EN_SCENE: Final = re.compile(r"^.*[.!]\s+(?=[A-Z])", re.DOTALL)
 
 #: A terse question naming a measure at a clock time ("p99 latency at 14:03?", "支付成功率 14:16？").
 _MEASURE_AT: Final = re.compile(

@@ -33,6 +33,7 @@ from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.parts import opener_topic, soften_lead, split_parts
 from groundgate.questions.rates import as_error_rate
+from groundgate.questions.referred_codes import refer_back_codes
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
 from groundgate.verify import fidelity
 
@@ -631,6 +632,7 @@ def derive_needs(
         # about the order the first part named).
         named = replace(part, anchors=anchors) if anchors != part.anchors else part
         previous = named if (named.anchors or named.terms) else (previous or part)
+    refer_back_codes(needs)  # "今天哪几笔订单是因为*这个错误*失败的" is about the code named before
     if len(needs) > 1:
         for need in needs:
             # Words a later part took over from this one ("its error budget") are still this one's.

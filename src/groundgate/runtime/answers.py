@@ -33,6 +33,7 @@ from groundgate.questions.coverage import NeedMatch
 from groundgate.questions.moments import asked_minutes
 from groundgate.questions.needs import term_weight
 from groundgate.questions.record_fields import asked_fields, named_orders, record_field
+from groundgate.questions.record_sets import records_listed
 from groundgate.questions.statements import adds_to_rule_before
 from groundgate.questions.status_classes import asked_status_class
 from groundgate.questions.window_stats import asked_stats
@@ -502,6 +503,9 @@ def choose_units(
             chosen += [s for s in scored if s.unit.text in group and s not in chosen and allowed(s)]
     # Session 30 (tune22): the asked fields of a named record, beside whatever else is stated.
     chosen += [s for s in _asked_record_fields(needs, scored, chosen) if allowed(s)]
+    for need in needs.needs:  # Session 31: each record of an asked set, one read line each
+        listed = [scored[n] for n in records_listed(need, [s.unit.text for s in scored])]
+        chosen += [s for s in listed if s not in chosen and allowed(s)]
     units = [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
     # A clause cut from a sentence that is stated whole says nothing more: state it once.
     kept: list[Unit] = []
