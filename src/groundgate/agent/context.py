@@ -42,6 +42,7 @@ from groundgate.agent.contracts import (
 )
 from groundgate.agent.dialect import read_cantonese
 from groundgate.agent.english import read_chat, read_english, read_mixed
+from groundgate.agent.everyday import read_everyday, where_written
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
 from groundgate.agent.negative import read_no_longer
@@ -271,6 +272,8 @@ def _same_asked_for(question: str, previous: str) -> str | None:
     """ "那西部项目组的同事去北京呢？他们也是这个数吗？": the earlier question asked for the case the
     first part names (who, where), so that case is a condition of the answer — not a new question
     with nothing to ask."""
+    if (written := where_written(question, previous)) is not None:
+        return written  # "这规定写在哪儿？": the rule just asked, stated again with its document
     parts = [p for p in re.split(r"[？?]", question) if p.strip()]
     if len(parts) < 2 or not _SAME_AGAIN.search(parts[-1]) or not re.search(r"呢\s*$", parts[0]):
         return None
@@ -355,7 +358,7 @@ def resolve_context(
     text = without_manners(text)
     # "……扯远了，其实就想问一句：婚假要交啥材料？": a rambling message read from its point (`agent.rambling`);
     # "审批下属的病假时，…": the asker's own approving is circumstance (`agent.approving`).
-    text = read_reviewing(read_approving(to_the_point(text)))
+    text = read_everyday(read_reviewing(read_approving(to_the_point(text))))
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

@@ -50,6 +50,7 @@ from groundgate.agent.contracts import (
     SemanticQueryPlan,
     ToolCall,
 )
+from groundgate.agent.everyday import asks_unwritten, asks_where_written
 from groundgate.agent.holders import someone_elses_tasks
 from groundgate.agent.subjects import asking_clause_terms, subject_terms
 from groundgate.agent.vocabulary import (
@@ -421,6 +422,7 @@ def parts_without_need(question: str) -> list[str]:
         for p in parts
         if ASKS.search(p)
         and not _EXCEPTIONS_ASKED.search(p)
+        and not asks_where_written(p)
         and not any(cue.search(p) for cue in NEED_CUES.values())
         and not _is_task_question(p)
     ]
@@ -439,6 +441,7 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         _WRITE_ACTION.search(question)
         or someone_elses_tasks(question, task_question=_is_task_question(question))
         or _RULE_REASON.search(question)
+        or asks_unwritten(question)
     ):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     # Two policies of two domains compared ("病假…和差旅报销…分别是啥"): the search is bounded by neither.
