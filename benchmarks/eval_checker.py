@@ -38,6 +38,7 @@ DEV_V14 = ROOT / "tests" / "data" / "check_dev_v14.jsonl"
 DEV_V15 = ROOT / "tests" / "data" / "check_dev_v15.jsonl"
 DEV_V16 = ROOT / "tests" / "data" / "check_dev_v16.jsonl"
 DEV_V17 = ROOT / "tests" / "data" / "check_dev_v17.jsonl"
+DEV_V18 = ROOT / "tests" / "data" / "check_dev_v18.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -91,6 +92,7 @@ def main() -> None:
     v15 = {part: run_eval(DEV_V15, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v16 = {part: run_eval(DEV_V16, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v17 = {part: run_eval(DEV_V17, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v18 = {part: run_eval(DEV_V18, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -137,8 +139,9 @@ def main() -> None:
         ("v15", v15),
         ("v16", v16),
         ("v17", v17),
+        ("v18", v18),
     ):
-        tune_label = "not tuned on" if version == "v17" else "tuned on"
+        tune_label = "not tuned on" if version in {"v17", "v18"} else "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
             rows += [
                 _row(
@@ -309,6 +312,14 @@ def main() -> None:
         "measured unseen with the checker of `dedc809`: all 120 balanced accuracy 0.550 (en 0.542, zh 0.558), "
         "recall 0.775, 39 of 120 supported answers PASS, REJECT precision 0.646 (48); tune 0.542, test 0.558. "
         "Not tuned on.",
+        "`dev v18` (tests/data/check_dev_v18.jsonl, 120 pairs, written blind in session 31 by a writer who "
+        "read only v17's first three lines and the README from v17's paragraph on; everyday question answering "
+        "over web-like passages — encyclopaedia paragraphs, product pages and reviews, how-to guides, local "
+        "news, FAQ pages — answered as a chat assistant answers; 12 pairs across languages; 11 kinds of "
+        "one-substring lies: wrong person / place / year / superlative, reversed relation, merged passages, "
+        "invented detail, certainty added, quantity changed, negation flip, changed condition) measured unseen "
+        "with the checker of `5133bae`: all 120 balanced accuracy 0.587 (en 0.600, zh 0.575), recall 0.567, "
+        "73 of 120 supported answers PASS, REJECT precision 0.792 (24); tune 0.567, test 0.608. Not tuned on.",
         "",
         head,
         rule,
