@@ -55,6 +55,7 @@ from groundgate.verify.roles import role_name_findings
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.temporal_order import order_swaps
+from groundgate.verify.waived import waived_obligations
 from groundgate.verify.windows import (
     DISCOURSE,
     MAX_EXCERPT_CHARS,
@@ -573,6 +574,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         or [f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)]
         or organisation_swaps(claim, window, index.all_text)
         or order_swaps(claim, index.all_text)
+        or waived_obligations(claim, index.all_text)
     )
 
 
