@@ -486,7 +486,7 @@ def test_closed_registry_refuses_calls(recorder: Recorder) -> None:
 def test_register_builtin_tools_and_the_clock() -> None:
     with ToolRegistry() as reg, LogStore() as logs, MetricStore() as metrics, OrderStore() as orders:
         names = register_builtin_tools(reg, logs=logs, metrics=metrics, orders=orders, clock=lambda: NOW)
-        assert names == ["query_logs", "query_metrics", "query_order", CLOCK_TOOL]
+        assert names == ["query_logs", "query_metrics", "query_order", "count_orders", CLOCK_TOOL]
         assert reg.get(CLOCK_TOOL).kind == ToolKind.AUXILIARY
         assert reg.get(CLOCK_TOOL).authorization_policy == "public"
         result = _run(reg, CLOCK_TOOL)

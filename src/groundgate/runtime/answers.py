@@ -447,7 +447,8 @@ def choose_units(
     # Session 30: a window statistic asked, a series read in chunks: no chunk's summary is the whole.
     partial = partial_summaries(evidence) if any(asked_stats(n) for n in needs.needs) else set()
     for item in evidence:
-        if item.citation_id not in partial:
+        # An order set is stated by its summary line alone (`_order_set_units`), not its raw fields.
+        if item.citation_id not in partial and item.fact_type != "order.set":
             units += units_of(item, len(units))
     for need in needs.needs:
         if need.kind is AnswerKind.TIME:
@@ -465,6 +466,8 @@ def choose_units(
             # diagnosis' log line showing the cause).
             stated = [(text, quotes) for text, quotes in stated if not _already_said(text, units)]
         units += [Unit(text, quotes, len(units) + n) for n, (text, quotes) in enumerate(stated)]
+    sets = _order_set_units(evidence, len(units))
+    units += sets
     scored = [
         _Scored(u, {n.id: match_need(n, u.view, equivalents=equivalents) for n in needs.needs}, relevance(u))
         for u in units
@@ -506,6 +509,8 @@ def choose_units(
     for need in needs.needs:  # Session 31: each record of an asked set, one read line each
         listed = [scored[n] for n in records_listed(need, [s.unit.text for s in scored])]
         chosen += [s for s in listed if s not in chosen and allowed(s)]
+    # Session 31 round 5: the orders counted by the order store, stated as its summary line.
+    chosen += [s for s in scored if any(s.unit is u for u in sets) and s not in chosen and allowed(s)]
     units = [s.unit for s in sorted(chosen, key=lambda s: s.unit.order)]
     # A clause cut from a sentence that is stated whole says nothing more: state it once.
     kept: list[Unit] = []
@@ -515,6 +520,16 @@ def choose_units(
         if not longer and all(k.text.rstrip(_END) != core for k in kept):
             kept.append(u)
     return kept
+
+
+def _order_set_units(evidence: Sequence[EvidenceItem], order: int) -> list[Unit]:
+    """Each `order.set` fact's summary line (`25 orders (created …): 21 PAID …`), quoted whole."""
+    units: list[Unit] = []
+    for item in evidence:
+        summary = item.value.get("summary") if isinstance(item.value, dict) else None
+        if item.fact_type == "order.set" and isinstance(summary, str) and summary in item.quote_text:
+            units.append(Unit(summary, ((item, summary),), order + len(units)))
+    return units
 
 
 def _asked_record_fields(

@@ -41,6 +41,7 @@ from groundgate.questions import TermEquivalents, derive_needs, is_rule_name, ro
 from groundgate.questions.equivalents import bundled_equivalents
 from groundgate.questions.log_lines import asked_lines
 from groundgate.questions.moments import asks_value_at
+from groundgate.questions.order_sets import asked_order_set
 from groundgate.questions.status_classes import asked_status_class, class_query
 from groundgate.questions.window_stats import asked_stats, asked_window
 from groundgate.runtime.answers import Unit, choose_units
@@ -151,6 +152,10 @@ class RulePlanner:
                         ToolCall(tool="query_order", arguments={"order_id": order_id}, purpose="order state")
                     )
                     targets.append(f"order {order_id}")
+            if "count_orders" in tools:
+                # Session 31 round 5: orders counted or listed by status, failure code and window.
+                calls += self._order_set_calls(request.unmet_needs, question)
+                targets += [c.purpose or "order set" for c in calls if c.tool == "count_orders"]
             if "query_logs" in tools:
                 for trace_id in dict.fromkeys(_TRACE_ID.findall(question)):
                     calls.append(
@@ -321,6 +326,28 @@ class RulePlanner:
                 )
             )
         return reads
+
+    def _order_set_calls(self, unmet: Sequence[Need], question: str) -> list[ToolCall]:
+        """The orders a question asks as a set (`questions.order_sets`): one `count_orders` read, its
+        window the asked clock times on the live day (the last such minute, as for a statistic)."""
+        ask = asked_order_set(unmet, question)
+        if ask is None:
+            return []
+        args: dict[str, Any] = {}
+        if ask.statuses:
+            args["status"] = list(ask.statuses)
+        if ask.failure_codes:
+            args["failure_code"] = list(ask.failure_codes)
+        if ask.window is not None:
+            first = self._last_such_minute(ask.window[0], timedelta(0))
+            if first is None:
+                return []
+            start = first[0] + self.window  # `_last_such_minute` pads by the default window
+            args["start"] = start.isoformat()
+            args["end"] = (
+                start + timedelta(minutes=_minutes(ask.window[1]) - _minutes(ask.window[0]))
+            ).isoformat()
+        return [ToolCall(tool="count_orders", arguments=args, purpose="order set")]
 
     def _line_calls(self, unmet: Sequence[Need], question: str) -> list[ToolCall]:
         """The log lines of one kind asked about as a set (Session 30, `questions.log_lines`): the live

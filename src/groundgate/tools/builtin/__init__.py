@@ -5,6 +5,7 @@
 | `query_logs` | `logs` | `LogStore` | `tenant` | evidence |
 | `query_metrics` | `metrics` | `MetricStore` | `tenant` (metrics are platform-wide) | evidence |
 | `query_order` | `orders` | `OrderStore` | `tenant` | evidence |
+| `count_orders` | `order_query` | `OrderStore` | `tenant` | evidence |
 | `get_current_datetime` | `clock` | — | `public` | auxiliary |
 
 Every store is one SQLite database (a file, or `:memory:`) opened through the standard library's
@@ -58,11 +59,12 @@ def register_builtin_tools(
     orders: OrderStore | None = None,
     clock: Clock | None = None,
 ) -> list[str]:
-    """Register `query_logs`, `query_metrics`, `query_order` for the stores given, and always the
+    """Register `query_logs`, `query_metrics`, `query_order` and `count_orders` for the stores given, and always the
     clock tool `get_current_datetime`. Returns the names registered, in order."""
     from groundgate.tools.builtin.clock import current_datetime_tool
     from groundgate.tools.builtin.logs import query_logs_tool
     from groundgate.tools.builtin.metrics import query_metrics_tool
+    from groundgate.tools.builtin.order_query import count_orders_tool
     from groundgate.tools.builtin.orders import query_order_tool
 
     names: list[str] = []
@@ -77,6 +79,9 @@ def register_builtin_tools(
     if orders is not None:
         spec, run_orders = query_order_tool(orders)
         registry.register(spec, run_orders)
+        names.append(spec.name)
+        spec, run_order_set = count_orders_tool(orders)
+        registry.register(spec, run_order_set)
         names.append(spec.name)
     spec, run_clock = current_datetime_tool(clock)
     registry.register(spec, run_clock)

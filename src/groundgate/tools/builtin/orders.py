@@ -9,6 +9,8 @@ same pair replaces the earlier one.
 Tenancy: `get(tenant, order_id)` reads only that tenant's orders. Another tenant's order is **not
 found** — the tool answers `EMPTY` exactly as for an order that does not exist, never `DENIED`, so
 that the answer does not reveal that the order exists.
+`select(tenant, …)` (the `count_orders` tool, `order_query.py`) likewise reads only that tenant's
+orders.
 
 Order ids: `ORDER_ID_PATTERN`, upper-cased before matching (`ord-20260314-00042` is
 `ORD-20260314-00042`): a prefix of 2-10 letters or digits starting with a letter, an 8-digit date
@@ -163,6 +165,21 @@ def _order_row(line_no: int, obj: dict[str, Any], tenant: str | None) -> _Row | 
     )
 
 
+def _order_of(row: sqlite3.Row) -> Order:
+    return Order(
+        order_id=row["order_id"],
+        status=row["status"],
+        amount=Decimal(row["amount"]) if row["amount"] is not None else None,
+        currency=row["currency"],
+        channel=row["channel"],
+        created_at=from_epoch_us(row["created_at_us"]) if row["created_at_us"] is not None else None,
+        updated_at=from_epoch_us(row["updated_at_us"]) if row["updated_at_us"] is not None else None,
+        failure_code=row["failure_code"],
+        trace_id=row["trace_id"],
+        attrs=json.loads(row["attrs"]) if row["attrs"] else {},
+    )
+
+
 class OrderStore(EmbeddedStore):
     """Orders in SQLite, read per tenant (see the module docstring)."""
 
@@ -225,22 +242,42 @@ class OrderStore(EmbeddedStore):
                 "SELECT * FROM orders WHERE tenant = ? AND order_id = ?",
                 (tenant, normalise_order_id(order_id)),
             ).fetchone()
-            if row is None:
-                return None
-            return Order(
-                order_id=row["order_id"],
-                status=row["status"],
-                amount=Decimal(row["amount"]) if row["amount"] is not None else None,
-                currency=row["currency"],
-                channel=row["channel"],
-                created_at=from_epoch_us(row["created_at_us"]) if row["created_at_us"] is not None else None,
-                updated_at=from_epoch_us(row["updated_at_us"]) if row["updated_at_us"] is not None else None,
-                failure_code=row["failure_code"],
-                trace_id=row["trace_id"],
-                attrs=json.loads(row["attrs"]) if row["attrs"] else {},
-            )
+            return None if row is None else _order_of(row)
 
         return self._read(read)
+
+    def select(
+        self,
+        tenant: str,
+        *,
+        statuses: tuple[str, ...] = (),
+        failure_codes: tuple[str, ...] = (),
+        channel: str | None = None,
+        start: datetime | None = None,
+        end: datetime | None = None,
+    ) -> list[Order]:
+        """The orders of `tenant` (never another tenant's) with any of `statuses`, any of
+        `failure_codes`, that `channel`, created in [`start`, `end`), oldest first; an empty filter
+        does not narrow."""
+        if not tenant or not tenant.strip():
+            raise UsageError("a tenant is required to read orders")
+        where: list[str] = ["tenant = ?"]
+        params: list[object] = [tenant]
+        for column, values in (("status", statuses), ("failure_code", failure_codes)):
+            if values:
+                where.append(f"{column} IN ({', '.join('?' for _ in values)})")
+                params.extend(values)
+        if channel:
+            where.append("channel = ?")
+            params.append(channel)
+        if start is not None:
+            where.append("created_at_us >= ?")
+            params.append(to_epoch_us(start))
+        if end is not None:
+            where.append("created_at_us < ?")
+            params.append(to_epoch_us(end))
+        sql = f"SELECT * FROM orders WHERE {' AND '.join(where)} ORDER BY created_at_us, order_id"
+        return self._read(lambda conn: [_order_of(row) for row in conn.execute(sql, params).fetchall()])
 
     def tenants(self) -> set[str]:
         """Every tenant with a stored order (internal only, as `LogStore.tenants`)."""
