@@ -61,7 +61,10 @@ def test_an_answer_with_an_order_turned_round_does_not_pass() -> None:
 # (context, answer): what the context says must be done, the answer says need not be — not shown
 _WAIVED = [
     ("申领时须提供居住证明（房屋租赁合同须经备案）。", "用租房合同作证明的话，合同无需备案。"),
-    ("Visitors must register at the front desk before entering.", "Visitors don't need to register at the front desk."),
+    (
+        "Visitors must register at the front desk before entering.",
+        "Visitors don't need to register at the front desk.",
+    ),
 ]
 
 
