@@ -39,7 +39,9 @@ partner's and a finance reviewer's view, numbers in words, traditional character
 condition; measured unseen — 55.0 %, 0 wrong ANSWERED — then tuned on), and `eval_tune_blind22.yaml` (40 more,
 session 31, a new employee's everyday words, broken rules, old versions and forum rumours quoted as fact, questions
 the documents do not answer, sessions asking why and where it is written; measured unseen — 35.0 %, 4 wrong
-ANSWERED — then tuned on).
+ANSWERED — then tuned on), and `eval_tune_blind23.yaml` (40 more, late in session 31, the west project and
+other users, a task's due date against a policy deadline, typos and homophones, lists, versions, sessions switching
+language; measured unseen — 75.0 %, 3 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -84,6 +86,7 @@ SETS = {
     "tune 20 (unseen 60.0 %, then tuned on)": "eval_tune_blind20.yaml",
     "tune 21 (unseen 55.0 %, then tuned on)": "eval_tune_blind21.yaml",
     "tune 22 (unseen 35.0 %, then tuned on)": "eval_tune_blind22.yaml",
+    "tune 23 (unseen 75.0 %, then tuned on)": "eval_tune_blind23.yaml",
 }
 
 
