@@ -343,6 +343,13 @@ class RulePlanner:
             if first is None:
                 return []
             start = first[0] + self.window  # `_last_such_minute` pads by the default window
+            if ask.day is not None:
+                # `3月14日 14:00 到 15:00`: the clock times of the day the question names
+                year, month, day = ask.day
+                try:
+                    start = start.replace(year=year or start.year, month=month, day=day)
+                except ValueError:
+                    return []
             args["start"] = start.isoformat()
             args["end"] = (
                 start + timedelta(minutes=_minutes(ask.window[1]) - _minutes(ask.window[0]))
