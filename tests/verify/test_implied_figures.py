@@ -209,3 +209,19 @@ _REPLACED = [
 @pytest.mark.parametrize(("context", "answer"), _REPLACED)
 def test_a_figure_put_in_place_of_the_windows_figure_is_a_contradiction(context: str, answer: str) -> None:
     assert check(context=context, answer=answer).verdict is Verdict.REJECT
+
+
+def test_months_between_two_dates_the_claim_states_are_worked_out_and_a_wrong_count_is_not() -> None:
+    evidence = "Paper returns are due by 31 March 2025. Online returns are due by 31 May 2025."
+    right = "Your return is due by 31 May 2025, two months after the 31 March cut-off."
+    wrong = "Your return is due by 31 May 2025, three months after the 31 March cut-off."
+    assert "two months" not in {i.claim_mention for i in check_claim(right, evidence, evidence)}
+    assert "three months" in {i.claim_mention for i in check_claim(wrong, evidence, evidence)}
+
+
+def test_a_remainder_said_with_leaving_is_worked_out() -> None:
+    evidence = "There are 30,000 places, 12,000 of them for the full marathon."
+    claim = (
+        "There are 30,000 places in total, 12,000 of them for the full marathon, leaving 18,000 for the rest."
+    )
+    assert check_claim(claim, evidence, evidence) == []

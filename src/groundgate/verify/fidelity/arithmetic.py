@@ -92,7 +92,7 @@ _ARITHMETIC_CUE = re.compile(
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
     r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
-    r"\bremaining\b|\bleft\b|\bin total\b|\b(?:an?\s+)?(?:increase|decrease|drop|rise|gain|fall)\s+of\b|"
+    r"\bremaining\b|\bleft\b|\bleaving\b|\bleaves\b|\bin total\b|\b(?:an?\s+)?(?:increase|decrease|drop|rise|gain|fall)\s+of\b|"
     r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
     r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
     re.IGNORECASE,

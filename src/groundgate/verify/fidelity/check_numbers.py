@@ -22,7 +22,7 @@ from groundgate.verify.fidelity.arithmetic import (
     _stated_formula,
     _sum_or_difference,
 )
-from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out
+from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out, months_between_dates
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import (
@@ -448,6 +448,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _ratio_percent(m, x)
         or _priced_quantity(m, x)
         or days_between_dates(m, x)
+        or months_between_dates(m, x)
         or (
             not x.plan
             and (

@@ -38,7 +38,7 @@ from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.numbers import _close
 from groundgate.verify.fidelity.report import _Ctx
 
-__all__ = ["days_between_dates", "elapsed_worked_out", "months_after"]
+__all__ = ["days_between_dates", "elapsed_worked_out", "months_after", "months_between_dates"]
 
 #: The duration is time elapsed since an earlier event: `36 minutes later`, `一刻钟后`, `五分钟之后`.
 _LATER_AFTER = re.compile(r"\s*(?:later\b|afterwards?\b|after\b|(?:之|以)?后)", re.IGNORECASE)
@@ -131,6 +131,25 @@ _DAY_UNITS = frozenset({"天", "日", "day", "days"})
 def _calendar_day(value: str) -> date | None:
     """`--08-14` or `2024-08-14` as a date (a leap year when the year is not said)."""
     return _day(value, None) or _day(value, 2024)
+
+
+def _month_days(value: str) -> tuple[int, int] | None:
+    """(month, day) of a date with both (`2025-05-31`, `--03-31`), the year left aside."""
+    found = re.fullmatch(r"(?:\d{4}|-)-(\d\d)-(\d\d)", value)
+    return (int(found.group(1)), int(found.group(2))) if found else None
+
+
+def months_between_dates(m: Mention, x: _Ctx) -> bool:
+    """`m`, a number of months, is the months between two dates the claim states on the same day of
+    the month (`31 May 2025, two months after the 31 March cut-off`; `a three-month buffer` from 1
+    December to 1 March)."""
+    if m.kind != "duration" or m.unit != "month" or not isinstance(m.value, float) or m.comparator:
+        return False
+    months = int(m.value)
+    if months != m.value or not 0 < months < 12:
+        return False
+    own = [d for e in extract(x.source) if e.kind == "date" and (d := _month_days(str(e.value)))]
+    return any(a[1] == b[1] and (b[0] - a[0]) % 12 == months for a in own for b in own if a != b)
 
 
 def days_between_dates(m: Mention, x: _Ctx) -> bool:
