@@ -350,6 +350,8 @@ _CHAT: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"(?i)(?<![A-Za-z0-9_=-])hj(?![A-Za-z0-9_=-])"), "婚假"),
     (re.compile(r"(?<![A-Za-z0-9.])(\d+)\s*[kK](?![A-Za-z])"), r"\g<1>000元"),
     (re.compile(r"报消"), "报销"),
+    # 补贴/津贴 typed with the homophone 帖 (blind 23: `伙食补帖`)
+    (re.compile(r"(?<=[补津])帖"), "贴"),
     # a leave kind typed with the homophone 价 (blind 17: `年价`, `婚价`); never a price (`年价格`)
     (re.compile(r"(?<=[年婚病产丧事])价(?![格值钱位码])"), "假"),
     # a sum written with the currency sign (blind 17: `¥500一晚`, `还是¥100`): the figure in 元

@@ -45,6 +45,7 @@ from groundgate.agent.contracts import (
     ToolResult,
     VerifiedFact,
 )
+from groundgate.agent.due_against import due_against_deadline
 from groundgate.agent.excluded import not_excluded
 from groundgate.agent.subjects import (
     ALTERNATIVES,
@@ -542,15 +543,18 @@ class EvidenceEvaluator:
     question: str = ""
     focus_items: dict[str, str] = field(default_factory=dict)
     """item key → ref: when the question points at earlier items, only those facts count."""
+    whole_question: str = ""
+    """the question with its task part, where it sets a task's due day against a rule (`agent.due_against`)."""
 
     def evaluate(self, needs: Sequence[EvidenceNeed], results: Sequence[ToolResult]) -> EvidenceAssessment:
         usable = [r for r in results if r.run_id == self.run_id and r.status is ToolStatus.OK]
         documents = {d.citation_id: d for r in usable for d in r.documents}
         facts = [f for r in usable for f in r.facts]
         assessment = EvidenceAssessment()
+        due = bool(self.whole_question) and due_against_deadline(self.whole_question)
         named = (
-            named_tasks(self.question, facts)
-            if not self.focus_items and all(n.code is NeedCode.TASK_STATE for n in needs)
+            named_tasks(self.whole_question if due else self.question, facts)
+            if not self.focus_items and (due or all(n.code is NeedCode.TASK_STATE for n in needs))
             else set()
         )
         for need in needs:

@@ -16,7 +16,7 @@ from typing import Final
 
 from groundgate.text.names import looks_like_name
 
-__all__ = ["someone_elses_tasks"]
+__all__ = ["another_account", "someone_elses_tasks"]
 
 #: Someone else's tasks ("李老师这周都有哪些待办", "他的待办", "查一下 u-wang 这周有哪些待办", "用户 zhang3
 #: 的任务"): `MY_CURRENT_TASKS` reads the caller's own rows only, so no tool can answer, whatever the
@@ -105,4 +105,28 @@ def someone_elses_tasks(question: str, *, task_question: bool) -> bool:
     # Whoever is named, another person's tasks are never answered from the caller's own rows.
     return bool(_TASK_WORDS.search(question)) and any(
         _a_name(m.group(1)) for m in (*_LOOKED_UP_NAME.finditer(question), *_NAME_FIRST.finditer(question))
+    )
+
+
+#: An account id ("u-li", "zhang.san"), as `_OTHERS_TASKS` reads one before task words.
+_ACCOUNT = re.compile(r"(?<![A-Za-z0-9_.-])[a-z][a-z0-9]*[-_.][a-z0-9]+(?![A-Za-z0-9_-])")
+#: An account given as an authorization field or an identity to switch to ("userId=u-wang", `{"userId":
+#: "u-wang"}`, "切换成 u-wang 的身份"): the field is dropped and the question asked as the caller (docs/agent.md).
+_AS_FIELD = re.compile(r"[=:：]\s*[\"']?\s*$")
+_AS_IDENTITY = re.compile(r"^\s*[\"']?\s*的?身份")
+
+
+def another_account(question: str, *own: str) -> bool:
+    """Whether a task question names an account other than the caller's own ids (`own`: the context's user
+    and current project),
+    not as an authorization field, an identity or a relayed ask: "帮我查查 u-li 在西部项目那条周报汇总做完了
+    没？" asked by u-wang (blind 23) is u-li's task, never answered from u-wang's rows — while u-li asking
+    "u-li 的体检预约做完了没有" asks their own."""
+    if _RELAYED.search(question):
+        return False
+    return any(
+        m.group(0) not in own
+        and not _AS_FIELD.search(question[: m.start()])
+        and not _AS_IDENTITY.match(question[m.end() :])
+        for m in _ACCOUNT.finditer(question)
     )

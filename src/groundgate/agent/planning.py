@@ -50,6 +50,7 @@ from groundgate.agent.contracts import (
     SemanticQueryPlan,
     ToolCall,
 )
+from groundgate.agent.due_against import deadline_query, due_against_deadline
 from groundgate.agent.everyday import asks_unwritten, asks_where_written
 from groundgate.agent.holders import someone_elses_tasks
 from groundgate.agent.subjects import asking_clause_terms, subject_terms
@@ -460,6 +461,8 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         # 看看明天到期的待办" asks the tasks only: what comes first there is looking at them.
         if _HOW_TO_HANDLE.search(part):
             needs += [n for n in _needs_of(part) if n in _TASK_DOC_NEEDS and n not in needs]
+    if task_parts and due_against_deadline(question) and NeedCode.AMOUNT_RULE not in needs:
+        needs.insert(0, NeedCode.AMOUNT_RULE)  # "…待办截止那天再交还来得及吗": the rule's period decides
     if task_parts:
         needs.append(NeedCode.TASK_STATE)
     elif resolved.trusted_refs:
@@ -505,6 +508,8 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
     if doc_needs:
         # The parts asking about tasks ("我本周有哪些待办？") are not the document question.
         query = policy or question
+        if task_parts and due_against_deadline(question):
+            query = deadline_query(query)
         extra = canonical_terms(query)
         arguments: dict[str, Any] = {"query": f"{query} {extra}" if extra else query}
         if domain:

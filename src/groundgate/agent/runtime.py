@@ -59,6 +59,7 @@ from groundgate.agent.contracts import (
     ToolResult,
 )
 from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks
+from groundgate.agent.holders import another_account
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tiers import as_service_length, unstated_tier
@@ -216,7 +217,10 @@ class AgentRuntime:
             return base.model_copy(
                 update={"reason": ReasonCode.INCOMPLETE_PLAN, "fallback": True, "answer": answer}
             )
-        if plan.intent is Intent.UNSUPPORTED:
+        if plan.intent is Intent.UNSUPPORTED or (
+            any(n.code is NeedCode.TASK_STATE for n in plan.needs)
+            and another_account(resolved.resolved_question, ctx.user, ctx.project or "")
+        ):
             answer = GroundedAnswer(summary=UNSUPPORTED_SUMMARY)
             return base.model_copy(
                 update={
@@ -247,7 +251,14 @@ class AgentRuntime:
         execution = _Execution(self._registry, ctx, run_id, self._budgets, sink)
         focus = {r.item_key: r.fact_ref for r in resolved.trusted_refs}
         asked = _document_question(plan, now.date())
-        evaluator = EvidenceEvaluator(ctx=ctx, now=now, run_id=run_id, question=asked, focus_items=focus)
+        evaluator = EvidenceEvaluator(
+            ctx=ctx,
+            now=now,
+            run_id=run_id,
+            question=asked,
+            focus_items=focus,
+            whole_question=plan.normalized_question,
+        )
         for call in plan.actions:
             execution.run(call, 1)
         assessment = evaluator.evaluate(plan.needs, execution.results)
