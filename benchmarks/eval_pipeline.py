@@ -97,6 +97,8 @@ TUNE23 = ROOT / "tests" / "data" / "pipeline_questions_tune23.yaml"
 """A twenty-second, written in session 31 (an on-call engineer's first minutes of an incident, false premises, data that does not say) and measured unseen (`tune23`; then tuned on)."""
 TUNE24 = ROOT / "tests" / "data" / "pipeline_questions_tune24.yaml"
 """A twenty-third, written in session 31 (a product or finance person asking about merchants and money; plain business language over the added policy documents) and measured unseen (`tune24`)."""
+TUNE25 = ROOT / "tests" / "data" / "pipeline_questions_tune25.yaml"
+"""A twenty-fourth, written late in session 31 (a security and compliance reviewer: who did what when, policy against logs, cross-tenant asks) and measured unseen (`tune25`; not tuned on)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -138,6 +140,7 @@ SPLITS = (
     "tune22",
     "tune23",
     "tune24",
+    "tune25",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -761,6 +764,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE22,
             TUNE23,
             TUNE24,
+            TUNE25,
             HOLDOUT,
         )
         if p.is_file()
