@@ -41,7 +41,9 @@ session 31, a new employee's everyday words, broken rules, old versions and foru
 the documents do not answer, sessions asking why and where it is written; measured unseen — 35.0 %, 4 wrong
 ANSWERED — then tuned on), and `eval_tune_blind23.yaml` (40 more, late in session 31, the west project and
 other users, a task's due date against a policy deadline, typos and homophones, lists, versions, sessions switching
-language; measured unseen — 75.0 %, 3 wrong ANSWERED — then tuned on).
+language; measured unseen — 75.0 %, 3 wrong ANSWERED — then tuned on), and `eval_tune_blind24.yaml` (40 more, end of
+session 31, phone-typed messages, amounts with arithmetic, comparisons of two things, off-topic asks, sessions that
+correct an earlier turn; measured unseen — 47.5 %, 5 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -87,6 +89,7 @@ SETS = {
     "tune 21 (unseen 55.0 %, then tuned on)": "eval_tune_blind21.yaml",
     "tune 22 (unseen 35.0 %, then tuned on)": "eval_tune_blind22.yaml",
     "tune 23 (unseen 75.0 %, then tuned on)": "eval_tune_blind23.yaml",
+    "tune 24 (unseen 47.5 %, then tuned on)": "eval_tune_blind24.yaml",
 }
 
 
