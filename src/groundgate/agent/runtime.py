@@ -64,6 +64,7 @@ from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tiers import as_service_length, unstated_tier
 from groundgate.agent.tools import TASK_TTL_SECONDS, snapshot
+from groundgate.agent.totals import CHANGE_LABEL, unworked_change, with_total
 from groundgate.contracts import ToolStatus
 from groundgate.errors import ModelError
 from groundgate.models.base import Model
@@ -348,6 +349,7 @@ class AgentRuntime:
         if draft is None:
             draft = compose_offline(assessment, _document_question(plan, now.date()))
         answer, more = validate_answer(draft, assessment, question)
+        answer = with_total(answer, question)  # worked in code from a validated figure
         dropped += more
         # Fail-closed: a covered slot left without any statement is not answered after all.
         shown = {s.need for s in answer.statements} | ({NeedCode.PROCESS_STEPS} if answer.steps else set())
@@ -364,6 +366,8 @@ class AgentRuntime:
             # A part of the question no need names is unanswered too: the rest is at most PARTIAL. (A
             # task's parts — "批了没有？截止哪天？" — are all about the task the facts describe.)
             missing += parts_without_need(plan.original_question)
+        if unworked_change(answer, plan.original_question):
+            missing.append(CHANGE_LABEL)
         if not covered:
             downgraded = assessment.model_copy(update={"slots": slots})
             out = self._no_evidence(result, downgraded, resolved, missing)
