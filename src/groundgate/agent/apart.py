@@ -26,6 +26,8 @@ __all__ = ["compared_words", "only_word", "per_word"]
 #: "住宿上限和伙食补贴各是多少", blind 20).
 _COMPARES: Final = re.compile(
     r"各(?:是|为|要|需|有|能|多少|几)|分别|比起来|相比|对比|比较|各自|两者|有什么(?:不同|区别)|有何(?:不同|区别)"
+    # phone-typed comparisons (blind 24): "病假和年假 审批有啥区别", "婚假和年假哪个要提前申请"
+    r"|有啥(?:不同|区别|不一样)|哪(?:个|一个|种)(?:要|需要|得|天数|工资|更|多|少)|差(?:多少|几)|相差"
 )
 #: A class of cities named by what it leaves out ("一二线以外的城市", blind 17): in a comparison it is
 #: one of the words compared ("一线城市和一二线以外的城市比…分别"), asked as the question names it, so

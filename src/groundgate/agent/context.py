@@ -32,6 +32,7 @@ from typing import Final
 from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.agent.approving import read_approving
+from groundgate.agent.carried import BARE_CORRECTION, count_carried
 from groundgate.agent.contracts import (
     ContextRelation,
     ExecutionContext,
@@ -41,6 +42,7 @@ from groundgate.agent.contracts import (
     UserAssertion,
 )
 from groundgate.agent.dialect import read_cantonese
+from groundgate.agent.difference import read_class_pair
 from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.everyday import read_everyday, where_written
 from groundgate.agent.hanzi import read_simplified
@@ -274,6 +276,8 @@ def _same_asked_for(question: str, previous: str) -> str | None:
     with nothing to ask."""
     if (written := where_written(question, previous)) is not None:
         return written  # "这规定写在哪儿？": the rule just asked, stated again with its document
+    if (carried := count_carried(question, previous)) is not None:
+        return carried  # "住4晚 一共多少": the earlier question's rate, times the count (`agent.carried`)
     parts = [p for p in re.split(r"[？?]", question) if p.strip()]
     if len(parts) < 2 or not _SAME_AGAIN.search(parts[-1]) or not re.search(r"呢\s*$", parts[0]):
         return None
@@ -346,7 +350,7 @@ def resolve_context(
     # "我的 annual leave 一年有几天？": the HR words of chat English inside a Chinese question, glossed.
     text = read_mixed(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
-    text = read_chat(text)
+    text = read_class_pair(read_chat(text))
     # "是不是就不能报销了？": no longer allowed is asked as whether it still is (`agent.negative`).
     text = read_no_longer(text)
     # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
@@ -378,7 +382,7 @@ def resolve_context(
     invalidated: list[str] = []
 
     correction = _CORRECTION.search(text)
-    soft = _SOFT_CORRECTION.search(text)
+    soft = _SOFT_CORRECTION.search(text) or BARE_CORRECTION.search(text)
     # The question corrected is the latest that names a word of the class ("3 月份到期的待办都有啥？",
     # "第二个现在是什么状态？", "哦不对，我要问的是 4 月份的": the first).
     soft_pair, corrected = None, previous

@@ -53,6 +53,7 @@ from groundgate.agent.contracts import (
 from groundgate.agent.due_against import deadline_query, due_against_deadline
 from groundgate.agent.everyday import asks_unwritten, asks_where_written
 from groundgate.agent.holders import someone_elses_tasks
+from groundgate.agent.offtopic import asks_off_topic
 from groundgate.agent.subjects import asking_clause_terms, subject_terms
 from groundgate.agent.vocabulary import (
     ASKS,
@@ -133,7 +134,7 @@ _TASK_CUE = re.compile(
     # "明天到期的有啥", "下周截止的都有哪些": what falls due in a window is the caller's tasks
     r"(?:今天|明天|明儿个?|后天|这周|本周|这礼拜|下周|下礼拜|这个月|本月|月底|周[一二三四五六日天])(?:要)?(?:到期|截止)的|"
     # chat English: "下周有啥deadline", "我的task list", "todo"
-    r"(?:啥|什么|哪些)\s*(?i:deadlines?|ddl)|(?i:task\s*list|to-?dos?(?![A-Za-z]))"
+    r"(?:啥|什么|哪些)\s*(?i:deadlines?|ddl)|(?i:deadlines?|ddl)\s*(?:都)?有(?:啥|什么|哪些)|(?i:task\s*list|to-?dos?(?![A-Za-z]))"
 )
 #: A named item ("体检预约那个…", "我那个四月差旅报销…"): the question is about that one task.
 _NAMED_ITEM = re.compile(
@@ -443,6 +444,7 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         or someone_elses_tasks(question, task_question=_is_task_question(question))
         or _RULE_REASON.search(question)
         or asks_unwritten(question)
+        or asks_off_topic(question)
     ):
         return PlannerDraft(intent=Intent.UNSUPPORTED.value, normalized_question=question)
     # Two policies of two domains compared ("病假…和差旅报销…分别是啥"): the search is bounded by neither.

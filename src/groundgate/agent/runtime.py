@@ -58,6 +58,7 @@ from groundgate.agent.contracts import (
     ToolCall,
     ToolResult,
 )
+from groundgate.agent.difference import with_difference
 from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks
 from groundgate.agent.holders import another_account
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
@@ -349,7 +350,7 @@ class AgentRuntime:
         if draft is None:
             draft = compose_offline(assessment, _document_question(plan, now.date()))
         answer, more = validate_answer(draft, assessment, question)
-        answer = with_total(answer, question)  # worked in code from a validated figure
+        answer = with_difference(with_total(answer, question), question)  # worked in code, validated figures
         dropped += more
         # Fail-closed: a covered slot left without any statement is not answered after all.
         shown = {s.need for s in answer.statements} | ({NeedCode.PROCESS_STEPS} if answer.steps else set())

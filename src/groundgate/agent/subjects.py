@@ -71,7 +71,9 @@ _GENERIC_WORDS: Final = frozenset(
         # the tagger's conjunctions also hold words that say what is asked (`接着用`), so these by name
         "既然 所以 因为 因此 但是 可是 而且 并且 虽然 不过 然而 于是 况且 何况 "
         # when a rule took effect is asked of the rule ("是从哪天开始执行的"): the kind of answer
-        "开始 执行 生效 实施 施行 是从 起"
+        "开始 执行 生效 实施 施行 是从 起 "
+        # two things set side by side ("病假和年假 审批有啥区别"): how they differ is the kind of answer (blind 24)
+        "区别 不同 不一样 差别"
     )
 )
 

@@ -298,6 +298,8 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"不超过|能报(?!销|吗)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
         r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前(?!准备|备好|谢)|头一天|前一天|打个?招呼|"
         r"多长时间|多长的?时间|最晚(?:得|要)?在|(?:什么|多少|几)比例|"
+        # "婚假和年假哪个天数多": which of two grants more days is each one's length (blind 24)
+        r"天数(?:多|少|长|短)|哪(?:个|种)(?:假)?(?:更)?(?:长|多)|"
         # "最晚什么时候得交？": by when a claim is handed in is its time limit (blind 18)
         r"最晚(?:什么时候|啥时候|哪天|几号)(?:得|要|必须)?(?:交|提交|报|申请)|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
@@ -342,7 +344,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "要把结婚证原件交上去吗": which form of a document is handed in
         # "她交的诊断证明得是什么级别的医院开的？": which kind of a document is required (blind 20)
         r"(?:证明|发票|票据|水单|病历|证件)[^？?，,。]{0,4}(?:是|要|需要)?(?:什么|哪|啥)(?:级别|种|样|类)|"
-        r"原件|复印件|扫描件|(?:要|得|需要)(?:把|将)[^？?，,]{1,10}(?:交|带|上交|提交)(?:上去|过去)?吗"
+        r"原件|复印件|扫描件|(?:要|得|需要)(?:把|将)[^？?，,]{1,10}(?:交|带|上交|提交)(?:上去|过去)?吗|"
+        # "病假3天 要病历吗": whether one named document is required, typed without a verb (blind 24)
+        r"(?:要|得|需要)(?:个|份|张)?(?:病历|诊断证明|结婚证|发票|水单|行程单|票据)[^？?，,]{0,2}(?:吗|么|不|没)"
     ),
     NeedCode.APPROVAL: re.compile(
         r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批|(?:也|还)?(?:得|要|需要)批[吗么]?|"
@@ -362,6 +366,6 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "试用期年假？": a class of employee and a leave or an expense, nothing else asked, asks
         # whether that class has it (blind 16), as "婚假？" alone asks what it grants
         r"^\s*(?:试用期|实习生|正式员工|新员工)(?:员工)?(?:的|有|能休|能报)?\s*"
-        r"(?:年休?假|病假|婚假|事假|产假|陪产假|丧假|调休|差旅|出差|住宿|伙食补贴)\s*(?:吗|呢|有没有?|有吗|有不)?\s*[？?]?\s*$"
+        r"(?:年休?假|病假|婚假|事假|产假|陪产假|丧假|调休|差旅|出差|住宿|伙食补贴)\s*(?:吗|呢|没|不|有没有?|有吗|有不)?\s*[？?]?\s*$"
     ),
 }
