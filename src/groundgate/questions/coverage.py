@@ -418,8 +418,10 @@ def _qualifier_pairs(text: str, terms: tuple[str, ...]) -> tuple[tuple[str, str,
         if cjk:
             if first + second not in text:
                 continue
-        elif not re.search(rf"\b{re.escape(first)}\s+{re.escape(second)}\b", text, re.IGNORECASE):
-            continue
+        elif second.lower().endswith("ed") or not re.search(
+            rf"\b{re.escape(first)}\s+{re.escape(second)}\b", text, re.IGNORECASE
+        ):
+            continue  # "payments failed": a verb after its subject, not a case of it
         pairs.append((first, second, cjk))
     return tuple(pairs)
 

@@ -31,7 +31,7 @@ from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition,
 from groundgate.questions.cases import set_case
 from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.interrogatives import answer_kind, value_kinds
-from groundgate.questions.parts import opener_topic, soften_lead, split_parts
+from groundgate.questions.parts import opener_topic, soften_lead, split_parts, verb_opening
 from groundgate.questions.rates import as_error_rate
 from groundgate.questions.referred_codes import refer_back_codes
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
@@ -133,7 +133,7 @@ _EN_VERBS: Final = wordset(
 _EN_GENERIC: Final = wordset(
     "after before through all first last single one soon fine ok okay able possible such other another "
     "way thing things kind sort some any more most always sometimes never occasionally again look looks like "
-    "roughly approximately work works make makes made"
+    "roughly approximately work works make makes made remind"
 )
 #: Words that open a question (capitalised for that reason alone), never a name of it.
 _EN_OPENERS: Final = frozenset(
@@ -224,7 +224,9 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
             name = match.group().strip()
             words = name.split()
             if match.start() + len(match.group()) - len(match.group().lstrip()) in starts and (
-                words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS or words[0].lower().endswith("ly")
+                words[0].lower() in _EN_STOP | _EN_GENERIC | _EN_OPENERS
+                or words[0].lower().endswith("ly")
+                or verb_opening(part, match.start())
             ):
                 words = words[1:]  # `Roughly how many …`: an adverb opening the question is no name
             if len(words) == 1 and _REPORTED_BY.match(

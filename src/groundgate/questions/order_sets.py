@@ -5,7 +5,8 @@ Product and finance people ask about orders as a set: "how many orders failed wi
 14:00 and 15:00", "我们 14:00-15:00 一共新下了多少单", "which orders are still waiting on a final payment
 result", "13 点档下的单里还是支付成功的有几笔". No single order's lookup answers that; the order store
 can count them (`count_orders`). This module reads what such a question asks (`asked_order_set`): the
-window (two clock times of one part, or `N 点档`, the hour from N), the failure codes it names, and —
+window (two clock times of one part, or `N 点档`, the hour from N), the failure codes it names (or
+describes in words, `questions/failure_words.py`), and —
 only when it names no window, so that a window's count stays whole and is broken down by status — the
 statuses its words name. Nothing here names a tenant: the tool reads the run's tenant only.
 
@@ -20,6 +21,7 @@ from dataclasses import dataclass
 from typing import Final
 
 from groundgate.contracts import Need
+from groundgate.questions.failure_words import described_codes
 from groundgate.questions.window_stats import asked_window
 
 __all__ = ["OrderSetAsk", "asked_order_set"]
@@ -99,7 +101,8 @@ def asked_order_set(needs: Sequence[Need], question: str) -> OrderSetAsk | None:
     if _NAMED_ORDER.search(question):
         return None  # one order, looked up by id
     window = _window(needs)
-    codes = tuple(dict.fromkeys(_CODE.findall(question)))
+    # a failure told in words ("timeouts or the database pool being full") stands for its codes
+    codes = tuple(dict.fromkeys(_CODE.findall(question))) or described_codes(question)
     statuses: tuple[str, ...] = ()
     if window is None:
         statuses = tuple(

@@ -321,6 +321,20 @@ def split_parts(question: str) -> list[str]:
     return parts
 
 
+#: "Putting a money figure on the outage: …", "Looking at refunds: …": a lead-in opening with a verb's
+#: -ing form says what the asker is doing; "Remind me …", "Tell us …": a request to the reader. Their
+#: first word is no name though it is capitalised.
+_VERB_OPENING: Final = re.compile(
+    r"[A-Z][a-z]{2,}ing\s+(?:a|an|the|at|of|about|on|into|over|through|for|our|my)\b[^:：?？]{0,80}[:：]"
+    r"|(?:Remind|Tell|Show|Give|Let|Help)\s+(?:me|us)\b"
+)
+
+
+def verb_opening(text: str, start: int) -> bool:
+    """Whether the word at `start` of `text` is a verb opening a lead-in or a request (`_VERB_OPENING`)."""
+    return _VERB_OPENING.match(text, start) is not None
+
+
 _ZH_LEAD: Final = re.compile(r"^([^：:？?]{2,40})[：:](?=.)")
 
 
