@@ -7,7 +7,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from groundgate.contracts import EvidenceType
+from groundgate.contracts import EvidenceType, ToolCall
 from groundgate.questions import derive_needs
 from groundgate.runtime.offline import RulePlanner
 from groundgate.runtime.roles import PlanRequest
@@ -88,6 +88,20 @@ def test_a_window_statistic_is_stated_only_for_the_one_series_the_question_names
         assert says in stated[0]
 
 
+def _first_round_calls(question: str) -> list[ToolCall]:
+    """The calls the offline planner makes in round 1 for `question`, the replayed day read live."""
+    request = PlanRequest(
+        question=question,
+        tools=[{"name": "lookup_knowledge"}, {"name": "query_metrics"}],
+        round=1,
+        needs=derive_needs(question),
+    )
+    live = datetime(2026, 3, 14, 15, 59, tzinfo=UTC)
+    output = RulePlanner(live_until=lambda: live).plan(request).output
+    assert output is not None
+    return list(output.calls)
+
+
 @pytest.mark.parametrize(
     ("question", "reads"),
     [
@@ -98,16 +112,8 @@ def test_a_window_statistic_is_stated_only_for_the_one_series_the_question_names
     ],
 )
 def test_a_day_named_by_another_part_does_not_move_the_read_of_a_peak(question: str, reads: bool) -> None:
-    request = PlanRequest(
-        question=question,
-        tools=[{"name": "lookup_knowledge"}, {"name": "query_metrics"}],
-        round=1,
-        needs=derive_needs(question),
-    )
-    live = datetime(2026, 3, 14, 15, 59, tzinfo=UTC)
-    output = RulePlanner(live_until=lambda: live).plan(request).output
-    assert output is not None
-    chunks = [c for c in output.calls if c.tool == "query_metrics" and c.purpose == "window statistic"]
+    calls = _first_round_calls(question)
+    chunks = [c for c in calls if c.tool == "query_metrics" and c.purpose == "window statistic"]
     assert bool(chunks) is reads
 
 
@@ -179,18 +185,9 @@ def test_a_part_answered_by_a_statistic_of_its_series_stands_on_its_own(question
 
 
 def test_a_status_class_asked_also_searches_which_codes_belong_to_it() -> None:
-    question = "payment-gateway 5xx 错误率峰值几点？多少？"
-    request = PlanRequest(
-        question=question,
-        tools=[{"name": "lookup_knowledge"}, {"name": "query_metrics"}],
-        round=1,
-        needs=derive_needs(question),
-    )
-    live = datetime(2026, 3, 14, 15, 59, tzinfo=UTC)
-    output = RulePlanner(live_until=lambda: live).plan(request).output
-    assert output is not None
-    first = output.calls[0]
+    calls = _first_round_calls("payment-gateway 5xx 错误率峰值几点？多少？")
+    first = calls[0]
     assert first.tool == "lookup_knowledge"
     assert "5xx 状态码" in first.arguments["query"]
     assert first.arguments["top_k"] == 10
-    assert not any(c.purpose == "status class" for c in output.calls)  # no room for another search
+    assert not any(c.purpose == "status class" for c in calls)  # no room for another search
