@@ -18,6 +18,7 @@ from typing import Final
 
 from groundgate.agent.apart import compared_words
 from groundgate.agent.contracts import GroundedAnswer, GroundedStatement, NeedCode
+from groundgate.agent.totals import show_amount, with_worked
 
 __all__ = ["read_class_pair", "with_difference"]
 
@@ -30,10 +31,6 @@ _CLASS_PAIR: Final = re.compile(r"([一二三])线(?:城市)?\s*(和|跟|与|同
 def read_class_pair(text: str) -> str:
     """ "一线和二线 住宿…" → "一线城市和二线城市 住宿…"."""
     return _CLASS_PAIR.sub(r"\1线城市\2\3线城市", text)
-
-
-def _show(value: Decimal) -> str:
-    return format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
 
 
 def worked_difference(question: str, statements: list[GroundedStatement]) -> GroundedStatement | None:
@@ -59,8 +56,8 @@ def worked_difference(question: str, statements: list[GroundedStatement]) -> Gro
     if unit != other_unit or first == second:
         return None
     text = (
-        f"{words[0]}每{unit} {_show(first)} 元，{words[1]}每{unit} {_show(second)} 元，"
-        f"相差 {_show(abs(first - second))} 元"
+        f"{words[0]}每{unit} {show_amount(first)} 元，{words[1]}每{unit} {show_amount(second)} 元，"
+        f"相差 {show_amount(abs(first - second))} 元"
     )
     return GroundedStatement(
         need=NeedCode.AMOUNT_RULE, text=text, citations=list(dict.fromkeys([*a.citations, *b.citations]))
@@ -69,7 +66,4 @@ def worked_difference(question: str, statements: list[GroundedStatement]) -> Gro
 
 def with_difference(answer: GroundedAnswer, question: str) -> GroundedAnswer:
     """`answer` with the worked difference stated after the statements it is worked from."""
-    worked = worked_difference(question, list(answer.statements))
-    if worked is None or any(s.text == worked.text for s in answer.statements):
-        return answer
-    return answer.model_copy(update={"statements": [*answer.statements, worked]})
+    return with_worked(answer, worked_difference(question, list(answer.statements)))

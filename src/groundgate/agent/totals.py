@@ -16,6 +16,8 @@ from typing import Final
 
 from groundgate.agent.contracts import GroundedAnswer, GroundedStatement, NeedCode
 
+__all__ = ["CHANGE_LABEL", "show_amount", "unworked_change", "with_total", "with_worked", "worked_total"]
+
 _ASKS_SUM: Final = re.compile(r"多少|一共|总共|合计|封顶|最多|上限|能拿|能报")
 _NIGHTS: Final = re.compile(r"(\d+)\s*(?:个)?晚")
 _DAYS: Final = re.compile(r"(\d+)\s*天")
@@ -31,7 +33,8 @@ def _one(pattern: re.Pattern[str], text: str) -> Decimal | None:
     return found.pop() if len(found) == 1 else None
 
 
-def _show(value: Decimal) -> str:
+def show_amount(value: Decimal) -> str:
+    """`3000` for 3000.00, `35.6` for 35.60: a worked figure as the statement writes it."""
     return format(value.normalize(), "f") if value == value.to_integral() else format(value, "f")
 
 
@@ -53,7 +56,7 @@ def worked_total(question: str, statements: list[GroundedStatement]) -> Grounded
     nights = _one(_NIGHTS, question)
     if nights is not None and (hit := _figures(amounts, _PER_NIGHT)) is not None:
         rate, source = hit
-        text = f"每晚上限 {_show(rate)} 元，住 {_show(nights)} 晚最多报销 {_show(rate * nights)} 元"
+        text = f"每晚上限 {show_amount(rate)} 元，住 {show_amount(nights)} 晚最多报销 {show_amount(rate * nights)} 元"
         return GroundedStatement(need=NeedCode.AMOUNT_RULE, text=text, citations=list(source.citations))
     days = _one(_DAYS, question)
     if days is None:
@@ -63,23 +66,27 @@ def worked_total(question: str, statements: list[GroundedStatement]) -> Grounded
         share, source = hit
         total = days * wage * share / Decimal(100)
         text = (
-            f"按基本工资的 {_show(share)}% 发放，{_show(days)} 天 × {_show(wage)} 元 × {_show(share)}% "
-            f"= {_show(total)} 元"
+            f"按基本工资的 {show_amount(share)}% 发放，{show_amount(days)} 天 × {show_amount(wage)} 元 × {show_amount(share)}% "
+            f"= {show_amount(total)} 元"
         )
         return GroundedStatement(need=NeedCode.AMOUNT_RULE, text=text, citations=list(source.citations))
     if wage is None and (hit := _figures(amounts, _PER_DAY)) is not None:
         rate, source = hit
-        text = f"每天 {_show(rate)} 元，{_show(days)} 天共 {_show(rate * days)} 元"
+        text = f"每天 {show_amount(rate)} 元，{show_amount(days)} 天共 {show_amount(rate * days)} 元"
         return GroundedStatement(need=NeedCode.AMOUNT_RULE, text=text, citations=list(source.citations))
     return None
 
 
+def with_worked(answer: GroundedAnswer, worked: GroundedStatement | None) -> GroundedAnswer:
+    """`answer` with a statement worked from its own statements added after them (once)."""
+    if worked is None or any(s.text == worked.text for s in answer.statements):
+        return answer
+    return answer.model_copy(update={"statements": [*answer.statements, worked]})
+
+
 def with_total(answer: GroundedAnswer, question: str) -> GroundedAnswer:
     """`answer` with the worked total stated after the statements it is worked from."""
-    total = worked_total(question, list(answer.statements))
-    if total is None or any(s.text == total.text for s in answer.statements):
-        return answer
-    return answer.model_copy(update={"statements": [*answer.statements, total]})
+    return with_worked(answer, worked_total(question, list(answer.statements)))
 
 
 _ASKS_CHANGE: Final = re.compile(r"比(?:去年|上一版|以前|之前|原来)|(?:涨|降|调|提高|增加|减少|变)了多少")
