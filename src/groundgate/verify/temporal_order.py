@@ -12,7 +12,10 @@ and then nothing is read. Pure: no I/O.
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 from typing import Final
+
+from groundgate.verify.fidelity.replaced import clause_words
 
 __all__ = ["order_swaps"]
 
@@ -57,14 +60,8 @@ _STOP: Final = frozenset(
 
 
 def _lead(text: str, end: int) -> frozenset[str]:
-    """The words of the clause right before `end` (English words, Chinese character pairs): what is
-    ordered around the anchor."""
-    start = max(text.rfind(sep, 0, end) for sep in (",", ".", ";", "，", "。", "；", "\n", ":", "："))
-    piece = text[max(start + 1, end - 40) : end]
-    words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", piece)} - _STOP
-    for run in re.findall(r"[\u4e00-\u9fff]{2,}", piece):
-        words.update(run[i : i + 2] for i in range(len(run) - 1))
-    return frozenset(words)
+    """The words of the clause right before `end`: what is ordered around the anchor."""
+    return frozenset(clause_words(text, end, reach=40) - _STOP)
 
 
 def _orders(text: str) -> list[tuple[str, str, frozenset[str]]]:
@@ -83,12 +80,22 @@ def _orders(text: str) -> list[tuple[str, str, frozenset[str]]]:
     return found
 
 
+@lru_cache(maxsize=8)
+def _context_orders(context: str) -> tuple[tuple[str, str, frozenset[str]], ...]:
+    """`_orders` of a context, kept for the claims of one answer (a few contexts at most, so a batch's
+    memory does not grow with the contexts it has checked)."""
+    return tuple(_orders(context))
+
+
 def order_swaps(claim: str, context: str) -> list[str]:
     """`order_swapped:<anchor>` for each anchor the claim orders one way around something and the context
     orders only the other way around the same thing (a lead word in common), never the claim's way."""
-    in_context = _orders(context)
+    mine = _orders(claim)
+    if not mine:
+        return []  # most claims order nothing: the context is not scanned for them
+    in_context = _context_orders(context)
     swapped: list[str] = []
-    for anchor, relation, lead in _orders(claim):
+    for anchor, relation, lead in mine:
         # `the inspection` and `the inspection at 10:00` are one anchor: its first word names it
         same = [c for c in in_context if c[0].split()[0] == anchor.split()[0]]
         if any(c[1] == relation for c in same):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
@@ -185,9 +186,7 @@ def count_orders_tool(store: OrderStore) -> tuple[ToolSpec, ToolFunction[CountOr
             message = f"no orders match ({filters})"
             return ToolOutput(status=ToolStatus.EMPTY, gaps=[message], observation=message)
         summary = order_set_summary(orders, filters)
-        by_status: dict[str, int] = {}
-        for order in orders:
-            by_status[order.status] = by_status.get(order.status, 0) + 1
+        by_status = dict(Counter(order.status for order in orders))
         fact = VerifiedFact(
             fact_ref="orderset:" + hashlib.sha256(filters.encode()).hexdigest()[:16],
             fact_type="order.set",

@@ -15,7 +15,7 @@ from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import Mention
 from groundgate.verify.fidelity.report import _Ctx
 
-__all__ = ["_replaces", "_slot"]
+__all__ = ["_replaces", "_slot", "clause_words"]
 
 _SLOT_WORD = re.compile(r"([A-Za-z]+|[\u4e00-\u9fff]{2})\s*$")
 
@@ -48,8 +48,8 @@ def _replaces(m: Mention, differing: list[Mention], x: _Ctx) -> bool:
         return True
     # `一线城市住宿每晚至少 800 元` over `一线城市每晚不超过 600 元，其他城市每晚不超过 400 元`: the one figure
     # whose clause shares the most words with the claim's clause before its figure
-    words = _clause_words(x.source, m.start)
-    shared = sorted((len(words & _clause_words(text, e.start)) for e in differing), reverse=True)
+    words = clause_words(x.source, m.start)
+    shared = sorted((len(words & clause_words(text, e.start)) for e in differing), reverse=True)
     return shared[0] >= 2 and shared[0] > shared[1]
 
 
@@ -57,10 +57,11 @@ _CLAUSE_START = re.compile(r"[，,；;。.!?！？\n:：]")
 _WORD_RX = re.compile(r"[A-Za-z]{3,}|[\u4e00-\u9fff]{2,}")
 
 
-def _clause_words(text: str, end: int) -> set[str]:
-    """The words of the clause that ends at `end` (English words, Chinese character pairs)."""
-    starts = [found.end() for found in _CLAUSE_START.finditer(text, max(0, end - 80), end)]
-    clause = text[starts[-1] if starts else max(0, end - 80) : end]
+def clause_words(text: str, end: int, *, reach: int = 80) -> set[str]:
+    """The words of the clause that ends at `end`, at most `reach` characters back (English words of
+    three letters or more, lower-cased; Chinese character pairs)."""
+    starts = [found.end() for found in _CLAUSE_START.finditer(text, max(0, end - reach), end)]
+    clause = text[starts[-1] if starts else max(0, end - reach) : end]
     words: set[str] = set()
     for run in _WORD_RX.findall(clause):
         if run.isascii():
