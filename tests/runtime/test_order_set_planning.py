@@ -50,6 +50,29 @@ def test_a_set_of_orders_asked_is_read_with_one_count_orders_call(
     assert [c.arguments for c in calls if c.tool == "count_orders"] == [arguments]
 
 
+@pytest.mark.parametrize(
+    "question",
+    [
+        "3月14日 14:00 到 15:00 我们有多少笔订单因为 ERR_TIMEOUT 失败？",
+        "How many orders failed with ERR_TIMEOUT between 14:00 and 15:00 on 2026-03-14?",
+    ],
+)
+def test_a_window_on_a_named_day_is_read_on_that_day_not_on_the_live_day(question: str) -> None:
+    live = datetime(2026, 3, 20, 9, 0, tzinfo=UTC)  # the CLI demo's live day is later than the data's
+    request = PlanRequest(
+        question=question,
+        tools=[*TOOLS, {"name": "count_orders"}],
+        round=1,
+        needs=derive_needs(question),
+    )
+    calls = RulePlanner(now=live, live_until=lambda: live).plan(request).output.calls
+    (arguments,) = [c.arguments for c in calls if c.tool == "count_orders"]
+    assert (arguments["start"], arguments["end"]) == (
+        "2026-03-14T14:00:00+00:00",
+        "2026-03-14T15:00:00+00:00",
+    )
+
+
 def test_without_the_tool_no_count_is_planned() -> None:
     question = "which orders are still pending?"
     request = PlanRequest(question=question, tools=TOOLS, round=1, needs=derive_needs(question))

@@ -51,34 +51,10 @@ class OrderSetAsk:
     """What a question asks of the order store as a set (module docs)."""
 
     window: tuple[str, str] | None
-    """Created in [first, second), `HH:MM` clock times of the live day, or of `day` when the question
-    names one."""
+    """Created in [first, second), `HH:MM` clock times (of the day the question names, else the live
+    day: read by the planner)."""
     statuses: tuple[str, ...]
     failure_codes: tuple[str, ...]
-    day: tuple[int | None, int, int] | None = None
-    """(year or None, month, day) the question names (`3月14日`, `2026-03-14`, `March 14`)."""
-
-
-_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
-_DAY = re.compile(
-    r"(?:(?P<y>\d{4})\s*年\s*)?(?P<m>\d{1,2})\s*月\s*(?P<d>\d{1,2})\s*[日号]"
-    r"|(?P<iy>\d{4})-(?P<im>\d{2})-(?P<id>\d{2})"
-    r"|\b(?P<en>jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\.?\s+(?P<ed>\d{1,2})\b",
-    re.IGNORECASE,
-)
-
-
-def _named_day(question: str) -> tuple[int | None, int, int] | None:
-    """The day `question` names, if one (a window's clock times are read on it)."""
-    m = _DAY.search(question)
-    if m is None:
-        return None
-    if m.group("m"):
-        year = int(m.group("y")) if m.group("y") else None
-        return year, int(m.group("m")), int(m.group("d"))
-    if m.group("iy"):
-        return int(m.group("iy")), int(m.group("im")), int(m.group("id"))
-    return None, _MONTHS.index(m.group("en").lower()[:3]) + 1, int(m.group("ed"))
 
 
 def _window(needs: Sequence[Need]) -> tuple[str, str] | None:
@@ -112,4 +88,4 @@ def asked_order_set(needs: Sequence[Need], question: str) -> OrderSetAsk | None:
         statuses = ("FAILED",)
     if window is None and not statuses and not codes:
         return None
-    return OrderSetAsk(window=window, statuses=statuses, failure_codes=codes, day=_named_day(question))
+    return OrderSetAsk(window=window, statuses=statuses, failure_codes=codes)

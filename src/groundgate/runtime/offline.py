@@ -343,13 +343,10 @@ class RulePlanner:
             if first is None:
                 return []
             start = first[0] + self.window  # `_last_such_minute` pads by the default window
-            if ask.day is not None:
+            named = self._named_day(question)
+            if named is not None:
                 # `3月14日 14:00 到 15:00`: the clock times of the day the question names
-                year, month, day = ask.day
-                try:
-                    start = start.replace(year=year or start.year, month=month, day=day)
-                except ValueError:
-                    return []
+                start = start.replace(year=named.year, month=named.month, day=named.day)
             args["start"] = start.isoformat()
             args["end"] = (
                 start + timedelta(minutes=_minutes(ask.window[1]) - _minutes(ask.window[0]))
@@ -385,27 +382,38 @@ class RulePlanner:
     def _window(self, question: str, half: timedelta | None = None) -> tuple[datetime, datetime] | None:
         """The time window a question names: its date and time of day, ± the window size (`half`)."""
         mentions = fidelity.extract(question)
-        day = next((str(m.value) for m in mentions if m.kind == "date"), None)
         time = next((m for m in mentions if m.kind == "time"), None)
         clock = str(time.value) if time is not None else None
-        if day is None:
+        if not any(m.kind == "date" for m in mentions):
             # `2点08分` (no daypart) is either half of the day: the later of the two last such minutes.
             readings = [clock] if time is None or time.qualifier != "12h" else _both_halves(str(time.value))
             windows = [w for c in readings if (w := self._last_such_minute(c, half)) is not None]
             return max(windows, default=None)
-        year = (self.now or datetime.now(UTC)).year
-        match = re.fullmatch(r"(\d{4})?-?-(\d{2})-(\d{2})|(\d{4})-(\d{2})-(\d{2})", day)
-        if not match:
-            return None
-        groups = [g for g in match.groups() if g]
-        if len(groups) == 2:
-            groups = [str(year), *groups]
-        start = datetime(int(groups[0]), int(groups[1]), int(groups[2]), tzinfo=UTC)
+        named = self._named_day(question)
+        if named is None:
+            return None  # a month or a year, not a day
+        start = datetime(named.year, named.month, named.day, tzinfo=UTC)
         if clock and re.fullmatch(r"\d{2}:\d{2}", clock):
             hour, minute = map(int, clock.split(":"))
             at = start.replace(hour=hour, minute=minute)
             return at - (half or self.window), at + (half or self.window)
         return start, start + timedelta(days=1)
+
+    def _named_day(self, question: str) -> date | None:
+        """The day `question` names (`3月14日`, `2026-03-14`; a day without a year is this year's)."""
+        day = next((str(m.value) for m in fidelity.extract(question) if m.kind == "date"), None)
+        if day is None:
+            return None
+        match = re.fullmatch(r"(\d{4})?-?-(\d{2})-(\d{2})|(\d{4})-(\d{2})-(\d{2})", day)
+        if not match:
+            return None
+        groups = [g for g in match.groups() if g]
+        if len(groups) == 2:
+            groups = [str((self.now or datetime.now(UTC)).year), *groups]
+        try:
+            return date(int(groups[0]), int(groups[1]), int(groups[2]))
+        except ValueError:
+            return None
 
     def _last_such_minute(
         self, clock: str | None, half: timedelta | None
