@@ -99,6 +99,8 @@ TUNE24 = ROOT / "tests" / "data" / "pipeline_questions_tune24.yaml"
 """A twenty-third, written in session 31 (a product or finance person asking about merchants and money; plain business language over the added policy documents) and measured unseen (`tune24`)."""
 TUNE25 = ROOT / "tests" / "data" / "pipeline_questions_tune25.yaml"
 """A twenty-fourth, written late in session 31 (a security and compliance reviewer: who did what when, policy against logs, cross-tenant asks) and measured unseen (`tune25`; not tuned on)."""
+TUNE26 = ROOT / "tests" / "data" / "pipeline_questions_tune26.yaml"
+"""A twenty-fifth, written in session 32 (a new team lead's plain-language first-week questions: what to do, who to call, how much; the 14 March incident in plain words) and measured unseen (`tune26`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -141,6 +143,7 @@ SPLITS = (
     "tune23",
     "tune24",
     "tune25",
+    "tune26",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -765,6 +768,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE23,
             TUNE24,
             TUNE25,
+            TUNE26,
             HOLDOUT,
         )
         if p.is_file()
