@@ -52,6 +52,7 @@ from groundgate.verify.measures import Measure, is_modifier, measure_support, un
 from groundgate.verify.org_swaps import organisation_swaps
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
+from groundgate.verify.step_order import steps_swapped
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.temporal_order import order_swaps
@@ -574,6 +575,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         or [f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)]
         or organisation_swaps(claim, window, index.all_text)
         or order_swaps(claim, index.all_text)
+        or steps_swapped(claim, index.all_text)
         or waived_obligations(claim, index.all_text)
     )
 

@@ -104,14 +104,41 @@ def _month_named_in_words(value: str, text: str) -> bool:
     return re.search(rf"\b(?:{names})\b", text) is not None
 
 
+#: A period of notice before a date: `通知期 30 天`, `提前 30 天`, `a 30-day notice period`.
+_NOTICE_BEFORE_RX = re.compile(
+    r"(?:通知期|预告期|提前|宽限期|notice(?:[ \t]+period)?|lead[ \t]+time|grace[ \t]+period)\D{0,6}$", re.I
+)
+
+
+def _notice_days(mentions: Sequence[Mention], text: str) -> set[int]:
+    """Whole days the claim names as a notice period (`通知期 30 天`)."""
+    return {
+        int(seconds // 86400)
+        for e in mentions
+        if e.kind == "duration"
+        and _NOTICE_BEFORE_RX.search(text[max(0, e.start - 16) : e.start])
+        and (seconds := _approx_seconds(e))
+        and seconds % 86400 == 0
+    }
+
+
 def _date_worked_out(value: str, x: _Ctx) -> bool:
     """`到期前 30 天，也就是 2025 年 1 月 2 日` over `到期前 30 天提醒` and `到期日为 2025-02-01`: the claim's
-    date is a date of the evidence moved by a shift that the claim and the evidence both state."""
+    date is a date of the evidence moved by a shift that the claim and the evidence both state. A
+    notice period the claim names (`通知期 30 天，最晚在 7 月 16 日通知`) may stand in the evidence's
+    table as a plain `30 天` (docs/design.md §2.1, "Session 32")."""
     claim = extract(x.source)
-    shifts = _shift_days(claim.items, claim.text) & (
-        _shift_days(x.aligned.mentions.items, x.aligned.mentions.text)
-        | _shift_days(x.everything.mentions.items, x.everything.mentions.text)
+    theirs_shifts = _shift_days(x.aligned.mentions.items, x.aligned.mentions.text) | _shift_days(
+        x.everything.mentions.items, x.everything.mentions.text
     )
+    notice = _notice_days(claim.items, claim.text)
+    if notice:
+        theirs_shifts |= _notice_days(x.everything.mentions.items, x.everything.mentions.text) | {
+            int(s // 86400)
+            for e in x.everything.by_kind.get("duration", ())
+            if (s := _approx_seconds(e)) and s % 86400 == 0
+        }
+    shifts = (_shift_days(claim.items, claim.text) | notice) & theirs_shifts
     if not shifts:
         return False
     evidence = [str(e.value) for e in x.everything.by_kind.get("date", ())]

@@ -25,6 +25,7 @@ from groundgate.verify.fidelity.arithmetic import (
 from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out, months_between_dates
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
+from groundgate.verify.fidelity.from_question import worked_from_question
 from groundgate.verify.fidelity.matching import (
     _CLOSE_SPAN,
     _NEAR_SPAN,
@@ -39,6 +40,7 @@ from groundgate.verify.fidelity.matching import (
 )
 from groundgate.verify.fidelity.model import Mention, Severity
 from groundgate.verify.fidelity.numbers import _close, _parse_number
+from groundgate.verify.fidelity.record_counts import counted_in_records
 from groundgate.verify.fidelity.replaced import _replaces, _slot
 from groundgate.verify.fidelity.report import _KIND_NAMES, _Ctx, _describe, _fmt, _Report
 from groundgate.verify.fidelity.tallies import counts_own_items
@@ -130,11 +132,14 @@ def _shown(x: _Ctx) -> Callable[[Mention], bool]:
 
 def _tallied(m: Mention, x: _Ctx) -> bool:
     """`A、B、C 这三个`: the claim counts what it lists — unless the evidence counts the same things
-    itself (`萎凋、轻揉和干燥三道工序` over `只有萎凋和干燥两道工序`: an item was added)."""
-    return (
-        not x.plan
-        and counts_own_items(m, x.source)
-        and not any(e.kind == m.kind and e.unit == m.unit for e in x.aligned.mentions.items)
+    itself (`萎凋、轻揉和干燥三道工序` over `只有萎凋和干燥两道工序`: an item was added); or it counts the
+    context's records that carry its names."""
+    if x.plan:
+        return False
+    if counted_in_records(m, x.source, x.everything.text):
+        return True  # `four requests failed` over four such log lines (fidelity/record_counts.py)
+    return counts_own_items(m, x.source) and not any(
+        e.kind == m.kind and e.unit == m.unit for e in x.aligned.mentions.items
     )
 
 
@@ -449,6 +454,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _priced_quantity(m, x)
         or days_between_dates(m, x)
         or months_between_dates(m, x)
+        or worked_from_question(m, x)
         or (
             not x.plan
             and (

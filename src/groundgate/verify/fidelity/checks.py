@@ -15,6 +15,7 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
+from groundgate.verify.fidelity.negated_forms import field_left_empty, warned_against
 from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface, prefix_negated
 from groundgate.verify.fidelity.report import _Ctx, _Report
 
@@ -43,6 +44,18 @@ def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
     return any(
         s.states(word) and any(str(c.mention.value) in _PROHIBITIVE for c in s.cues) for s in there.sentences
     )
+
+
+#: An imperative that forbids: `Do not …`, `Never …`, `不要…`, `请勿…`.
+_IMPERATIVE_BEFORE_RX = re.compile(r"(?i:\bdo\s*|\bplease\s*)$")
+
+
+def _prohibits(cue: _Cue, side: _Polarity) -> bool:
+    value = str(cue.mention.value).lower()
+    if value in _PROHIBITIVE or value in {"不要", "别", "勿", "请勿", "切勿", "never", "don't", "don"}:
+        return True
+    start = cue.mention.start
+    return value == "not" and _IMPERATIVE_BEFORE_RX.search(side.text[max(0, start - 8) : start]) is not None
 
 
 #: Verbs that carry no content of their own: the negated thing is the word after them.
@@ -128,6 +141,10 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                 continue
             if _both_prohibit(cue, word, there):
                 continue
+            if field_left_empty(word, there.text):
+                continue  # `none waiting` over `waiting=0` (docs/design.md §2.1, "Session 32")
+            if _prohibits(cue, here) and warned_against(word, there):
+                continue  # `Do not promote before fencing` retold as a warning
             if here is oth and _denied_as_alternative(word, there.text):
                 continue  # "…over live chat rather than by email" denies email as `not by email` does
             plain = r.other if side == r.side else r.side

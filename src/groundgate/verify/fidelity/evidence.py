@@ -7,6 +7,7 @@ negation analysis; plus finding a claim's candidates and identifiers in an index
 
 from __future__ import annotations
 
+import re
 from bisect import bisect_left, bisect_right
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -273,9 +274,31 @@ def _identifier_core(m: Mention) -> str:
     return value
 
 
+#: A numbered name's last number (`pgbouncer-3`, `node07`).
+_NUMBERED_RX = re.compile(r"^(?P<stem>.*?[a-z][-_]?)(?P<n>\d{1,4})$")
+
+
+def _in_named_range(value: str, index: EvidenceIndex) -> bool:
+    """`pgbouncer-3` named by a range of the evidence: `pgbouncer-1..3`, `pgbouncer-1–3`,
+    `pgbouncer-[1-3]`, `pgbouncer-1 to -3` (docs/design.md §2.1, "Session 32")."""
+    numbered = _NUMBERED_RX.match(_folded(value))
+    if numbered is None:
+        return False
+    n = int(numbered["n"])
+    rx = (
+        re.escape(numbered["stem"])
+        + r"\[?(\d{1,4})\s*(?:\.\.\.?|[-–~]|to\s+(?:"
+        + re.escape(numbered["stem"])
+        + r")?)\s*(\d{1,4})\]?(?!\d)"
+    )
+    return any(int(a) <= n <= int(b) for a, b in re.findall(rx, index.folded()))
+
+
 def _identifier_found(m: Mention, index: EvidenceIndex) -> bool:
     value = str(m.value)
     if _folded(value) in index.identifiers or index.contains_token(_folded(_identifier_core(m))):
+        return True
+    if _in_named_range(value, index):
         return True
     if m.qualifier in _SQUASHABLE:
         squashed = _squash(value)

@@ -299,7 +299,7 @@ def _zh_days_of_month(ex: _Extractor) -> None:
 
 
 _DAY_RANGE_END_RX = re.compile(
-    r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?![\d:]|\.\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
+    r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?!\d|[:.]\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
 _DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—)[ \t]*$")
 

@@ -1,0 +1,53 @@
+"""Negations written without a negation word, for the negation-flip check.
+
+Two forms a retelling may put into words that its source states without a cue (docs/design.md §2.1,
+"Session 32"):
+
+- a record field left empty or at zero: `waiting=0`, `"retries": 0`, `到账 —`, `assignee: null` —
+  "none waiting", "还没有到账", "no one assigned" say the same;
+- a prohibition retold as a warning: "Do not promote before fencing: two writable primaries cause
+  split-brain" is what "the runbook warns that promoting before fencing would cause split-brain" says.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import lru_cache
+
+from groundgate.verify.fidelity.negation import _Polarity
+
+#: A value that says the field holds nothing: zero, a dash, null/none/n.a., false, 无/空/未….
+_EMPTY_VALUE = (
+    r"(?:0(?:\.0+)?(?![\d.,:/-])|[—–-]{1,2}(?![\d\w])|null|none|nil|n/?a|false|empty|无|空|未\w{0,3}|否)"
+)
+#: Between a field's name and its value: `=`, `:`, a table bar, quotes, spaces (no words).
+_FIELD_GAP = r"[\"'”]?[ \t]*(?:[=:：|][ \t]*)?[\"'“]?[ \t]*"
+
+
+@lru_cache(maxsize=1024)
+def _empty_field_rx(word: str) -> re.Pattern[str]:
+    # The name may carry the word inside it (`到账` for `账`, `waiting_count` for `waiting`); a
+    # field name has no spaces, so the word is looked for within one run of name characters.
+    name = r"[\w./-]*" + re.escape(word) + r"[\w./-]*"
+    if word.isascii():
+        name = r"(?<![\w-])" + name
+    return re.compile(name + _FIELD_GAP + _EMPTY_VALUE + r"(?=$|[\s,;，；。|\"'”}\])])", re.IGNORECASE)
+
+
+def field_left_empty(word: str, text: str) -> bool:
+    """Whether `text` has a field named by `word` whose value is zero or empty (`waiting=0`)."""
+    if not word or (word.isascii() and len(word) < 3):
+        return False
+    return _empty_field_rx(word).search(text) is not None
+
+
+#: Words that retell a prohibition as a warning of what doing it causes.
+_WARNING_RX = re.compile(
+    r"(?i:\bwarn(?:s|ed|ing)?\b|\bcaution(?:s|ed)?\b|\bat (?:the )?risk\b|\brisks?\b|\bdanger(?:ous)?\b"
+    r"|\bavoid(?:s|ed)?\b|\bunsafe\b)|警告|警示|提醒|以免|避免|切勿|否则会|会导致|有风险"
+)
+
+
+def warned_against(word: str, plain: _Polarity) -> bool:
+    """Whether a clause of `plain` that states `word` retells it as a warning (see the module)."""
+    return any(s.states(word) and _WARNING_RX.search(s.folded) for s in plain.sentences)

@@ -1,0 +1,158 @@
+"""Forms of a right answer the checker used to call contradictions, and the lies beside them it must
+still catch (docs/design.md §2.1, "Session 32"): a record field left empty said as a negation, a
+prohibition retold as a warning, a numbered name inside a stated range, figures worked out from the
+question's own figures, a date moved back by a notice period, a count of the context's records, and
+numbered steps retold out of order."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify.fidelity import extract
+from groundgate.verify.fidelity.negated_forms import field_left_empty
+from groundgate.verify.fidelity.record_counts import counted_in_records
+from groundgate.verify.grounding_check import check
+from groundgate.verify.step_order import steps_swapped
+
+_EMPTY_FIELDS = [
+    ("queued", "worker stats (busy=12, queued=0)", True),
+    ("退票", "票号 T-1182 | 状态 已出票 | 退票 — | 渠道 APP", True),
+    ("assignee", '{"ticket": "OPS-77", "assignee": null}', True),
+    ("queued", "worker stats (busy=12, queued=40)", False),
+    ("assignee", '{"ticket": "OPS-77", "assignee": "lin.h"}', False),
+]
+
+
+@pytest.mark.parametrize(("word", "text", "empty"), _EMPTY_FIELDS)
+def test_a_field_is_empty_only_when_its_value_is_zero_a_dash_or_null(
+    word: str, text: str, empty: bool
+) -> None:
+    assert field_left_empty(word, text) is empty
+
+
+_RIGHT = [
+    # "none queued" over `queued=0`
+    (
+        "2025-02-03T09:14:00Z WARN worker pool saturated (busy=40, queued=25)\n"
+        "2025-02-03T09:21:30Z INFO worker pool drained (busy=12, queued=0)",
+        "When the pool drained at 09:21:30 it had 12 busy workers and none queued.",
+        None,
+    ),
+    # "还没有退票" over a dash in the record's 退票 column
+    (
+        "订单查询\n票号 T-1182 | 车次 G1375 | 金额 ¥312.50 | 状态 已出票 | 退票 — | 渠道 APP",
+        "票号 T-1182(车次 G1375,¥312.50)目前状态是已出票,还没有退票。",
+        None,
+    ),
+    # a numbered name inside a range the runbook states
+    (
+        "Runbook: drain the cache tier\n1. Announce in #ops.\n2. Stop writes to cache-a.\n"
+        "3. Restart the relays (relay-1..4) one at a time.",
+        "Restart relay-1 to relay-4 one at a time.",
+        None,
+    ),
+    # a figure worked out from the question's figure and the policy's rate
+    (
+        "补充医疗:门诊费用在社保报销后剩余部分按 70% 报销,每年上限 4,000 元。",
+        "可以报 1,400 元,也就是 2,000 元的 70%,在 4,000 元上限以内。",
+        "社保报完后门诊自付 2,000 元,补充医疗能报多少?",
+    ),
+    # a date moved back by the notice period the table gives
+    (
+        "合同编号 | 到期日 | 自动续约 | 提前通知期\nHT-9 | 2025-10-20 | 是 | 45 天",
+        "HT-9 在 10 月 20 日到期,通知期 45 天,最晚在 9 月 5 日通知。",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "question"), _RIGHT)
+def test_a_right_answer_in_these_forms_passes(context: str, answer: str, question: str | None) -> None:
+    assert check(context=context, answer=answer, question=question).verdict is Verdict.PASS
+
+
+_WRONG = [
+    # the record holds queued workers: "none queued" is a flip
+    (
+        "2025-02-03T09:21:30Z INFO worker pool drained (busy=12, queued=7)",
+        "When the pool drained at 09:21:30 it had 12 busy workers and none queued.",
+        None,
+    ),
+    # a name outside the stated range
+    (
+        "Runbook: drain the cache tier\n1. Announce in #ops.\n2. Stop writes to cache-a.\n"
+        "3. Restart the relays (relay-1..4) one at a time.",
+        "Restart relay-1 to relay-6 one at a time.",
+        None,
+    ),
+    # a worked figure that is not what the question's figure and the rate give
+    (
+        "补充医疗:门诊费用在社保报销后剩余部分按 70% 报销,每年上限 4,000 元。",
+        "可以报 1,600 元。",
+        "社保报完后门诊自付 2,000 元,补充医疗能报多少?",
+    ),
+    # the notice period counted wrong
+    (
+        "合同编号 | 到期日 | 自动续约 | 提前通知期\nHT-9 | 2025-10-20 | 是 | 45 天",
+        "HT-9 在 10 月 20 日到期,通知期 45 天,最晚在 9 月 15 日通知。",
+        None,
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer", "question"), _WRONG)
+def test_the_lie_beside_each_form_does_not_pass(context: str, answer: str, question: str | None) -> None:
+    assert check(context=context, answer=answer, question=question).verdict is not Verdict.PASS
+
+
+def test_a_prohibition_retold_as_a_warning_is_no_flip_but_retold_as_a_permission_is() -> None:
+    context = "Do not rotate the signing key during a deploy: in-flight requests fail verification."
+    warned = "The runbook warns that rotating the signing key during a deploy makes in-flight requests fail verification."
+    allowed = "You may rotate the signing key during a deploy."
+    assert "fidelity:negation_flip" not in check(context=context, answer=warned).claims[0].reason_codes
+    assert check(context=context, answer=allowed).verdict is not Verdict.PASS
+
+
+_LOG = "\n".join(
+    [
+        '{"ts":"09:00:01","level":"ERROR","service":"cart-api","code":"LOCK_WAIT"}',
+        '{"ts":"09:00:04","level":"ERROR","service":"cart-api","code":"LOCK_WAIT"}',
+        '{"ts":"09:00:05","level":"WARN","service":"stock-svc","code":"QUEUE_DEEP"}',
+        '{"ts":"09:00:09","level":"ERROR","service":"cart-api","code":"LOCK_WAIT"}',
+    ]
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "counted"),
+    [
+        ("cart-api logged LOCK_WAIT three times.", True),
+        ("cart-api logged LOCK_WAIT 3 times.", True),
+        ("cart-api logged LOCK_WAIT four times.", False),
+        ("cart-api 报了 2 次 LOCK_WAIT。", False),
+    ],
+)
+def test_a_count_is_backed_only_by_that_many_records_carrying_its_names(claim: str, counted: bool) -> None:
+    count = next(m for m in extract(claim).items if m.kind in {"count", "number"})
+    assert counted_in_records(count, claim, _LOG) is counted
+
+
+_RUNBOOK = (
+    "Failover\n1. Page the database on-call.\n2. Freeze schema migrations.\n"
+    "3. Promote replica db-b with `promote db-b`.\n4. Point the DSN alias at db-b.\n"
+    "5. Recycle the app pods one zone at a time."
+)
+
+
+@pytest.mark.parametrize(
+    ("claim", "swapped"),
+    [
+        ("Recycle the app pods one zone at a time, and then point the DSN alias at db-b.", True),
+        ("Point the DSN alias at db-b, then recycle the app pods one zone at a time.", False),
+        ("Freeze schema migrations; next, promote replica db-b.", False),
+        ("Promote replica db-b, and then freeze schema migrations.", True),
+    ],
+)
+def test_numbered_steps_retold_out_of_order_are_read(claim: str, swapped: bool) -> None:
+    assert bool(steps_swapped(claim, _RUNBOOK)) is swapped
