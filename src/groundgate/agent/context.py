@@ -33,6 +33,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from groundgate.agent.approving import read_approving
 from groundgate.agent.carried import BARE_CORRECTION, count_carried
+from groundgate.agent.confirming import read_confirming
 from groundgate.agent.contracts import (
     ContextRelation,
     ExecutionContext,
@@ -50,6 +51,7 @@ from groundgate.agent.manners import without_manners
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.rambling import to_the_point
+from groundgate.agent.reports import read_reports
 from groundgate.agent.reviewing import read_polite_english, read_reviewing
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
@@ -360,9 +362,9 @@ def resolve_context(
     text = read_cantonese(text)
     # "HR 小姐姐你好呀～…麻烦啦，提前谢过！": clauses that only greet or thank are no part of the question.
     text = without_manners(text)
-    # "……扯远了，其实就想问一句：婚假要交啥材料？": a rambling message read from its point (`agent.rambling`);
-    # "审批下属的病假时，…": the asker's own approving is circumstance (`agent.approving`).
-    text = read_everyday(read_reviewing(read_approving(to_the_point(text))))
+    # "…扯远了，其实就想问一句：…" read from its point (`agent.rambling`); "审批下属的病假时，" is circumstance
+    # (`agent.approving`), "下属小孙…" 他 (`agent.reports`), "…是 800 吧？" put up to confirm (`agent.confirming`).
+    text = read_confirming(read_everyday(read_reports(read_reviewing(read_approving(to_the_point(text))))))
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

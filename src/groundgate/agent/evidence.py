@@ -58,6 +58,7 @@ from groundgate.agent.subjects import (
     steps_timed,
     subject_terms,
 )
+from groundgate.agent.task_pointers import ambiguous_tasks, named_tasks
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
 from groundgate.agent.vocabulary import (
     NEED_CUES,
@@ -77,6 +78,7 @@ __all__ = [
     "BEYOND_RULE",
     "NEED_KINDS",
     "EvidenceEvaluator",
+    "ambiguous_tasks",
     "compared_words",
     "condition_fit",
     "fitting",
@@ -124,7 +126,11 @@ _LAST_YEAR = re.compile(r"去年|上一年|上年度")
 _YEAR_BEFORE = re.compile(r"前年")
 _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
 #: "那会儿的伙食补贴按多少算", "那趟的伙食补贴": the rule of the time the question places itself at, not today's.
-_THEN_CUE = re.compile(r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回|那几天")
+#: "那会儿", "当时"…; and a trip said taken in a month of a year named (`今年 2 月…去深圳出差 3 天`, blind 25).
+_THEN_CUE = re.compile(
+    r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回|那几天"
+    r"|(?:今年|\d{4}\s*年)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?[^，,。？?]{0,12}?出差"
+)
 _MONTH = re.compile(r"(?:(\d{4})\s*年|(今年|去年))?\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
 
@@ -424,107 +430,6 @@ def _names_any(text: str, words: frozenset[str]) -> bool:
 
 def _labelled_for(doc: DocumentEvidence, need: NeedCode) -> bool:
     return need.value in doc.supported_need_codes and NEED_CLAIM_TYPE[need] in doc.claim_types
-
-
-#: Words every task title may share that name no task ("审批…", "提交…报销").
-_TITLE_GENERIC: Final = frozenset({"审批", "报销", "提交", "申请", "任务", "待办", "完成", "确认", "处理"})
-#: Shared title words (in characters) that name a task: "王芳…病假", "体检预约", "三月…差旅".
-NAMED_TASK_MIN: Final = 4
-
-
-def named_tasks(
-    question: str, facts: Sequence[VerifiedFact], pointed: dict[str, str] | None = None
-) -> set[str]:
-    """The refs of the tasks the question names by their title ("王芳那个病假审批…" → 审批王芳的病假申请):
-    those sharing the most title words with it, at least `NAMED_TASK_MIN` characters of them; empty
-    when it names none (a list question, or a task that is not in this list)."""
-    if pointed is None:
-        pointed = _pointed_titles(question, facts)
-    if len(pointed) == 1:
-        return set(pointed.values())
-    asked = {t for t in tokenize(question) if len(t) > 1 and t not in _TITLE_GENERIC}
-    scores: dict[str, int] = {}
-    for fact in facts:
-        if fact.fact_type != "task" or not isinstance(fact.value, dict):
-            continue
-        title = str(fact.value.get("title", ""))
-        shared = {t for t in tokenize(title) if len(t) > 1 and t not in _TITLE_GENERIC} & asked
-        scores[fact.fact_ref] = sum(len(t) for t in shared)
-    best = max(scores.values(), default=0)
-    return {ref for ref, score in scores.items() if score == best} if best >= NAMED_TASK_MIN else set()
-
-
-#: A singular reference to one task by a word of its kind alone ("我那个审批", "这笔报销"): which one is
-#: meant. Not when words before it say which ("采购申请那个审批"); where the caller holds it
-#: ("我手上那条审批任务", "手头那个", "名下那笔") says no more than 我 does.
-_SINGULAR_REF = re.compile(
-    r"(?:^|(?<=我)|(?<=我的)|(?<=[，,。？?！!\s])|(?<=手上)|(?<=手头)|(?<=手里)|(?<=名下)|(?<=这边))"
-    r"(?:那|这)(?:个|项|笔|条|件|张)\s*([\u4e00-\u9fff]{2,4})"
-)
-
-
-#: A task said by what the caller has to do with it, before or after the pointer ("我要审批的那个待办",
-#: "我名下那条要审批的单子", blind 18): as singular as "我那个审批".
-_RELATIVE_REF = re.compile(
-    r"(?:要|得|该)([\u4e00-\u9fff]{1,3}?)的(?:那|这)(?:个|项|笔|条|件|张)"
-    r"|(?:那|这)(?:个|项|笔|条|件|张)(?:要|得|该)我?([\u4e00-\u9fff]{1,3}?)的"
-)
-_TASK_VERBS: Final = {"批": "审批", "交": "提交", "报": "报销"}
-
-
-#: The words right before a pointer ("采购申请那个审批", "看下差旅那条待办"): they name the task.
-_BEFORE_POINTER = re.compile(r"([\u4e00-\u9fff]{2,8})(?:那个|那张|那笔|那项|那条|那件)")
-
-
-def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, str]:
-    """title → ref of the tasks whose title holds the longest end (two characters or more, not a word
-    every title may share) of the words before a pointer: "采购申请那个" → 审批西部项目组采购申请."""
-    titles = {
-        str(f.value.get("title", "")): f.fact_ref
-        for f in facts
-        if f.fact_type == "task" and isinstance(f.value, dict)
-    }
-    for m in _BEFORE_POINTER.finditer(question):
-        # "报差旅的那个待办" is "报差旅那个待办": the 的 before a pointer names nothing.
-        words = m.group(1).removesuffix("的")
-        for n in range(len(words) - 1):
-            end = words[n:]
-            hits = {t: ref for t, ref in titles.items() if end in t}
-            if end in _TITLE_GENERIC:
-                # A word every title may share names no one task, but two that share it are two
-                # candidates ("报销那条待办" with two claims open): asked back, never picked.
-                return hits if len(hits) >= 2 else {}
-            if hits:
-                return hits
-    return {}
-
-
-def ambiguous_tasks(question: str, facts: Sequence[VerifiedFact]) -> list[str]:
-    """The titles of the tasks a singular reference ("我那个审批还剩几天") could mean, when it could
-    mean more than one and the question names none by its title (`named_tasks`); else []."""
-    pointed = _pointed_titles(question, facts)
-    if named_tasks(question, facts, pointed):
-        return []
-    if len(pointed) >= 2:
-        return list(pointed)
-    titles = [
-        str(f.value.get("title", "")) for f in facts if f.fact_type == "task" and isinstance(f.value, dict)
-    ]
-    words = [m.group(1) for m in _SINGULAR_REF.finditer(question)]
-    # "要我批的那个单子": what the caller does with it (我 is the caller; 批 is 审批)
-    words += [
-        _TASK_VERBS.get(w, w)
-        for m in _RELATIVE_REF.finditer(question)
-        if (w := (m.group(1) or m.group(2)).lstrip("我"))
-    ]
-    for word in words:
-        # The longest start of the words after it that some title holds (`审批还剩` → `审批`).
-        hits = next(
-            (found for n in range(len(word), 1, -1) if (found := [t for t in titles if word[:n] in t])), []
-        )
-        if len(hits) >= 2:
-            return hits
-    return []
 
 
 @dataclass

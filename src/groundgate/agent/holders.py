@@ -14,6 +14,7 @@ from __future__ import annotations
 import re
 from typing import Final
 
+from groundgate.agent.reports import NICKNAME
 from groundgate.text.names import looks_like_name
 
 __all__ = ["another_account", "someone_elses_tasks"]
@@ -70,6 +71,9 @@ _TIME_NOT_NAME = re.compile(r"^周[一二三四五六日天末内中]")
 
 
 def _a_name(word: str) -> bool:
+    # "小王", "老张" (blind 25): a surname after 小/老 names a person as a full name does
+    if NICKNAME.fullmatch(word):
+        return True
     return looks_like_name(word) and word not in _NOT_NAMES and not _TIME_NOT_NAME.match(word)
 
 

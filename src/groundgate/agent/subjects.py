@@ -73,7 +73,9 @@ _GENERIC_WORDS: Final = frozenset(
         # when a rule took effect is asked of the rule ("是从哪天开始执行的"): the kind of answer
         "开始 执行 生效 实施 施行 是从 起 "
         # two things set side by side ("病假和年假 审批有啥区别"): how they differ is the kind of answer (blind 24)
-        "区别 不同 不一样 差别"
+        "区别 不同 不一样 差别 "
+        # by when something must be done ("最晚要在什么期限内休完"): a time limit asked, the kind of answer (blind 25)
+        "期限 期限内 时限"
     )
 )
 
