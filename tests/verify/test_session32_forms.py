@@ -14,6 +14,7 @@ from groundgate.verify.fidelity.negated_forms import field_left_empty
 from groundgate.verify.fidelity.record_counts import counted_in_records
 from groundgate.verify.grounding_check import check
 from groundgate.verify.step_order import steps_swapped
+from groundgate.verify.voice import voice_reversed
 
 _EMPTY_FIELDS = [
     ("queued", "worker stats (busy=12, queued=0)", True),
@@ -156,3 +157,58 @@ _RUNBOOK = (
 )
 def test_numbered_steps_retold_out_of_order_are_read(claim: str, swapped: bool) -> None:
     assert bool(steps_swapped(claim, _RUNBOOK)) is swapped
+
+
+_VOICE = [
+    # the agent of the claim's passive is the object of the context's active verb
+    (
+        "Harwick Mills acquired the small spinning firm Oaten & Reed in 1994.",
+        "In 1994 Harwick was bought by Oaten & Reed.",
+        True,
+    ),
+    ("2019年，青川收购了杭州的物流公司远帆达。", "2019年它被杭州的物流公司远帆达收购了。", True),
+    # the same direction, in the passive on both sides or retold in the active
+    (
+        "In 1994 Harwick Mills was bought by Oaten & Reed.",
+        "In 1994 Harwick was bought by Oaten & Reed.",
+        False,
+    ),
+    ("2019年，青川收购了杭州的物流公司远帆达。", "2019年青川收购了远帆达。", False),
+    # a passive whose `verb` is no verb that ends it
+    (
+        "个人在一年内受到两次以上处罚的，记入个人信用记录。",
+        "要是一年内被处罚两次以上，会记入信用记录。",
+        False,
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "claim", "reversed_"), _VOICE)
+def test_a_relation_turned_round_by_the_passive_is_read(context: str, claim: str, reversed_: bool) -> None:
+    assert bool(voice_reversed(claim, context)) is reversed_
+
+
+@pytest.mark.parametrize(
+    ("text", "clock"),
+    [("备份本身是成功的:01:00 开始", "01:00"), ("Opened:07:45 by the desk", "07:45")],
+)
+def test_a_clock_time_after_a_label_colon_is_read_as_a_time(text: str, clock: str) -> None:
+    assert [str(m.value) for m in extract(text).items if m.kind == "time"] == [clock]
+
+
+_BACKUP_LOG = (
+    "01:47:15 INFO 开始上传至对象存储 bucket=bk-cold\n02:58:40 ERROR 上传失败 code=RequestTimeout\n"
+    "02:58:41 ERROR 备份任务失败"
+)
+
+
+@pytest.mark.parametrize(
+    ("answer", "shown"),
+    [
+        ("上传阶段从开始到报错共持续了 1 小时 11 分 25 秒。", True),
+        ("上传阶段从开始到报错共持续了 1 小时 12 分 25 秒。", False),
+    ],
+)
+def test_a_span_exact_to_the_second_between_two_logged_times_is_worked_out(answer: str, shown: bool) -> None:
+    codes = check(context=_BACKUP_LOG, answer=answer).claims[0].reason_codes
+    assert ("fidelity:number_not_in_evidence" not in codes) is shown

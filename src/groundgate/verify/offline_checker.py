@@ -56,6 +56,7 @@ from groundgate.verify.step_order import steps_swapped
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.temporal_order import order_swaps
+from groundgate.verify.voice import voice_reversed
 from groundgate.verify.waived import waived_obligations
 from groundgate.verify.windows import (
     DISCOURSE,
@@ -576,6 +577,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         or organisation_swaps(claim, window, index.all_text)
         or order_swaps(claim, index.all_text)
         or steps_swapped(claim, index.all_text)
+        or voice_reversed(claim, index.all_text)
         or waived_obligations(claim, index.all_text)
     )
 

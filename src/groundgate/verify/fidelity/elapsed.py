@@ -118,6 +118,11 @@ def elapsed_worked_out(m: Mention, x: _Ctx) -> bool:
     context = _clocks(x.everything.mentions.items)
     if any(_matches(abs(c - t), m, hedged) for c in _clocks(own) for t in context):
         return True
+    if not hedged and m.value % 60 and m.value > 60:
+        # `上传阶段共持续了 1 小时 11 分 25 秒` over a log's 01:47:15 and 02:58:40: exact to the second,
+        # so two clock times of the context that far apart are the span meant (docs/design.md §2.1,
+        # "Session 32").
+        return any(_close(b - a, m.value) for i, a in enumerate(context) for b in context[i + 1 :])
     if not _said_as_later(m, x.source):
         return False
     return any(_matches(b - a, m, hedged) for a, b in itertools.pairwise(context))

@@ -359,11 +359,19 @@ def _ymd(ex: _Extractor, s: int, e: int, year: str | None, month: str | None, da
     ex.add(_Rec("date", value, s, e))
 
 
+def _after_label_colon(nt: str, s: int) -> bool:
+    """`成功的:01:00 开始`, `Opened:07:45`: a colon right after a word, not after a digit (`12:01:00`),
+    labels the clock time that follows."""
+    return s >= 2 and nt[s - 1] == ":" and not nt[s - 2].isdigit() and not nt[s - 2].isspace()
+
+
 def _times(ex: _Extractor, digit: bool) -> None:
     nt, lt = ex.nt, ex.lt
     if digit and ":" in nt:
         for m in _CLOCK_RX.finditer(lt):
-            if not ex.left_ok(m.start(), _CLOCK_BEFORE_NT) or not ex.free(*m.span()):
+            if not (ex.left_ok(m.start(), _CLOCK_BEFORE_NT) or _after_label_colon(nt, m.start())):
+                continue
+            if not ex.free(*m.span()):
                 continue
             hour_text, minute_text = m.group().split(":")[:2]
             ap = m.group("ap")
