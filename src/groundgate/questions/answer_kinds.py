@@ -14,6 +14,7 @@ from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.conditions import quantity_interval
+from groundgate.questions.firsts import asks_first, says_first
 from groundgate.questions.needs import term_weight
 from groundgate.questions.record_sets import asks_record_set, names_record_set
 from groundgate.questions.statements import _FLAT, Statement
@@ -41,6 +42,23 @@ _CONDITION_WORDS: Final = re.compile(
 _ASKS_CLOCK: Final = re.compile(
     r"几点|几时几分|哪天|哪一天|几号|\bwhat\s+time\b|\bat\s+what\s+time\b|\bwhich\s+(?:day|date)\b",
     re.IGNORECASE,
+)
+#: A span asked by its two ends ("从几点到几点", "from what time to what time", "between which times").
+_ASKS_SPAN: Final = re.compile(
+    r"从几点(?:几分)?(?:到|至)几点|从什么时候(?:到|至)什么时候|\bfrom\s+what\s+time\s+(?:to|until|till)\s+what\s+time\b|"
+    r"\bbetween\s+(?:what|which)\s+times\b",
+    re.IGNORECASE,
+)
+#: Two clock times joined as the ends of one span (`03:20 至 04:05`, "14:05 to 14:32").
+_TIME_RANGE: Final = re.compile(
+    r"\d{1,2}:\d{2}(?::\d{2})?\s*(?:（UTC）|\(UTC\)|UTC)?\s*(?:至|到|~|～|-|–|—|\bto\b|\buntil\b|\btill\b|\bthrough\b)"
+    r"\s*\d{1,2}:\d{2}",
+    re.IGNORECASE,
+)
+#: Words naming both ends of a span (`从 14:05 持续到 14:32`, `第一分钟…最后一分钟`, `impact_start=… impact_end=…`).
+_BOTH_ENDS: Final = re.compile(
+    r"(?:从|自|第一|最早|开始|start|first|from).*(?:到|至|最后|最晚|结束|end|last|until|\bto\b)",
+    re.IGNORECASE | re.DOTALL,
 )
 _WHEN_WORDS = re.compile(
     r"当|若|如果|一旦|之前|之后|以后|以前|期间|时|超过|持续|"
@@ -189,14 +207,18 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
         # A count of matching log lines (`log.count … total 4`) answers "how many errors / times",
         # nothing else: not "刚开单的时候定的是几级" (a level), not what the lines say.
         return False
+    if asks_first(need) and not says_first(s):
+        # "那天最早响的是哪个告警": which came first, an order in time a rule naming alerts does not give.
+        return False
     if _DESCRIBES_DOCUMENT.search(s.text):
         # "This runbook describes how … bank certificates are renewed": what the document covers,
         # not what it says (not when they are renewed, nor who does it). Nothing is answered by it.
         return False
-    if _ASKS_LEVEL.search(need.text) and kind is not AnswerKind.PERSON and not _SAYS_LEVEL.search(s.text):
+    if _ASKS_LEVEL.search(need.text) and kind is not AnswerKind.PERSON:
         # "Which severity should the incident get?", "定为几级": a level is named (`SEV2`, `P1`, `二级`),
-        # not a sentence about severities in general ("Severity can be raised at any time").
-        return False
+        # not a sentence about severities in general ("Severity can be raised at any time"); the level
+        # is the figure `几级` asks (`级别 SEV2` gives it, though it is no count).
+        return bool(_SAYS_LEVEL.search(s.text))
     if kind not in _NOT_IDENTIFIER_KINDS and _ASKS_IDENTIFIER.search(need.text):
         # "对应的退款单号是哪个" / "which ticket number": an identifier other than the ones the
         # question names (`order.status … ORD-…: REFUNDED` names the order, not its refund).
@@ -244,8 +266,13 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
             return True
         return False
     if kind is AnswerKind.TIME:
+        if _ASKS_SPAN.search(need.text):
+            # "从几点到几点", "from what time to what time": both ends, two clock times (`03:20 至
+            # 04:05`), not the one time an end of it happened (`04:05 重复推送停止`).
+            minutes = {str(m.value)[:5] for m in s.mentions if m.kind == "time"}
+            return len(minutes) >= 2 and bool(_TIME_RANGE.search(s.text) or _BOTH_ENDS.search(s.text))
         if _ASKS_CLOCK.search(need.text):
-            # "从几点到几点", "what time": a clock time or a day, not a condition (`触发时`).
+            # "what time", "哪天": a clock time or a day, not a condition (`触发时`).
             return any(m.kind in ("time", "date") for m in s.mentions)
         if _ASKS_CONDITION.search(need.text):
             # "满足什么条件才能宣布结束": a rule's condition, not the time one case of it happened
