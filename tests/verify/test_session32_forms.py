@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
+from groundgate.verify.certainty import hedge_dropped
 from groundgate.verify.fidelity import extract
 from groundgate.verify.fidelity.negated_forms import field_left_empty
 from groundgate.verify.fidelity.record_counts import counted_in_records
@@ -212,3 +213,31 @@ _BACKUP_LOG = (
 def test_a_span_exact_to_the_second_between_two_logged_times_is_worked_out(answer: str, shown: bool) -> None:
     codes = check(context=_BACKUP_LOG, answer=answer).claims[0].reason_codes
     assert ("fidelity:number_not_in_evidence" not in codes) is shown
+
+
+@pytest.mark.parametrize(
+    ("context", "claim", "flagged"),
+    [
+        (
+            "The gallery is closed for rewiring. We hope to reopen it in late March.",
+            "It will reopen in late March.",
+            True,
+        ),
+        ("如遇台风，航班可能延误或取消，届时短信通知。", "如遇台风，航班就会直接取消。", True),
+        ("新馆预计明年五月开馆。", "新馆确定明年五月开馆。", True),
+        # the claim keeps the hedge, reports someone's view, or the context is a forecast news writes as `will`
+        ("We hope to reopen it in late March.", "They hope to reopen it in late March.", False),
+        (
+            "The striker may miss Saturday's match.",
+            "The coach said the striker will miss Saturday's match.",
+            False,
+        ),
+        (
+            "The striker is expected to miss Saturday's match.",
+            "The striker will miss Saturday's match.",
+            False,
+        ),
+    ],
+)
+def test_a_hedged_plan_stated_flatly_is_flagged(context: str, claim: str, flagged: bool) -> None:
+    assert bool(hedge_dropped(claim, context)) is flagged

@@ -33,7 +33,14 @@ from typing import Final
 
 from groundgate.text.segmentation import split_sentences, tokenize
 
-__all__ = ["causation_not_shown", "certainty_added", "exception_added", "obligation_dropped", "scope_widened"]
+__all__ = [
+    "causation_not_shown",
+    "certainty_added",
+    "exception_added",
+    "hedge_dropped",
+    "obligation_dropped",
+    "scope_widened",
+]
 
 _HEDGE: Final = re.compile(
     r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取|不排除|尚不确定|待定"
@@ -242,3 +249,52 @@ def obligation_dropped(claim: str, context: str) -> list[str]:
     words = _clause_words(claim, found) - _OBLIGATION_WORDS
     pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)  # a numbered step is a rule of its own
     return ["obligation_dropped"] if _stated_otherwise(words, pieces, _REQUIRED, _NOT_REQUIRED) else []
+
+
+#: A claim that says a thing will happen, flatly: `就会`, `一定会`, `确定`, `will` (not `will likely`).
+_ASSERTED: Final = re.compile(
+    r"就会|一定会|肯定会|必然会?|必定|(?<![已不])确定(?!了?[是否吗])|将会"
+    r"|\bwill\b(?!\s+(?:likely|probably|possibly|perhaps|maybe|not|be\s+able))|\bis\s+going\s+to\b",
+    re.IGNORECASE,
+)
+#: The hedges a flat `will` overstates. Not `expected`/`likely`/`projected`: news writes "is expected to
+#: miss" and its summary "will miss" for the same report.
+_SOFT_HEDGE: Final = re.compile(
+    r"可能|预计|或将|有望|也许|或许|计划|打算|争取|不排除|尚不确定|待定"
+    r"|\b(?:may|might|could|possibly|perhaps|hopes?\s+to|hoping\s+to|plans?\s+to|planning\s+to)\b",
+    re.IGNORECASE,
+)
+#: A clause that reports someone's view or attempt is no flat claim (`revealed X will start`, `will try to`).
+_REPORTED: Final = re.compile(
+    r"表示|认为|称|希望|打算|\b(?:said|says|say|told|revealed|believes?|believed|thinks?|expects?|hopes?|hoped|"
+    r"claims?|insists?|warned|predicts?|according\s+to)\b|\bwill\s+(?:try|attempt|seek|aim|hope|look)\b",
+    re.IGNORECASE,
+)
+_FILLERS: Final = frozenset({"或", "或者", "and", "or", "the", "to", "be", "it", "in"})
+#: How far after a context hedge the thing it hedges is named, and after the claim's word its verb.
+_HEDGED_REACH, _ASSERTED_REACH = 16, 16
+
+
+def hedge_dropped(claim: str, context: str) -> list[str]:
+    """`["certainty_added:<word>"]` when the claim says flatly that a thing will happen (`就会直接推迟`,
+    `确定年底前开工`, "it will reopen") which a context sentence hedges right before naming it
+    (`可能会推迟`, `预计年底前开工`, "hoping to reopen"), and the claim's clause hedges nothing
+    (docs/design.md §2.1, "Session 32"); else []."""
+    found = _ASSERTED.search(claim)
+    if found is None:
+        return []
+    start = max((m.end() for m in _CLAUSE.finditer(claim, 0, found.start())), default=0)
+    end_m = _CLAUSE.search(claim, found.end())
+    clause = claim[start : end_m.start() if end_m else len(claim)]
+    if _HEDGE.search(clause) or _REPORTED.search(clause):
+        return []
+    asserted = tokenize(claim[found.end() : found.end() + _ASSERTED_REACH])
+    if not asserted:
+        return []
+    for sentence in _sentences(context):
+        for hedge in _SOFT_HEDGE.finditer(sentence):
+            hedged = tokenize(sentence[hedge.end() : hedge.end() + _HEDGED_REACH])
+            # what the hedge governs first is what the claim asserts (`推迟或取消`, `reopen`, `年底前开工`)
+            if set(hedged[:3]) & set(asserted[:3]) - _FILLERS:
+                return [f"certainty_added:{found.group(0)}"]
+    return []

@@ -42,6 +42,7 @@ from groundgate.verify.certainty import (
     causation_not_shown,
     certainty_added,
     exception_added,
+    hedge_dropped,
     obligation_dropped,
     scope_widened,
 )
@@ -708,7 +709,8 @@ def _stated_apart(
     task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
-    codes += certainty_added(claim, index.all_text) + causation_not_shown(claim, index.all_text)
+    codes += certainty_added(claim, index.all_text) or hedge_dropped(claim, index.all_text)
+    codes += causation_not_shown(claim, index.all_text)
     codes += exception_added(claim, index.all_text) + scope_widened(claim, index.all_text)
     codes += obligation_dropped(claim, index.all_text)
     return codes + persistence_dropped(claim, index.all_text)
