@@ -100,7 +100,9 @@ TUNE24 = ROOT / "tests" / "data" / "pipeline_questions_tune24.yaml"
 TUNE25 = ROOT / "tests" / "data" / "pipeline_questions_tune25.yaml"
 """A twenty-fourth, written late in session 31 (a security and compliance reviewer: who did what when, policy against logs, cross-tenant asks) and measured unseen (`tune25`; not tuned on)."""
 TUNE26 = ROOT / "tests" / "data" / "pipeline_questions_tune26.yaml"
-"""A twenty-fifth, written in session 32 (a new team lead's plain-language first-week questions: what to do, who to call, how much; the 14 March incident in plain words) and measured unseen (`tune26`)."""
+"""A twenty-fifth, written in session 32 (a new team lead's plain-language first-week questions: what to do, who to call, how much; the 14 March incident in plain words) and measured unseen (`tune26`; then tuned on)."""
+TUNE27 = ROOT / "tests" / "data" / "pipeline_questions_tune27.yaml"
+"""A twenty-sixth, written late in session 32 (a customer-support agent relaying merchants' questions in their own words: failed payments, error codes, refunds, rate limits, the 14 March outage) and measured unseen (`tune27`)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -144,6 +146,7 @@ SPLITS = (
     "tune24",
     "tune25",
     "tune26",
+    "tune27",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -769,6 +772,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE24,
             TUNE25,
             TUNE26,
+            TUNE27,
             HOLDOUT,
         )
         if p.is_file()
