@@ -241,3 +241,40 @@ def test_a_span_exact_to_the_second_between_two_logged_times_is_worked_out(answe
 )
 def test_a_hedged_plan_stated_flatly_is_flagged(context: str, claim: str, flagged: bool) -> None:
     assert bool(hedge_dropped(claim, context)) is flagged
+
+
+_MORE_RIGHT = [
+    # a thing the source says to avoid, retold in the negative
+    (
+        "3. Use a plastic spudger to open the case; avoid metal screwdrivers, which can scratch the board.",
+        "Open the case with a plastic spudger (not a metal screwdriver, which can scratch the board).",
+    ),
+    ("生长季每半月浇一次营养液，冬季停止浇营养液。", "生长季每半个月浇一次营养液，冬天就不要浇了。"),
+    # a day range written before its month
+    (
+        "The Harbour Book Fair runs from 4 to 9 June at the old customs house.",
+        "The book fair is on from 4 to 9 June.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _MORE_RIGHT)
+def test_more_right_answers_in_other_words_pass(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is not Verdict.REJECT
+    assert all("fidelity:negation_flip" not in c.reason_codes for c in result.claims)
+    assert all("fidelity:date_mismatch" not in c.reason_codes for c in result.claims)
+
+
+def test_a_short_sentence_opening_a_list_is_no_key_fact() -> None:
+    claims = check(
+        context="绿萝喜散射光。冬季室温不低于10℃。", answer="给你几个要点：\n绿萝喜散射光。"
+    ).claims
+    assert [c.key for c in claims] == [False, True]
+
+
+def test_a_superlative_turned_into_its_opposite_is_flagged() -> None:
+    context = "1. Shift to the smallest rear cog and release the brake.\n2. Remove the wheel."
+    assert check(
+        context=context, answer="Shift onto the largest rear cog and release the brake."
+    ).verdict is not (Verdict.PASS)

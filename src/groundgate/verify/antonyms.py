@@ -31,6 +31,10 @@ _PAIRS: tuple[tuple[str, str], ...] = (
     # reasons with the rule's own bound; comparators are the fidelity checks' to compare.
     ("rise", "fall"), ("won", "lost"), ("home", "away"), ("surplus", "deficit"),
     ("imports", "exports"), ("inflow", "outflow"), ("majority", "minority"),
+    # superlatives (session 32): `the largest rear cog` over `the smallest rear cog`
+    ("largest", "smallest"), ("biggest", "smallest"), ("highest", "lowest"), ("fastest", "slowest"),
+    ("longest", "shortest"), ("earliest", "latest"), ("oldest", "youngest"),
+    ("最大", "最小"), ("最高", "最低"), ("最早", "最晚"), ("最快", "最慢"), ("最长", "最短"), ("最多", "最少"),
 )  # fmt: skip
 _OPPOSITES: dict[str, frozenset[str]] = {}
 for _a, _b in _PAIRS:

@@ -38,6 +38,10 @@ _ADVICE = re.compile(
     re.IGNORECASE,
 )
 _QUESTION = re.compile(r"[?？]\s*$")
+#: A short sentence that only opens a list (`给你几个要点：`, `平时还有几点要注意：`, "The steps are:"): what
+#: follows carries the facts (docs/design.md §2.1, "Session 32").
+_LEAD_IN = re.compile(r"[:：]\s*$")
+_LEAD_IN_WORDS = 6
 # A bare yes/no reply ("不会。", "No.", "暂时不行。"): the sentences after it carry the checkable facts.
 _BARE_REPLY = re.compile(
     r"^(?:(?:暂时|目前|当然|一般)?(?:是的?|对|不是|不对|会|不会|能|不能|可以|不可以|不行|行|需要|不需要|不用|要|不要|应该|不应该|有|没有)(?:的|了)?"
@@ -82,8 +86,11 @@ def key_decision(claim: str) -> KeyDecision:
         return KeyDecision(False, "not_key:question")
     if _ADVICE.search(claim.strip()):
         return KeyDecision(False, "not_key:advice")
-    if len(tokenize(claim)) < 2:
+    words = len(tokenize(claim))
+    if words < 2:
         return KeyDecision(False, "not_key:no_content")
+    if words <= _LEAD_IN_WORDS and _LEAD_IN.search(claim):
+        return KeyDecision(False, "not_key:lead_in")
     return KeyDecision(True, "key:factual_statement")
 
 

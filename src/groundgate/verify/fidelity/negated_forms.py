@@ -5,6 +5,8 @@ Two forms a retelling may put into words that its source states without a cue (d
 
 - a record field left empty or at zero: `waiting=0`, `"retries": 0`, `到账 —`, `assignee: null` —
   "none waiting", "还没有到账", "no one assigned" say the same;
+- a thing the source says to avoid or stop (`avoid screwdrivers`, `冬季停止施肥`, `忌强光直射`) — "not a
+  screwdriver", "冬天就不要施了" say the same;
 - a prohibition retold as a warning: "Do not promote before fencing: two writable primaries cause
   split-brain" is what "the runbook warns that promoting before fencing would cause split-brain" says.
 """
@@ -51,3 +53,22 @@ _WARNING_RX = re.compile(
 def warned_against(word: str, plain: _Polarity) -> bool:
     """Whether a clause of `plain` that states `word` retells it as a warning (see the module)."""
     return any(s.states(word) and _WARNING_RX.search(s.folded) for s in plain.sentences)
+
+
+#: Verbs that say not to do or have the thing after them.
+_AVOIDED_BEFORE = (
+    r"(?i:\b(?:avoid(?:s|ed|ing)?|refrain(?:s|ed|ing)?\s+from|stop(?:s|ped|ping)?|ceas(?:e|es|ed|ing)|skip(?:s|ped|ping)?"
+    r"|no\s+longer|instead\s+of|rather\s+than|never)\b)|停止|避免|忌|勿|禁用|暂停|不再|切忌"
+)
+
+
+@lru_cache(maxsize=1024)
+def _avoided_rx(word: str) -> re.Pattern[str]:
+    gap = r"(?:\s+\w+){0,2}\s+" if word.isascii() else r"[^，,。；;！？!?\n]{0,4}"
+    return re.compile(f"(?:{_AVOIDED_BEFORE}){gap}" + r"\w*" + re.escape(word), re.IGNORECASE)
+
+
+def avoided(word: str, text: str) -> bool:
+    """Whether `text` says to avoid or stop `word` right after a verb that does (see the module)."""
+    return bool(word) and _avoided_rx(word).search(text) is not None
+

@@ -262,7 +262,7 @@ def _numeric_dates(ex: _Extractor, alpha: bool) -> None:
             for m in _EN_DAY_MONTH_RX.finditer(nt):
                 # `18-19 April`: the day before the dash is a date of the same month.
                 last = re.match(r"\d+", m.group())
-                first = _DAY_BEFORE_RANGE_RX.search(nt, max(0, m.start() - 6), m.start())
+                first = _DAY_BEFORE_RANGE_RX.search(nt, max(0, m.start() - 12), m.start())
                 if last is not None and first is not None and int(first.group("d")) < int(last.group()):
                     month = str(_MONTHS[m.group("mon").lower()])
                     _ymd(ex, first.start("d"), first.end("d"), m.group("y"), month, first.group("d"))
@@ -301,7 +301,7 @@ def _zh_days_of_month(ex: _Extractor) -> None:
 _DAY_RANGE_END_RX = re.compile(
     r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?!\d|[:.]\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
-_DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—)[ \t]*$")
+_DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—|(?<=[ \t])(?:to|through|until|till|and))[ \t]*$")
 
 
 #: A table cell or list item of its own: `| Aug | Jul |`, `Jan, Feb, Mar`.
