@@ -40,6 +40,7 @@ DEV_V16 = ROOT / "tests" / "data" / "check_dev_v16.jsonl"
 DEV_V17 = ROOT / "tests" / "data" / "check_dev_v17.jsonl"
 DEV_V18 = ROOT / "tests" / "data" / "check_dev_v18.jsonl"
 DEV_V19 = ROOT / "tests" / "data" / "check_dev_v19.jsonl"
+DEV_V20 = ROOT / "tests" / "data" / "check_dev_v20.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -95,6 +96,7 @@ def main() -> None:
     v17 = {part: run_eval(DEV_V17, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v18 = {part: run_eval(DEV_V18, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v19 = {part: run_eval(DEV_V19, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v20 = {part: run_eval(DEV_V20, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -143,8 +145,9 @@ def main() -> None:
         ("v17", v17),
         ("v18", v18),
         ("v19", v19),
+        ("v20", v20),
     ):
-        tune_label = "not tuned on" if version in {"v18", "v19"} else "tuned on"
+        tune_label = "not tuned on" if version in {"v19", "v20"} else "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
             rows += [
                 _row(
@@ -332,6 +335,15 @@ def main() -> None:
         "relation, speculation as fact) measured unseen with the checker of `d9714ca`: all 120 balanced "
         "accuracy 0.621 (en 0.567, zh 0.675), recall 0.600, 77 of 120 supported answers PASS, REJECT "
         "precision 0.875 (24); tune 0.600, test 0.642. Not tuned on.",
+        "`dev v20` (tests/data/check_dev_v20.jsonl, 120 pairs, written blind late in session 32 by a writer "
+        "who read only v19's first three lines and the README's v17–v19 paragraphs; answers that summarise "
+        "two to four short sources at once — meeting notes, email threads, chat, changelogs, calendars, HR "
+        "and finance records — 105 drawing on two or more passages, 16 across languages, 25 with a near-miss "
+        "passage; 12 kinds of one-substring lies: wrong speaker, superseded value, wrong date, changed "
+        "figure, role swap, negation flip, flipped obligation, invented reason, merged records, scope "
+        "widening, changed condition, certainty added) measured unseen with the checker of `ecb5be4`: all "
+        "120 balanced accuracy 0.596 (en 0.558, zh 0.633), recall 0.675, 62 of 120 supported answers PASS, "
+        "REJECT precision 0.941 (17); tune 0.567, test 0.625. Not tuned on.",
         "",
         head,
         rule,
