@@ -278,3 +278,21 @@ def test_a_superlative_turned_into_its_opposite_is_flagged() -> None:
     assert check(
         context=context, answer="Shift onto the largest rear cog and release the brake."
     ).verdict is not (Verdict.PASS)
+
+
+def test_a_case_the_source_excludes_named_as_an_exception_is_no_flip() -> None:
+    context = "退货政策：签收后 15 天内可无理由退货。生鲜类商品不支持无理由退货。"
+    answer = "签收后 15 天内支持无理由退货，生鲜类商品则不在此列。"
+    assert all(
+        "fidelity:negation_flip" not in c.reason_codes for c in check(context=context, answer=answer).claims
+    )
+
+
+def test_a_case_the_source_excludes_said_to_be_covered_is_still_a_flip() -> None:
+    context = "退货政策：签收后 15 天内可无理由退货。生鲜类商品不支持无理由退货。"
+    assert check(context=context, answer="生鲜类商品也支持无理由退货。").verdict is not Verdict.PASS
+
+
+@pytest.mark.parametrize(("text", "clock"), [("静音到明早8点", "08:00"), ("今早9点开会", "09:00")])
+def test_a_morning_of_today_or_tomorrow_reads_its_hour_as_a_time(text: str, clock: str) -> None:
+    assert [str(m.value) for m in extract(text).items if m.kind == "time"] == [clock]

@@ -15,7 +15,7 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
-from groundgate.verify.fidelity.negated_forms import avoided, field_left_empty, warned_against
+from groundgate.verify.fidelity.negated_forms import avoided, excepted, field_left_empty, warned_against
 from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface, prefix_negated
 from groundgate.verify.fidelity.report import _Ctx, _Report
 
@@ -143,6 +143,8 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                 continue
             if field_left_empty(word, there.text) or avoided(word, there.text):
                 continue  # `none waiting` over `waiting=0`, `not a screwdriver` over `avoid screwdrivers`
+            if here is oth and excepted(oth.text, cue.mention.start, src.text):
+                continue  # `定制类商品不支持…` retold as `…，定制类商品则不在此列`
             if _prohibits(cue, here) and warned_against(word, there):
                 continue  # `Do not promote before fencing` retold as a warning
             if here is oth and _denied_as_alternative(word, there.text):

@@ -7,6 +7,8 @@ Two forms a retelling may put into words that its source states without a cue (d
   "none waiting", "还没有到账", "no one assigned" say the same;
 - a thing the source says to avoid or stop (`avoid screwdrivers`, `冬季停止施肥`, `忌强光直射`) — "not a
   screwdriver", "冬天就不要施了" say the same;
+- a case the source excludes (`定制类商品不支持无理由退货`) that the retelling names as an exception to
+  its general rule (`…支持无理由退货，定制类商品则不在此列`, "…, except made-to-order items");
 - a prohibition retold as a warning: "Do not promote before fencing: two writable primaries cause
   split-brain" is what "the runbook warns that promoting before fencing would cause split-brain" says.
 """
@@ -16,6 +18,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from groundgate.text.segmentation import tokenize
 from groundgate.verify.fidelity.negation import _Polarity
 
 #: A value that says the field holds nothing: zero, a dash, null/none/n.a., false, 无/空/未….
@@ -72,3 +75,26 @@ def avoided(word: str, text: str) -> bool:
     """Whether `text` says to avoid or stop `word` right after a verb that does (see the module)."""
     return bool(word) and _avoided_rx(word).search(text) is not None
 
+
+#: Words that set a case apart from the rule just stated.
+#: (Not `X are exempt from Y`: that is a rule of its own, whose bounds the comparator checks read.)
+_EXCEPTED_AFTER = re.compile(r"[^，,。；;]{0,6}(?:不在此列|除外|例外|不包括在内|不适用|不算|不享受)")
+_EXCEPT_BEFORE = re.compile(
+    r"(?i:\b(?:except|excluding|other\s+than|apart\s+from|but\s+not)\s+(?:for\s+)?)$|除了?$"
+)
+
+
+def excepted(cue_side: str, cue_start: int, plain: str) -> bool:
+    """Whether `plain` names, as an exception to its rule, the case the negated clause of `cue_side`
+    is about: a content word before the cue in that clause (`定制类` of `定制类商品不支持…`) stands in
+    `plain` right before an exclusion (`定制类商品则不在此列`) or right after `except`/`除了`."""
+    clause_start = max(
+        (m.end() for m in re.finditer(r"[。；;！？!?\n，,:：]", cue_side[:cue_start])), default=0
+    )
+    for word in tokenize(cue_side[clause_start:cue_start]):
+        if len(word) < 2:
+            continue
+        for found in re.finditer(re.escape(word), plain, re.IGNORECASE):
+            if _EXCEPTED_AFTER.match(plain, found.end()) or _EXCEPT_BEFORE.search(plain[: found.start()]):
+                return True
+    return False
