@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import hedge_dropped
+from groundgate.verify.certainty import hedge_dropped, only_widened
 from groundgate.verify.fidelity import extract
 from groundgate.verify.fidelity.negated_forms import field_left_empty
 from groundgate.verify.fidelity.record_counts import counted_in_records
@@ -296,3 +296,43 @@ def test_a_case_the_source_excludes_said_to_be_covered_is_still_a_flip() -> None
 @pytest.mark.parametrize(("text", "clock"), [("静音到明早8点", "08:00"), ("今早9点开会", "09:00")])
 def test_a_morning_of_today_or_tomorrow_reads_its_hour_as_a_time(text: str, clock: str) -> None:
     assert [str(m.value) for m in extract(text).items if m.kind == "time"] == [clock]
+
+
+@pytest.mark.parametrize(
+    ("context", "claim", "flagged"),
+    [
+        (
+            "行政群消息：我们正在考虑把午餐补贴提高到每天 30 元。",
+            "行政部已经决定把午餐补贴提高到每天 30 元。",
+            True,
+        ),
+        (
+            "Status: the working theory is a bad DNS change at the CDN; not yet confirmed.",
+            "The engineers have traced it to a bad DNS change at the CDN.",
+            True,
+        ),
+        (
+            "Status: the outage was traced to a bad DNS change at the CDN.",
+            "It was traced to a bad DNS change.",
+            False,
+        ),
+    ],
+)
+def test_a_suspicion_or_idea_stated_as_settled_is_flagged(context: str, claim: str, flagged: bool) -> None:
+    codes = check(context=context, answer=claim).claims[0].reason_codes
+    assert any(c.startswith("certainty_added") for c in codes) is flagged
+
+
+@pytest.mark.parametrize(
+    ("claim", "flagged"),
+    [
+        ("Refund vouchers can be used in any region.", True),
+        ("Swansea have lost all three games.", False),
+        ("退款无需提供任何额外材料。", False),
+    ],
+)
+def test_a_rule_kept_to_one_case_widened_to_all_is_flagged(claim: str, flagged: bool) -> None:
+    context = (
+        "Refund vouchers are valid only in the region where the order was placed. Swansea lost three games."
+    )
+    assert bool(only_widened(claim, context)) is flagged

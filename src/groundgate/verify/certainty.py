@@ -39,11 +39,14 @@ __all__ = [
     "exception_added",
     "hedge_dropped",
     "obligation_dropped",
+    "only_widened",
     "scope_widened",
 ]
 
 _HEDGE: Final = re.compile(
     r"预计|可能|或将|有望|计划|拟|打算|预期|估计|或许|也许|争取|不排除|尚不确定|待定"
+    r"|正在考虑|考虑|初步|怀疑|疑似|待确认|有待|还没有确定|尚未确定"
+    r"|\b(?:working\s+theory|suspected|suspects?|under\s+consideration|considering|not\s+(?:yet\s+)?been\s+confirmed|unconfirmed)\b|hasn't\s+been\s+confirmed"
     r"|\b(?:(?:cannot|can't|could\s+not|not)\s+be\s+ruled\s+out|expected|expects|may|might|could|likely|possibly|"
     r"plans?\s+to|aims?\s+to|hopes?\s+to|"
     r"intends?\s+to|projected|forecast|anticipated|tentative(?:ly)?)\b",
@@ -51,6 +54,8 @@ _HEDGE: Final = re.compile(
 )
 _CERTAIN: Final = re.compile(
     r"已经?敲定|已经?确定|正式确定|确定了|板上钉钉|一定会|必将|已定于|已经定了|已经?确认|已经?证实"
+    r"|已经?决定|已经?定好|已经?查明|已经?查清|已经?锁定"
+    r"|\b(?:have|has)\s+(?:traced|pinned|identified|decided|determined)\b|\bwas\s+traced\s+to\b"
     r"|\b(?:has|have)\s+(?:been\s+)?(?:confirmed|fixed|finali[sz]ed|locked\s+in|set\s+in\s+stone)\b"
     r"|\bis\s+(?:confirmed|certain|guaranteed)\s+to\b|\bwill\s+definitely\b|\bdefinitely\s+will\b",
     re.IGNORECASE,
@@ -297,4 +302,35 @@ def hedge_dropped(claim: str, context: str) -> list[str]:
             # what the hedge governs first is what the claim asserts (`推迟或取消`, `reopen`, `年底前开工`)
             if set(hedged[:3]) & set(asserted[:3]) - _FILLERS:
                 return [f"certainty_added:{found.group(0)}"]
+    return []
+
+
+#: `所有区域`, `全国各办公室`, "every order", "all admins", "any flight": a claim's rule over everything of a kind.
+_UNIVERSAL: Final = re.compile(
+    r"(?:所有|全部|任何|全国各|各个)的?(?P<zh>[\u4e00-\u9fff]{2})"
+    r"|\b(?:all|every|any)\s+(?!(?:two|three|four|five|six|seven|eight|nine|ten|both|of|the|other)\b)"
+    r"(?P<en>[A-Za-z][\w-]{2,}(?:\s+[a-z][\w-]{2,})?)",
+    re.IGNORECASE,
+)
+_NEGATED_BEFORE: Final = re.compile(r"[不没无未]|\b(?:not|no|without|never)\b|n't", re.IGNORECASE)
+#: A context sentence that keeps a rule to one thing: `只影响华北二区`, "the only user granted".
+_ONLY: Final = re.compile(r"只|仅|唯一|\b(?:only|solely|exclusively)\b", re.IGNORECASE)
+
+
+def only_widened(claim: str, context: str) -> list[str]:
+    """`["scope_widened:<kind>"]` when the claim says a rule holds for all of a kind (`会影响所有区域`,
+    "all admins") that the context states of that kind with `only`/`只`/`仅` and never of all of it
+    (docs/design.md §2.1, "Session 32"); else []."""
+    for found in _UNIVERSAL.finditer(claim):
+        if _NEGATED_BEFORE.search(claim[max(0, found.start() - 12) : found.start()]):
+            continue  # `不需要提供任何额外材料`, "without any fee": a negated universal narrows nothing
+        kind = found["zh"] or found["en"]
+        words = set(tokenize(kind))
+        if not words:
+            continue
+        if any(words & set(tokenize(u.group(0))) for u in _UNIVERSAL.finditer(context)):
+            continue  # the context says it of all of them too
+        for sentence in _sentences(context):
+            if _ONLY.search(sentence) and words & set(tokenize(sentence)):
+                return [f"scope_widened:{kind}"]
     return []

@@ -44,6 +44,7 @@ from groundgate.verify.certainty import (
     exception_added,
     hedge_dropped,
     obligation_dropped,
+    only_widened,
     scope_widened,
 )
 from groundgate.verify.claims import key_decision, split_units
@@ -711,7 +712,9 @@ def _stated_apart(
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
     codes += certainty_added(claim, index.all_text) or hedge_dropped(claim, index.all_text)
     codes += causation_not_shown(claim, index.all_text)
-    codes += exception_added(claim, index.all_text) + scope_widened(claim, index.all_text)
+    codes += exception_added(claim, index.all_text) + (
+        scope_widened(claim, index.all_text) or only_widened(claim, index.all_text)
+    )
     codes += obligation_dropped(claim, index.all_text)
     return codes + persistence_dropped(claim, index.all_text)
 

@@ -301,7 +301,9 @@ def _zh_days_of_month(ex: _Extractor) -> None:
 _DAY_RANGE_END_RX = re.compile(
     r"[ \t]*(?:-|–|—|to|through|until|till)[ \t]*(?P<d>\d\d?)(?!\d|[:.]\d)(?:,?[ \t]+(?P<y>(?:19|20)\d\d)(?!\d))?"
 )
-_DAY_BEFORE_RANGE_RX = re.compile(r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—|(?<=[ \t])(?:to|through|until|till|and))[ \t]*$")
+_DAY_BEFORE_RANGE_RX = re.compile(
+    r"(?<![\d.])(?P<d>\d\d?)[ \t]*(?:-|–|—|(?<=[ \t])(?:to|through|until|till|and))[ \t]*$"
+)
 
 
 #: A table cell or list item of its own: `| Aug | Jul |`, `Jan, Feb, Mar`.
