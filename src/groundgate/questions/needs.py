@@ -30,7 +30,9 @@ from typing import Final
 from groundgate.contracts import AnswerKind, ConditionKind, Need, NeedCondition, QuestionNeeds
 from groundgate.questions.cases import set_case
 from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
+from groundgate.questions.handed_over import given_verbs
 from groundgate.questions.interrogatives import answer_kind, value_kinds
+from groundgate.questions.negated_words import with_negations
 from groundgate.questions.parts import opener_topic, soften_lead, split_parts, verb_opening
 from groundgate.questions.rates import as_error_rate
 from groundgate.questions.referred_codes import refer_back_codes
@@ -238,7 +240,7 @@ def _anchors(part: str, zh: bool, mentions: Sequence[fidelity.Mention]) -> list[
     # A calendar date the question names is a condition (compared as a date, `2026-02-18` =
     # `February 18`), not a name to find as written; a weekday stays a name (`on a Monday`).
     dates = {m.text.lower() for m in mentions if m.kind == "date" and not str(m.value).startswith("weekday:")}
-    found = [a for a in found if a.lower() not in dates]
+    found = [a for a in found if not (a.lower() in dates or any(a.lower() in d.split() for d in dates))]
     unique: list[str] = []
     for anchor in found:
         # `payment-gateway` found as an identifier and again as a Latin word: keep it once.
@@ -614,7 +616,7 @@ def derive_needs(
             words = [*anchors, *(soft if part.kind is not AnswerKind.DEFINITION else [])]
             label_part = replace(part, subject=join_words(words) if part.zh else " ".join(words))
         inherited = [w for w in [*anchors, *terms, *soft] if w not in part.anchors and w not in part.terms]
-        search = part.text if not inherited else f"{' '.join(inherited)} {part.text}"
+        search = f"{' '.join(with_negations(resolved, inherited))} {part.text}" if inherited else part.text
         needs.append(
             Need(
                 id=f"n{len(needs) + 1}",
@@ -646,7 +648,7 @@ def derive_needs(
             repeated = [t for t in need.terms if need.text.count(t) > 1 and term_weight(t) > 0]
             # A period the question names ("*年底*的封网期"): a rule for another period does not answer.
             periods = [t for t in need.terms if _is_period_word(t)]
-            need.required_terms = list(dict.fromkeys([*measured, *repeated, *periods]))
+            need.required_terms = list(dict.fromkeys([*measured, *repeated, *periods, *given_verbs(need)]))
         elif need.kind is AnswerKind.QUANTITY and (
             usual := _EN_USUAL.search(re.split(r"[.!;]\s+", need.text)[-1])
         ):
@@ -795,4 +797,4 @@ def round_two_query(need: Need) -> str:
     """A keyword query for an unmet need: its names, words, category and conditions — never gap prose."""
     words = [*need.anchors, *need.terms, *([need.category] if need.category else []), *need.soft_terms]
     words += [c.text for c in need.conditions]
-    return " ".join(dict.fromkeys(w for w in words if w))[:500]
+    return " ".join(with_negations(need.search_text, list(dict.fromkeys(w for w in words if w))))[:500]

@@ -238,6 +238,10 @@ def _zh_enumerated_asks(piece: str) -> list[str]:
     return [piece]
 
 
+#: Quotation marks a relayed question is wrapped in ("商户说：“…？”", "writes: \"…?\"").
+_QUOTES: Final = "“”‘’「」『』\"'"
+
+
 def split_parts(question: str) -> list[str]:
     """The question's parts: one per sentence, per joined second question that asks on its own,
     and per conjunct of a question asked of two things at once ("A 和 B 分别…", "the X and the Y of Z")."""
@@ -253,7 +257,8 @@ def split_parts(question: str) -> list[str]:
     # names nothing (its words would be a subject the answer must say).
     question = _COURTESY.sub("", question, count=1)
     scene = ""
-    raw = [x for x in _PART_END.split(question) if x.strip(" ，,、")]
+    # `…多长时间？”`: the closing quote after the last question mark is no part of its own.
+    raw = [x for x in _PART_END.split(question) if x.strip(" ，,、" + _QUOTES)]
     for n, sentence in enumerate(raw):
         # "Also, what sick pay do interns get?": the linking word asks nothing of its own.
         sentence = _LINKING_OPENER.sub("", sentence.strip(" ，,、")).strip(" ，,、")
