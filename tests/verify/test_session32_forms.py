@@ -336,3 +336,9 @@ def test_a_rule_kept_to_one_case_widened_to_all_is_flagged(claim: str, flagged: 
         "Refund vouchers are valid only in the region where the order was placed. Swansea lost three games."
     )
     assert bool(only_widened(claim, context)) is flagged
+
+
+def test_an_obligation_retold_as_up_to_the_reader_is_flagged() -> None:
+    context = "报销须知：发票原件必须在报销后十个工作日内交到财务。"
+    claim = "发票原件可视情况在报销后十个工作日内交到财务。"
+    assert check(context=context, answer=claim).verdict is not Verdict.PASS

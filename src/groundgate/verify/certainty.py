@@ -231,7 +231,7 @@ def _stated_otherwise(
 
 _NOT_REQUIRED: Final = re.compile(
     r"\bnot\s+(?:compulsory|mandatory|required|obligatory)\b|\b(?:isn't|aren't|is\s+not|are\s+not)\s+"
-    r"(?:compulsory|mandatory|required)\b|\boptional\b|非强制|不强制|不是必须|不必须|可选|可不",
+    r"(?:compulsory|mandatory|required)\b|\boptional\b|非强制|不强制|不是必须|不必须|可选|可不|可视情况|视情况|酌情|看情况|\b(?:at\s+(?:your|their|the\s+\w+'s)\s+discretion|up\s+to\s+(?:you|them))\b",
     re.IGNORECASE,
 )
 _REQUIRED: Final = re.compile(
