@@ -147,7 +147,7 @@ def main() -> None:
         ("v19", v19),
         ("v20", v20),
     ):
-        tune_label = "not tuned on" if version in {"v19", "v20"} else "tuned on"
+        tune_label = "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
             rows += [
                 _row(
@@ -317,7 +317,8 @@ def main() -> None:
         "order, added step, flipped obligation, entity swap, wrong row, negation flip, speculation as fact) "
         "measured unseen with the checker of `dedc809`: all 120 balanced accuracy 0.550 (en 0.542, zh 0.558), "
         "recall 0.775, 39 of 120 supported answers PASS, REJECT precision 0.646 (48); tune 0.542, test 0.558. "
-        "Not tuned on.",
+        "Tuned on `tune` in session 32 (record fields left empty, numbered ranges, figures worked out from "
+        "the question, counts of records, numbered steps out of order).",
         "`dev v18` (tests/data/check_dev_v18.jsonl, 120 pairs, written blind in session 31 by a writer who "
         "read only v17's first three lines and the README from v17's paragraph on; everyday question answering "
         "over web-like passages — encyclopaedia paragraphs, product pages and reviews, how-to guides, local "
@@ -325,7 +326,8 @@ def main() -> None:
         "one-substring lies: wrong person / place / year / superlative, reversed relation, merged passages, "
         "invented detail, certainty added, quantity changed, negation flip, changed condition) measured unseen "
         "with the checker of `5133bae`: all 120 balanced accuracy 0.587 (en 0.600, zh 0.575), recall 0.567, "
-        "73 of 120 supported answers PASS, REJECT precision 0.792 (24); tune 0.567, test 0.608. Not tuned on.",
+        "73 of 120 supported answers PASS, REJECT precision 0.792 (24); tune 0.567, test 0.608. Tuned on "
+        "`tune` in session 32 (passives turned round, hedged plans stated flatly, superlatives).",
         "`dev v19` (tests/data/check_dev_v19.jsonl, 120 pairs, written blind in session 32 by a writer who "
         "read only v18's first three lines and the README's v17/v18 paragraphs; long compound answers over "
         "customer-support and product documentation and over records returned by tools — 65 pairs over JSON "
@@ -334,7 +336,8 @@ def main() -> None:
         "date, scope widening, flipped obligation, negation flip, invented clause, wrong field, reversed "
         "relation, speculation as fact) measured unseen with the checker of `d9714ca`: all 120 balanced "
         "accuracy 0.621 (en 0.567, zh 0.675), recall 0.600, 77 of 120 supported answers PASS, REJECT "
-        "precision 0.875 (24); tune 0.600, test 0.642. Not tuned on.",
+        "precision 0.875 (24); tune 0.600, test 0.642. Tuned on "
+        "`tune` in session 32 (exceptions named to a rule, suspicions stated as settled, `only` widened).",
         "`dev v20` (tests/data/check_dev_v20.jsonl, 120 pairs, written blind late in session 32 by a writer "
         "who read only v19's first three lines and the README's v17–v19 paragraphs; answers that summarise "
         "two to four short sources at once — meeting notes, email threads, chat, changelogs, calendars, HR "
@@ -343,7 +346,8 @@ def main() -> None:
         "figure, role swap, negation flip, flipped obligation, invented reason, merged records, scope "
         "widening, changed condition, certainty added) measured unseen with the checker of `ecb5be4`: all "
         "120 balanced accuracy 0.596 (en 0.558, zh 0.633), recall 0.675, 62 of 120 supported answers PASS, "
-        "REJECT precision 0.941 (17); tune 0.567, test 0.625. Not tuned on.",
+        "REJECT precision 0.941 (17); tune 0.567, test 0.625. Tuned on "
+        "`tune` in session 32 (the same rules; 明早 hours, obligations left to the reader).",
         "",
         head,
         rule,
