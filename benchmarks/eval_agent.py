@@ -47,7 +47,8 @@ correct an earlier turn; measured unseen — 47.5 %, 5 wrong ANSWERED — then t
 (40 more, session 32, a line manager and an HR business partner asking on behalf of others and formally, several
 conditions at once, wrong figures quoted to confirm, other users' tasks, sessions referring back; measured unseen — 65.0 %, 3 wrong ANSWERED — then tuned on), and `eval_tune_blind26.yaml`
 (40 more, late in session 32, an employee planning their own week: dates relative to the day, tasks with the
-policy behind them, trips across two cities or months, sessions that narrow or switch; measured unseen).
+policy behind them, trips across two cities or months, sessions that narrow or switch; measured unseen — 47.5 %,
+12 wrong ANSWERED, 8 of them task lists keyed on the task id the answers did not show — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -95,7 +96,7 @@ SETS = {
     "tune 23 (unseen 75.0 %, then tuned on)": "eval_tune_blind23.yaml",
     "tune 24 (unseen 47.5 %, then tuned on)": "eval_tune_blind24.yaml",
     "tune 25 (unseen 65.0 %, then tuned on)": "eval_tune_blind25.yaml",
-    "tune 26 (measured unseen)": "eval_tune_blind26.yaml",
+    "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
 }
 
 

@@ -59,7 +59,7 @@ def _resolved(question: str) -> str:
             "我登记结婚2024年6月。几天婚假当时？",
         ),
         ("What's the daily meal allowance on business trips these days?", "多少每天伙食补贴出差现在？"),
-        ("Which of my to-dos are overdue right now?", "我的todos逾期现在？"),
+        ("Which of my to-dos are overdue right now?", "我有哪些待办逾期现在？"),  # blind 26: "which of my …"
     ],
 )
 def test_a_question_written_in_english_is_read_in_the_documents_words(question: str, read_as: str) -> None:

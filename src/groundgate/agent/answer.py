@@ -117,7 +117,9 @@ def fact_text(fact: VerifiedFact) -> str:
         return _count_text(value)
     status = _STATUS_ZH.get(str(value.get("status")), str(value.get("status")))
     due = f"，截止 {value['dueDate']}" if value.get("dueDate") else ""
-    return f"{value.get('title', '')}（{status}{due}）"
+    # The task's key beside its title ("T-1001 审批张伟的北京差旅报销单"), so the user can refer to it by id.
+    key = f"{value['taskKey']} " if value.get("taskKey") else ""
+    return f"{key}{value.get('title', '')}（{status}{due}）"
 
 
 def _count_text(value: dict[str, Any]) -> str:
@@ -226,7 +228,7 @@ def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDr
                     )
                 )
             continue
-        for cid, asked in _read_as(slot.citations, question, slot.need.code):
+        for cid, asked in _read_as(slot.citations, question, slot.need.code, assessment.read_apart):
             sentences = on_topic_sentences(assessment.documents[cid], slot.need.code, asked)
             if not sentences:
                 continue
@@ -242,14 +244,24 @@ def compose_offline(assessment: EvidenceAssessment, question: str) -> ComposerDr
     return draft
 
 
-def _read_as(citations: Sequence[str], question: str, need: NeedCode) -> list[tuple[str, str]]:
+def _read_as(
+    citations: Sequence[str], question: str, need: NeedCode, read_apart: dict[str, list[int]] | None = None
+) -> list[tuple[str, str]]:
     """(citation, question it answers): the first citation, for the question as asked; each
     citation once per word compared when the question compares two of one class ("病假和年假比起来…
     分别…") or asks the need apart of each, for the question about that word alone (`apart.per_word`)."""
     readings = per_word(question, need)
     if not readings:
         return [(citations[0], question)]
-    return [(cid, reading) for cid in citations for reading in readings]
+    # A citation is read for the words it covered when judged, if that was recorded (one outranked for
+    # a word — the company's 600 元 beside the project's 800 元 for 北京 — is not read for it).
+    apart = read_apart or {}
+    return [
+        (cid, reading)
+        for cid in citations
+        for i, reading in enumerate(readings)
+        if i in apart.get(f"{need.value}:{cid}", range(len(readings)))
+    ]
 
 
 def conflict_statements(assessment: EvidenceAssessment, question: str) -> list[GroundedStatement]:

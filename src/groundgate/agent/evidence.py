@@ -561,6 +561,9 @@ class EvidenceEvaluator:
             replace(self, question=reading)._document_slot(need, documents, assessment)
             for reading in readings
         ]
+        for i, one in enumerate(slots):
+            for c in one.citations:
+                assessment.read_apart.setdefault(f"{need.code.value}:{c}", []).append(i)
         words = compared_words(self.question)
         found = [one.status is SlotStatus.COVERED for one in slots]
         conflicting = any(one.status is SlotStatus.CONFLICT for one in slots)

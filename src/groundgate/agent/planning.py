@@ -54,7 +54,9 @@ from groundgate.agent.due_against import deadline_query, due_against_deadline
 from groundgate.agent.everyday import asks_unwritten, asks_where_written
 from groundgate.agent.holders import someone_elses_tasks
 from groundgate.agent.offtopic import asks_off_topic
+from groundgate.agent.spans import spanned_days
 from groundgate.agent.subjects import asking_clause_terms, subject_terms
+from groundgate.agent.task_rules import rule_behind_task, without_task_words
 from groundgate.agent.vocabulary import (
     ASKS,
     NEED_CUES,
@@ -296,7 +298,10 @@ def task_window(question: str, today: date) -> dict[str, Any]:
     args: dict[str, Any] = {}
     months = _MONTH.findall(question)
     days = [] if _NAMED_ITEM.search(question) else _named_days(question, today)
-    if days:
+    if span := spanned_days(question, today):
+        # "从今天到这个月底": the stretch whole, not its first day alone (`agent.spans`)
+        args["startDate"], args["endDate"] = span[0].isoformat(), span[1].isoformat()
+    elif days:
         # "四月二十号那天…到期": that day; "4/20 到 4/30 之间": from the first day named to the last.
         # Not with a task named ("确认年休假计划那条是5月15号截止的吧？"): its date is put up for
         # checking, and the task is read whatever its due date.
@@ -463,6 +468,7 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         # 看看明天到期的待办" asks the tasks only: what comes first there is looking at them.
         if _HOW_TO_HANDLE.search(part):
             needs += [n for n in _needs_of(part) if n in _TASK_DOC_NEEDS and n not in needs]
+        needs += [n for n in rule_behind_task(part, _is_task_question, _needs_of) if n not in needs]
     if task_parts and due_against_deadline(question) and NeedCode.AMOUNT_RULE not in needs:
         needs.insert(0, NeedCode.AMOUNT_RULE)  # "…待办截止那天再交还来得及吗": the rule's period decides
     if task_parts:
@@ -512,6 +518,9 @@ def propose_by_rules(resolved: ResolvedContext, today: date) -> PlannerDraft:
         query = policy or question
         if task_parts and due_against_deadline(question):
             query = deadline_query(query)
+        elif not policy and any(rule_behind_task(p, _is_task_question, _needs_of) for p in task_parts):
+            # "我那条提交四月差旅报销的待办，…要谁审批？": the task's pointer words are no subject (`agent.task_rules`)
+            query = without_task_words(query)
         extra = canonical_terms(query)
         arguments: dict[str, Any] = {"query": f"{query} {extra}" if extra else query}
         if domain:

@@ -61,6 +61,7 @@ from groundgate.agent.contracts import (
 from groundgate.agent.difference import with_difference
 from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks
 from groundgate.agent.holders import another_account
+from groundgate.agent.legs import with_legs_total
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tiers import as_service_length, unstated_tier
@@ -350,7 +351,8 @@ class AgentRuntime:
         if draft is None:
             draft = compose_offline(assessment, _document_question(plan, now.date()))
         answer, more = validate_answer(draft, assessment, question)
-        answer = with_difference(with_total(answer, question), question)  # worked in code, validated figures
+        # worked in code, from validated figures
+        answer = with_legs_total(with_difference(with_total(answer, question), question), question)
         dropped += more
         # Fail-closed: a covered slot left without any statement is not answered after all.
         shown = {s.need for s in answer.statements} | ({NeedCode.PROCESS_STEPS} if answer.steps else set())

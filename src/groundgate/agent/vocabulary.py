@@ -168,6 +168,7 @@ FILLER_PHRASES: Final = tuple(
         交点 带点 补点 附点 到时候 到时 去民政局 民政局 把证领了 领证 登记结婚
         休完 休掉 用完 过期作废 就作废 作废 他托我问一下 她托我问一下 托我问一下 托我问 让我问一下 让我问 帮他问 帮她问 替他问 替她问 签完字 签个字
         另外
+        接着去 紧接着去 然后去 随后去 多少天内 多少天之内
         """
             # Greetings and thanks around the question ("您好，想请教一下：…谢谢！", "麻烦啦，提前谢过！",
             # blind 15) are manners, not subjects: a passage need not say 谢谢 to answer it.
@@ -215,6 +216,7 @@ FILLER_WORDS: Final = frozenset(
     差不多 大概 大约 左右 将近 加起来 单子 一大圈 一圈 总共 合计 总计 一共 得交 得带 得附
     假如 假设 假若 如果 倘若 万一 产生 产生的 拿到 能拿到 领到 能领到 签完 情况 例外 例外情况 特殊情况
     只发 才发 只报 才报 只给发
+    一趟 两趟 去过
     """
     )
 )
