@@ -342,3 +342,10 @@ def test_an_obligation_retold_as_up_to_the_reader_is_flagged() -> None:
     context = "报销须知：发票原件必须在报销后十个工作日内交到财务。"
     claim = "发票原件可视情况在报销后十个工作日内交到财务。"
     assert check(context=context, answer=claim).verdict is not Verdict.PASS
+
+
+def test_a_month_written_in_words_is_no_unknown_name() -> None:
+    context = '{"service": "ledger-api", "version": "4.12.1", "deployed_at": "2031-03-05T10:15Z", "result": "ok"}'
+    answer = "Version 4.12.1 of ledger-api was deployed on 5 March 2031."
+    codes = check(context=context, answer=answer).claims[0].reason_codes
+    assert not any(c.startswith("unsupported_entity") for c in codes)

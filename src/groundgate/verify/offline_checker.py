@@ -551,6 +551,8 @@ class OfflineChecker:
             match.group(1)
             for match in _PROPER_NOUN.finditer(claim)
             if any(tok in missing for tok in tokenize(match.group(1)))
+            # `on 4 March 2031` over `2031-03-04`: a month or a day is a date, which the date rules check
+            and not all(word.lower() in _CALENDAR_WORDS for word in match.group(1).split())
         ]
 
 
