@@ -10,6 +10,7 @@ import pytest
 
 from groundgate.contracts import Verdict
 from groundgate.verify.certainty import hedge_dropped, only_widened
+from groundgate.verify.directions import from_to_swapped
 from groundgate.verify.fidelity import extract
 from groundgate.verify.fidelity.negated_forms import field_left_empty
 from groundgate.verify.fidelity.record_counts import counted_in_records
@@ -345,7 +346,35 @@ def test_an_obligation_retold_as_up_to_the_reader_is_flagged() -> None:
 
 
 def test_a_month_written_in_words_is_no_unknown_name() -> None:
-    context = '{"service": "ledger-api", "version": "4.12.1", "deployed_at": "2031-03-05T10:15Z", "result": "ok"}'
+    context = (
+        '{"service": "ledger-api", "version": "4.12.1", "deployed_at": "2031-03-05T10:15Z", "result": "ok"}'
+    )
     answer = "Version 4.12.1 of ledger-api was deployed on 5 March 2031."
     codes = check(context=context, answer=answer).claims[0].reason_codes
     assert not any(c.startswith("unsupported_entity") for c in codes)
+
+
+@pytest.mark.parametrize(
+    ("context", "claim", "reversed_"),
+    [
+        (
+            "In 5.0 the cache directory moves from /var/tmp/gg to /var/cache/gg.",
+            "The cache directory moves from /var/cache/gg to /var/tmp/gg.",
+            True,
+        ),
+        ("手续费率由 0.38% 调整为 0.6%。", "手续费率从 0.6% 降到 0.38%。", True),
+        (
+            "In 5.0 the cache directory moves from /var/tmp/gg to /var/cache/gg.",
+            "The cache directory moves from /var/tmp/gg to /var/cache/gg.",
+            False,
+        ),
+        # another change of the same two ends, not this one turned round
+        (
+            "Downgrading from Team to Solo removes shared folders.",
+            "Moving from Solo to Team is an upgrade.",
+            False,
+        ),
+    ],
+)
+def test_a_change_told_the_wrong_way_round_is_read(context: str, claim: str, reversed_: bool) -> None:
+    assert bool(from_to_swapped(claim, context)) is reversed_

@@ -49,6 +49,7 @@ from groundgate.verify.certainty import (
 )
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
+from groundgate.verify.directions import from_to_swapped
 from groundgate.verify.list_items import unlisted_items
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.org_swaps import organisation_swaps
@@ -582,6 +583,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         or order_swaps(claim, index.all_text)
         or steps_swapped(claim, index.all_text)
         or voice_reversed(claim, index.all_text)
+        or from_to_swapped(claim, index.all_text)
         or waived_obligations(claim, index.all_text)
     )
 
