@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import hedge_dropped, only_widened
+from groundgate.verify.certainty import cause_hedged, hedge_dropped, only_widened
 from groundgate.verify.directions import from_to_swapped
 from groundgate.verify.fidelity import extract
 from groundgate.verify.fidelity.negated_forms import field_left_empty
@@ -378,3 +378,32 @@ def test_a_month_written_in_words_is_no_unknown_name() -> None:
 )
 def test_a_change_told_the_wrong_way_round_is_read(context: str, claim: str, reversed_: bool) -> None:
     assert bool(from_to_swapped(claim, context)) is reversed_
+
+
+@pytest.mark.parametrize(
+    ("context", "claim", "flagged"),
+    [
+        (
+            "Replica lag peaked at 90 s. The alert notes it may have been caused by a backfill job on the primary.",
+            "The lag was caused by a backfill job on the primary.",
+            True,
+        ),
+        (
+            "对账任务 03:10 失败一次，原因还在查，可能和上游文件延迟有关。",
+            "对账任务失败的原因是上游文件延迟。",
+            True,
+        ),
+        (
+            "Replica lag peaked at 90 s. It was caused by a backfill job on the primary.",
+            "The lag was caused by a backfill job on the primary.",
+            False,
+        ),
+        (
+            "The alert notes it may have been caused by a backfill job on the primary.",
+            "The lag may have been caused by a backfill job on the primary.",
+            False,
+        ),
+    ],
+)
+def test_a_suspected_cause_stated_as_the_cause_is_flagged(context: str, claim: str, flagged: bool) -> None:
+    assert bool(cause_hedged(claim, context)) is flagged

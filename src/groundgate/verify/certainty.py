@@ -34,6 +34,7 @@ from typing import Final
 from groundgate.text.segmentation import split_sentences, tokenize
 
 __all__ = [
+    "cause_hedged",
     "causation_not_shown",
     "certainty_added",
     "exception_added",
@@ -333,4 +334,31 @@ def only_widened(claim: str, context: str) -> list[str]:
         for sentence in _sentences(context):
             if _ONLY.search(sentence) and words & set(tokenize(sentence)):
                 return [f"scope_widened:{kind}"]
+    return []
+
+
+#: A cause stated flatly: "was caused by X", "because of X", `原因是X`, `是因为X`, `根因是X`.
+_CAUSE_CUE: Final = re.compile(
+    r"\b(?:was|were|is|are)\s+caused\s+by\b|\bbecause\s+of\b|\bdue\s+to\b|\bthe\s+cause\s+(?:was|is)\b"
+    r"|原因是|是因为|根因是|起因是|是由于",
+    re.IGNORECASE,
+)
+#: How much of the cause is compared, and how many of its words a context sentence must share.
+_CAUSE_REACH, _CAUSE_WORDS = 48, 2
+
+
+def cause_hedged(claim: str, context: str) -> list[str]:
+    """`["certainty_added:cause"]` when the claim states as the cause what every context sentence naming
+    it only suspects (`may have been caused by`, `可能和…有关`, `怀疑`), and the claim's clause hedges
+    nothing (docs/design.md §2.1, "Session 32"); else []."""
+    found = _CAUSE_CUE.search(claim)
+    if found is None:
+        return []
+    start = max((m.end() for m in _CLAUSE.finditer(claim, 0, found.start())), default=0)
+    if _HEDGE.search(claim[start : found.end() + _CAUSE_REACH]):
+        return []
+    cause = set(tokenize(claim[found.end() : found.end() + _CAUSE_REACH])) - _FILLERS
+    naming = [s for s in _sentences(context) if len(cause & set(tokenize(s))) >= _CAUSE_WORDS]
+    if naming and all(_HEDGE.search(s) for s in naming):
+        return ["certainty_added:cause"]
     return []

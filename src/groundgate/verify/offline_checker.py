@@ -40,6 +40,7 @@ from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTI
 from groundgate.verify.causes import cause_phrases
 from groundgate.verify.certainty import (
     causation_not_shown,
+    cause_hedged,
     certainty_added,
     exception_added,
     hedge_dropped,
@@ -714,7 +715,11 @@ def _stated_apart(
     task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
-    codes += certainty_added(claim, index.all_text) or hedge_dropped(claim, index.all_text)
+    codes += (
+        certainty_added(claim, index.all_text)
+        or hedge_dropped(claim, index.all_text)
+        or cause_hedged(claim, index.all_text)
+    )
     codes += causation_not_shown(claim, index.all_text)
     codes += exception_added(claim, index.all_text) + (
         scope_widened(claim, index.all_text) or only_widened(claim, index.all_text)
