@@ -15,6 +15,7 @@ from groundgate.verify.fidelity import extract
 from groundgate.verify.fidelity.negated_forms import field_left_empty
 from groundgate.verify.fidelity.record_counts import counted_in_records
 from groundgate.verify.grounding_check import check
+from groundgate.verify.stated_comparisons import comparison_wrong
 from groundgate.verify.step_order import steps_swapped
 from groundgate.verify.voice import voice_reversed
 
@@ -407,3 +408,18 @@ def test_a_change_told_the_wrong_way_round_is_read(context: str, claim: str, rev
 )
 def test_a_suspected_cause_stated_as_the_cause_is_flagged(context: str, claim: str, flagged: bool) -> None:
     assert bool(cause_hedged(claim, context)) is flagged
+
+
+@pytest.mark.parametrize(
+    ("claim", "wrong"),
+    [
+        ("At EUR 4,200 the order falls within the EUR 3,000 team-lead limit.", True),
+        ("The job ran at 97.2% success, which is above the 98% target.", True),
+        ("你每晚 520 元，超出 600 元的标准。", True),
+        ("At EUR 2,200 the order falls within the EUR 3,000 team-lead limit.", False),
+        ("We counted 1,210 visitors, 85 more than the 1,125 of last year.", False),
+        ("一周最多两天可以在家办公。", False),
+    ],
+)
+def test_a_comparison_wrong_by_the_claims_own_figures_is_read(claim: str, wrong: bool) -> None:
+    assert bool(comparison_wrong(claim)) is wrong

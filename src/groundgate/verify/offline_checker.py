@@ -56,6 +56,7 @@ from groundgate.verify.measures import Measure, is_modifier, measure_support, un
 from groundgate.verify.org_swaps import organisation_swaps
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
+from groundgate.verify.stated_comparisons import comparison_wrong
 from groundgate.verify.step_order import steps_swapped
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
@@ -585,6 +586,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         or steps_swapped(claim, index.all_text)
         or voice_reversed(claim, index.all_text)
         or from_to_swapped(claim, index.all_text)
+        or comparison_wrong(claim)
         or waived_obligations(claim, index.all_text)
     )
 
