@@ -50,18 +50,14 @@ from groundgate.verify.certainty import (
 )
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
-from groundgate.verify.directions import from_to_swapped
 from groundgate.verify.list_items import unlisted_items
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.org_swaps import organisation_swaps
 from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
-from groundgate.verify.stated_comparisons import comparison_wrong
-from groundgate.verify.step_order import steps_swapped
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
-from groundgate.verify.temporal_order import order_swaps
-from groundgate.verify.voice import voice_reversed
+from groundgate.verify.turned_round import turned_round
 from groundgate.verify.waived import waived_obligations
 from groundgate.verify.windows import (
     DISCOURSE,
@@ -582,11 +578,7 @@ def _odd_names(claim: str, index: ContextIndex, best: Support) -> list[str]:
         people
         or [f"item_not_in_evidence:{i}" for i in unlisted_items(claim, index.anywhere, index.canonical)]
         or organisation_swaps(claim, window, index.all_text)
-        or order_swaps(claim, index.all_text)
-        or steps_swapped(claim, index.all_text)
-        or voice_reversed(claim, index.all_text)
-        or from_to_swapped(claim, index.all_text)
-        or comparison_wrong(claim)
+        or turned_round(claim, index.all_text)
         or waived_obligations(claim, index.all_text)
     )
 
