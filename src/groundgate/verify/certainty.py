@@ -182,12 +182,20 @@ def exception_added(claim: str, context: str) -> list[str]:
     return []
 
 
+def _clause_start(claim: str, found: re.Match[str]) -> int:
+    """Where the clause of `claim` around `found` starts."""
+    return max((m.end() for m in _CLAUSE.finditer(claim, 0, found.start())), default=0)
+
+
+def _clause_of(claim: str, found: re.Match[str]) -> str:
+    """The clause of `claim` around `found`."""
+    end = _CLAUSE.search(claim, found.end())
+    return claim[_clause_start(claim, found) : end.start() if end else len(claim)]
+
+
 def _clause_words(claim: str, found: re.Match[str]) -> set[str]:
     """The words (2+ characters) of the clause of `claim` around `found`."""
-    starts = [m.end() for m in _CLAUSE.finditer(claim, 0, found.start())]
-    end = _CLAUSE.search(claim, found.end())
-    clause = claim[max(starts, default=0) : end.start() if end else len(claim)]
-    return {w for w in tokenize(clause) if len(w) >= 2}
+    return {w for w in tokenize(_clause_of(claim, found)) if len(w) >= 2}
 
 
 #: The words of a "done" cue itself: what it is said of must be shared, not the cue.
@@ -289,9 +297,7 @@ def hedge_dropped(claim: str, context: str) -> list[str]:
     found = _ASSERTED.search(claim)
     if found is None:
         return []
-    start = max((m.end() for m in _CLAUSE.finditer(claim, 0, found.start())), default=0)
-    end_m = _CLAUSE.search(claim, found.end())
-    clause = claim[start : end_m.start() if end_m else len(claim)]
+    clause = _clause_of(claim, found)
     if _HEDGE.search(clause) or _REPORTED.search(clause):
         return []
     asserted = tokenize(claim[found.end() : found.end() + _ASSERTED_REACH])
@@ -354,8 +360,7 @@ def cause_hedged(claim: str, context: str) -> list[str]:
     found = _CAUSE_CUE.search(claim)
     if found is None:
         return []
-    start = max((m.end() for m in _CLAUSE.finditer(claim, 0, found.start())), default=0)
-    if _HEDGE.search(claim[start : found.end() + _CAUSE_REACH]):
+    if _HEDGE.search(claim[_clause_start(claim, found) : found.end() + _CAUSE_REACH]):
         return []
     cause = set(tokenize(claim[found.end() : found.end() + _CAUSE_REACH])) - _FILLERS
     naming = [s for s in _sentences(context) if len(cause & set(tokenize(s))) >= _CAUSE_WORDS]
