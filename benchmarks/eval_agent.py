@@ -97,6 +97,7 @@ SETS = {
     "tune 24 (unseen 47.5 %, then tuned on)": "eval_tune_blind24.yaml",
     "tune 25 (unseen 65.0 %, then tuned on)": "eval_tune_blind25.yaml",
     "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
+    "tune 27 (unseen pending)": "eval_tune_blind27.yaml",
 }
 
 

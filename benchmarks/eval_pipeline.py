@@ -103,6 +103,8 @@ TUNE26 = ROOT / "tests" / "data" / "pipeline_questions_tune26.yaml"
 """A twenty-fifth, written in session 32 (a new team lead's plain-language first-week questions: what to do, who to call, how much; the 14 March incident in plain words) and measured unseen (`tune26`: 15 of 40 correct, 1 wrong PASS; then tuned on)."""
 TUNE27 = ROOT / "tests" / "data" / "pipeline_questions_tune27.yaml"
 """A twenty-sixth, written late in session 32 (a customer-support agent relaying merchants' questions in their own words: failed payments, error codes, refunds, rate limits, the 14 March outage) and measured unseen (`tune27`: 13 of 40 correct, 1 wrong PASS, 8 needless DEGRADED; then tuned on)."""
+TUNE28 = ROOT / "tests" / "data" / "pipeline_questions_tune28.yaml"
+"""A twenty-seventh, written blind in session 33 (an engineer writing the postmortem of the 14 March incident after the fact: timeline, first and last errors, counts per code in the window, metric peaks and recovery, pages, runbook follow-ups) and measured unseen (`tune28`: pending)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -147,6 +149,7 @@ SPLITS = (
     "tune25",
     "tune26",
     "tune27",
+    "tune28",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -773,6 +776,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE25,
             TUNE26,
             TUNE27,
+            TUNE28,
             HOLDOUT,
         )
         if p.is_file()
