@@ -41,6 +41,7 @@ DEV_V17 = ROOT / "tests" / "data" / "check_dev_v17.jsonl"
 DEV_V18 = ROOT / "tests" / "data" / "check_dev_v18.jsonl"
 DEV_V19 = ROOT / "tests" / "data" / "check_dev_v19.jsonl"
 DEV_V20 = ROOT / "tests" / "data" / "check_dev_v20.jsonl"
+DEV_V21 = ROOT / "tests" / "data" / "check_dev_v21.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -97,6 +98,7 @@ def main() -> None:
     v18 = {part: run_eval(DEV_V18, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v19 = {part: run_eval(DEV_V19, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v20 = {part: run_eval(DEV_V20, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v21 = {part: run_eval(DEV_V21, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -146,6 +148,7 @@ def main() -> None:
         ("v18", v18),
         ("v19", v19),
         ("v20", v20),
+        ("v21", v21),
     ):
         tune_label = "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
@@ -348,6 +351,17 @@ def main() -> None:
         "120 balanced accuracy 0.596 (en 0.558, zh 0.633), recall 0.675, 62 of 120 supported answers PASS, "
         "REJECT precision 0.941 (17); tune 0.567, test 0.625. Tuned on "
         "`tune` in session 32 (the same rules; 明早 hours, obligations left to the reader).",
+        "`dev v21` (tests/data/check_dev_v21.jsonl, 120 pairs, written blind in session 33 by a writer who "
+        "read only v20's first three lines and its README paragraph; summaries and explanations of ONE long "
+        "document — news, reports, notices, announcements, postmortems, abstracts, emails — each context a "
+        "single passage of 185–260 English words or 300–370 Chinese characters full of figures, dates, names "
+        "and causes; supported answers heavily paraphrased, 110 with a figure or date worked out exactly; 16 "
+        "across languages; 12 kinds of one-substring lies: changed figure, wrong date, entity swap, wrong "
+        "attribution, invented detail, invented cause, reversed comparison, wrong arithmetic, certainty added, "
+        "negation flip, merged events, scope change) measured unseen with the checker of `240717e` (the end "
+        "of session 32): all 120 balanced accuracy 0.517 (en 0.525, zh 0.508), recall 0.833, 24 of 120 "
+        "supported answers PASS, REJECT precision 0.560 (50: 22 supported answers rejected); tune 0.517, "
+        "test 0.517.",
         "",
         head,
         rule,
