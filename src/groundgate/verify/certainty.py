@@ -16,8 +16,11 @@ say the opposite, only less (docs/design.md §2.1):
   was opened you can still return it") that a context sentence names in a negated rule
   (`已拆封安装的不支持无理由退货`).
 
-- `obligation_dropped`: the claim makes optional (`advisable but not compulsory`, `非强制`) what a
-  context sentence about the same thing requires (`mandatory`, `必须`).
+- `obligation_dropped`: the claim makes optional (`advisable but not compulsory`, `非强制`, `可以自愿`)
+  what a context sentence about the same thing requires (`mandatory`, `必须`, `需要`).
+- `obligation_added`: the claim makes required (`is mandatory`, "are required to stay", `必须`) what a
+  context sentence about the same thing only allows or recommends (`optional`, "are allowed to stay",
+  `建议`) and nowhere requires (docs/design.md §2.1, "Session 33").
 - `scope_widened`: the claim says a rule covers everything (`全厂各车间`, "every team") where the
   context sentence that states it keeps it to one's own (`本车间`, "its own team").
 
@@ -39,6 +42,8 @@ __all__ = [
     "certainty_added",
     "exception_added",
     "hedge_dropped",
+    "obligation_added",
+    "qualified_widened",
     "obligation_dropped",
     "only_widened",
     "scope_widened",
@@ -229,22 +234,50 @@ def scope_widened(claim: str, context: str) -> list[str]:
 
 
 def _stated_otherwise(
-    words: set[str], pieces: Sequence[str], states: re.Pattern[str], claims: re.Pattern[str]
+    words: set[str],
+    pieces: Sequence[str],
+    states: re.Pattern[str],
+    claims: re.Pattern[str],
+    *,
+    shared: int = 2,
 ) -> bool:
-    """Some context piece about the claim's clause (two of its `words`) says `states` and not the
-    claim's own `claims`."""
+    """Some context piece about the claim's clause (`shared` of its `words`) says `states` and not
+    the claim's own `claims`."""
     return any(
-        states.search(p) and not claims.search(p) and len(words & set(tokenize(p))) >= 2 for p in pieces
+        states.search(p) and not claims.search(p) and len(words & set(tokenize(p))) >= shared for p in pieces
     )
 
 
 _NOT_REQUIRED: Final = re.compile(
     r"\bnot\s+(?:compulsory|mandatory|required|obligatory)\b|\b(?:isn't|aren't|is\s+not|are\s+not)\s+"
-    r"(?:compulsory|mandatory|required)\b|\boptional\b|非强制|不强制|不是必须|不必须|可选|可不|可视情况|视情况|酌情|看情况|\b(?:at\s+(?:your|their|the\s+\w+'s)\s+discretion|up\s+to\s+(?:you|them))\b",
+    r"(?:compulsory|mandatory|required)\b|\boptional\b|非强制|不强制|不是必须|不必须|可选|可不|自愿|可视情况|视情况|酌情|看情况|\bif\s+(?:you|they|he|she)\s+(?:wish|like|prefer|want)\b|\b(?:at\s+(?:your|their|the\s+\w+'s)\s+discretion|up\s+to\s+(?:you|them))\b",
     re.IGNORECASE,
 )
 _REQUIRED: Final = re.compile(
-    r"\b(?:mandatory|compulsory|required|must|obligatory)\b|必须|强制|务必", re.IGNORECASE
+    r"\b(?:mandatory|compulsory|required|must|obligatory)\b|必须|强制|务必|(?<![不无])需要|(?<![无必])须|应当|(?<![无不必])需(?=[\u4e00-\u9fff])(?![求要])",
+    re.IGNORECASE,
+)
+#: What a claim says is required, firmly: `must`, `are required to`, `mandatory`, `必须`.
+_FIRMLY_REQUIRED: Final = re.compile(
+    r"\b(?:mandatory|compulsory|obligatory|must(?!\s+not\b|n't))\b|\b(?:is|are)\s+required\s+to\b|必须|务必|强制",
+    re.IGNORECASE,
+)
+#: What a context allows or recommends without requiring it.
+_ALLOWED: Final = re.compile(
+    r"\boptional\b|\b(?:is|are)\s+(?:allowed|permitted|free|welcome|encouraged)\s+to\b"
+    r"|\brecommended\b|\b(?:we\s+)?recommend\b|\bencouraged\b|建议|鼓励|可选|自愿|允许"
+    # `may` of a rule, said of the people it governs (`Contractors may keep using app codes`); a
+    # news `may` is a possibility (`the case may galvanize a discussion`).
+    r"|\b(?:employees?|staff|contractors?|customers?|users?|you|members?|applicants?|students?|guests?|"
+    r"tenants?|visitors?|managers?|departments?|teams?|interns?|travell?ers?|passengers?|drivers?|owners?)"
+    r"\s+(?:\w+\s+)?(?:may|can)\b(?!\s+not\b)",
+    re.IGNORECASE,
+)
+#: Anything that requires, however weakly: a context piece that says it is no "only allowed".
+_ANY_REQUIRED: Final = re.compile(
+    r"\b(?:mandatory|compulsory|required|must|obligatory|need\s+to|needs\s+to|has\s+to|have\s+to|shall)\b"
+    r"|必须|强制|务必|需要|须|应当|应该|要求|不得|禁止",
+    re.IGNORECASE,
 )
 
 
@@ -263,6 +296,20 @@ def obligation_dropped(claim: str, context: str) -> list[str]:
     words = _clause_words(claim, found) - _OBLIGATION_WORDS
     pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)  # a numbered step is a rule of its own
     return ["obligation_dropped"] if _stated_otherwise(words, pieces, _REQUIRED, _NOT_REQUIRED) else []
+
+
+def obligation_added(claim: str, context: str) -> list[str]:
+    """`["obligation_added"]` when the claim requires what a context sentence about the same thing
+    only allows or recommends, and says nothing that requires it (module docs); else []."""
+    found = _FIRMLY_REQUIRED.search(claim)
+    if found is None:
+        return []
+    words = _clause_words(claim, found) - _OBLIGATION_WORDS
+    pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)
+    # Three shared words, not two: a rule's other sentences share its nouns (`remote days`) and
+    # a `may` beside them is about something else.
+    said = _stated_otherwise(words, pieces, _ALLOWED, _ANY_REQUIRED, shared=3)
+    return ["obligation_added"] if said else []
 
 
 #: A claim that says a thing will happen, flatly: `就会`, `一定会`, `确定`, `will` (not `will likely`).
@@ -340,6 +387,49 @@ def only_widened(claim: str, context: str) -> list[str]:
         for sentence in _sentences(context):
             if _ONLY.search(sentence) and words & set(tokenize(sentence)):
                 return [f"scope_widened:{kind}"]
+    return []
+
+
+#: What keeps a kind to some of it when written right after it: "orders over £40", "flights longer
+#: than six hours", "keys created after 1 September", "users who signed up".
+_QUALIFIER_AFTER: Final = re.compile(
+    r"\s+(?:over|above|under|below|longer|shorter|more\s+than|less\s+than|fewer\s+than|exceeding|worth|"
+    r"costing|older|younger|created|placed|bought|purchased|booked|with|without|that|which|who|whose|where)\b",
+    re.IGNORECASE,
+)
+#: A context that says a rule of a whole kind: `every`, `all`, `each`, `any`.
+_CONTEXT_UNIVERSAL: Final = re.compile(r"\b(?:all|every|each|any)\b", re.IGNORECASE)
+
+
+def qualified_widened(claim: str, context: str) -> list[str]:
+    """`["scope_widened:<kind>"]` when an English claim says a rule holds for every one of a kind
+    ("free on every order", "business class on any flight") where the context sentence most about
+    the same rule names the kind with a qualifier right after it ("orders over £40", "flights over
+    6 hours") and the context never says it of the whole kind (docs/design.md §2.1, "Session 33");
+    else []."""
+    for found in _UNIVERSAL.finditer(claim):
+        kind = found["en"]
+        if not kind or _NEGATED_BEFORE.search(claim[max(0, found.start() - 12) : found.start()]):
+            continue
+        head = kind.split()[0].lower()
+        if _QUALIFIER_AFTER.match(claim, found.start("en") + len(head)):
+            continue  # `any deal over €50k` is qualified itself
+        stem = head[:-1] if head.endswith("s") and len(head) > 4 else head
+        mention = re.compile(rf"\b{re.escape(stem)}(?:s|es)?\b", re.IGNORECASE)
+        if any(
+            _CONTEXT_UNIVERSAL.search(context[max(0, m.start() - 16) : m.start()])
+            for m in mention.finditer(context)
+        ):
+            continue
+        words = _clause_words(claim, found)
+        pieces = [p for p in re.split(r"[;；。\n]|(?<=[a-z)])\.\s", context) if mention.search(p)]
+        ranked = sorted(pieces, key=lambda p: -len(words & set(tokenize(p))))
+        if (
+            ranked
+            and len(words & set(tokenize(ranked[0]))) >= 2
+            and any(_QUALIFIER_AFTER.match(ranked[0], m.end()) for m in mention.finditer(ranked[0]))
+        ):
+            return [f"scope_widened:{head}"]
     return []
 
 

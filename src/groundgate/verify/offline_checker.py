@@ -35,26 +35,15 @@ from groundgate.verify.actors import actor_swaps
 from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
 from groundgate.verify.antonyms import negated_in, opposite_pairs
 from groundgate.verify.assessment import ClaimAssessment, Classification, UnitAssessment
-from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.budget import BUDGET_TIME_EXCEEDED, BUDGET_TOO_MANY_MENTIONS, Deadline
 from groundgate.verify.causes import cause_phrases
-from groundgate.verify.certainty import (
-    causation_not_shown,
-    cause_hedged,
-    certainty_added,
-    exception_added,
-    hedge_dropped,
-    obligation_dropped,
-    only_widened,
-    scope_widened,
-)
 from groundgate.verify.claims import key_decision, split_units
 from groundgate.verify.contradictions import dropped_negation, triage
 from groundgate.verify.list_items import unlisted_items
 from groundgate.verify.measures import Measure, is_modifier, measure_support, unit_score
 from groundgate.verify.org_swaps import organisation_swaps
-from groundgate.verify.persistence import persistence_dropped
 from groundgate.verify.roles import role_name_findings
+from groundgate.verify.stated_apart import stated_apart
 from groundgate.verify.swaps import added_alternatives, exclusive_swaps, states_exclusive_value
 from groundgate.verify.synonyms import readable
 from groundgate.verify.turned_round import turned_round
@@ -257,11 +246,11 @@ class OfflineChecker:
             bool(fields),
         )
         if not cross:
-            elsewhere = _stated_apart(
+            elsewhere = stated_apart(
                 claim,
                 aligned,
                 evidence,
-                index,
+                index.all_text,
                 check_figures=not unjudged and best.score >= t.alignment_for_values,
             )
             elsewhere += ["condition_row:" + ",".join(rows[:3])] if rows else []
@@ -532,7 +521,11 @@ class OfflineChecker:
             return []
         # The context is indexed in its canonical form (`$10 million` as `$10000000 million`).
         needles = [normalize(index.canonical(name)) for name in names]
-        if index.any_window_with_all(needles) or index.any_list_with_all(needles):
+        if (
+            index.any_window_with_all(needles)
+            or index.any_list_with_all(needles)
+            or index.any_note_with_all(needles)
+        ):
             return []
         return sorted(names)
 
@@ -694,43 +687,6 @@ def _window_evidence(
     end = min(w.end, w.start + MAX_EXCERPT_CHARS)
     excerpt = w.raw[: end - w.start]
     return (EvidenceSpan(passage=w.passage, start=w.start, end=end, excerpt=excerpt),), aligned, fields
-
-
-def _stated_apart(
-    claim: str,
-    aligned: str | fidelity.EvidenceIndex,
-    evidence: fidelity.EvidenceIndex,
-    index: ContextIndex,
-    *,
-    check_figures: bool,
-) -> list[str]:
-    """Reason codes for what the context states, but apart from what the claim joins it to: a figure
-    of a neighbouring row (only against a well-aligned window) and an agent the context gives another
-    task ("慢查询告警由周敏负责" where 周敏 owns the SQL review). Not shown, never contradicted."""
-    codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
-    codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, index.all_text)[:2]]
-    codes += (
-        certainty_added(claim, index.all_text)
-        or hedge_dropped(claim, index.all_text)
-        or cause_hedged(claim, index.all_text)
-    )
-    codes += causation_not_shown(claim, index.all_text)
-    codes += exception_added(claim, index.all_text) + (
-        scope_widened(claim, index.all_text) or only_widened(claim, index.all_text)
-    )
-    codes += obligation_dropped(claim, index.all_text)
-    return codes + persistence_dropped(claim, index.all_text)
-
-
-def _figures_from_elsewhere(
-    claim: str, aligned: str | fidelity.EvidenceIndex, evidence: fidelity.EvidenceIndex
-) -> list[str]:
-    """The reason code when a figure exists in the context but the well-aligned window states another
-    one of its sort: taken from a neighbouring row or subject, so not shown (never REJECT)."""
-    if not aligned:
-        return []
-    elsewhere = fidelity.figures_read_elsewhere(claim, aligned, evidence)
-    return ["figure_from_elsewhere:" + ",".join(elsewhere[:3])] if elsewhere else []
 
 
 def _entity_like(word: str, text: str) -> bool:

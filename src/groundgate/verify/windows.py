@@ -70,6 +70,13 @@ _CACHED_CONTEXT_CHARS = 20_000
 #: The longest passage read as one list of a thing's attributes (a spec line), and what ends a
 #: sentence inside it (then it is prose, not a list).
 _MAX_LIST_CHARS = 1_500
+#: The longest passage read as one short note about one matter (a meeting minute, a follow-up
+#: email): every name and figure in it belongs to that matter, however many sentences it has.
+_MAX_NOTE_CHARS = 320
+#: A note's labelled line (`Owner: Sigrid Ekholm`, `Decision:`, `行动项：`, `毛力：`): minutes, a follow-up
+#: email, a chat line. A short news paragraph tells several matters (`Swansea beat Hull …; their next
+#: match is against Everton`) and is no note.
+_NOTE_LABEL = re.compile(r"(?:^|[.。;；]\s*)[A-Z\u4e00-\u9fff][\w\u4e00-\u9fff ,&→'-]{0,60}(?:：|:\s)")
 _SENTENCE_BREAK = re.compile(r"[.!?](?:\s|$)|[。！？]")
 
 #: Tolerance of rank comparisons (the same as the sequential scan this search replaces).
@@ -149,6 +156,7 @@ class ContextIndex:
         "_lists",
         "_lower",
         "_normalized",
+        "_notes",
         "_rows",
         "_sets",
         "all_text",
@@ -198,6 +206,7 @@ class ContextIndex:
         self._lower: str | None = None
         self._in_normalized: dict[str, bool] = {}
         self._lists: list[str] | None = None
+        self._notes: list[str] | None = None
         self._in_lower: dict[str, bool] = {}
         self._canonical: dict[str, str] = {}
         self._large: dict[int, tuple[Window, fidelity.EvidenceIndex]] = {}
@@ -429,6 +438,22 @@ class ContextIndex:
                 and not _SENTENCE_BREAK.search(body)
             ]
         return any(all(needle in folded for needle in needles) for folded in self._lists)
+
+    def any_note_with_all(self, needles: Sequence[str]) -> bool:
+        """Some short passage (a labelled note of at most `_MAX_NOTE_CHARS`, not a record) contains every
+        needle: `Audit prep, 12 Apr. Auditors on site 5–9 May. Owner: Sigrid Ekholm. Folders by 28
+        Apr.` tells one matter in four sentences, so a claim may join its first and last
+        (docs/design.md §2.1, "Session 33")."""
+        if self._notes is None:
+            self._notes = [
+                normalize(self.canonical(p))
+                for p in self.passages
+                if len(p) <= _MAX_NOTE_CHARS
+                and p.lstrip()[:1] not in ("{", "[")
+                and "\n" not in p.strip()
+                and _NOTE_LABEL.search(p)
+            ]
+        return any(all(needle in folded for needle in needles) for folded in self._notes)
 
     def in_normalized(self, needle: str) -> bool:
         """`needle in all_normalized`, remembered: every claim asks about the same context."""

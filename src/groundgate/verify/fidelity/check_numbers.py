@@ -22,6 +22,7 @@ from groundgate.verify.fidelity.arithmetic import (
     _stated_formula,
     _sum_or_difference,
 )
+from groundgate.verify.fidelity.differences import compared_difference, compared_range, difference_unstated
 from groundgate.verify.fidelity.elapsed import days_between_dates, elapsed_worked_out, months_between_dates
 from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates
 from groundgate.verify.fidelity.extraction import extract
@@ -454,6 +455,7 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
         or _priced_quantity(m, x)
         or days_between_dates(m, x)
         or months_between_dates(m, x)
+        or compared_difference(m, x)
         or worked_from_question(m, x)
         or (
             not x.plan
@@ -463,6 +465,24 @@ def _worked_figure(m: Mention, x: _Ctx) -> bool:
                 or _product_of_own(m, x.source, _shown(x))
             )
         )
+    )
+
+
+def _stated_in_other_form(m: Mention, x: _Ctx) -> bool:
+    """The evidence states `m` in another form: a bare token, a version, an equivalent duration, a
+    multiple as a percent, a clock reading, a count before its unit or tallied, a frequency."""
+    if m.kind == "number" and m.raw is not None and x.everything.contains_token(_fmt(m.raw)):
+        return True
+    if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
+        return True  # `2.3` names the version `v2.3.1`
+    return (
+        _equivalent_duration(m, x)
+        or _multiple_as_percent(m, x.everything)
+        or _clock_shaped(m, x.everything)
+        or _count_before_unit(m, x.everything)
+        or _bare_count_stated(m, x.everything)
+        or _tallied(m, x)
+        or _every_so_often(m, x.everything)
     )
 
 
@@ -476,6 +496,9 @@ def _check_number(m: Mention, x: _Ctx) -> None:
     )
     if rival is not None and not x.plan and _product_of_own(m, x.source, _shown(x)):
         rival = None  # `480 元 × 50 个 … 24,000 元`: the claim's own product, not the window's rival figure
+    difference = difference_unstated(m, x)
+    if difference:
+        rival = None  # `比沙洲大桥长180米`: a difference, not the bridge's length changed
     if rival is not None:
         # `把副本数从 6 扩到 10` over `将副本数从 6 扩到 12`: the same words lead to another bare number
         # in the aligned window; a `10` elsewhere in the context (`连续 10 分钟`) is another figure.
@@ -491,15 +514,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         ):
             _check_currency_stated(m, x.everything, r)
         return
-    if m.kind == "number" and m.raw is not None and x.everything.contains_token(_fmt(m.raw)):
-        return
-    if m.kind == "number" and "." in m.text and _is_version_prefix(m.text.strip(), x):
-        return  # `2.3` names the version `v2.3.1`
-    if _equivalent_duration(m, x) or _multiple_as_percent(m, x.everything) or _clock_shaped(m, x.everything):
-        return
-    if _count_before_unit(m, x.everything) or _bare_count_stated(m, x.everything) or _tallied(m, x):
-        return
-    if _every_so_often(m, x.everything):
+    if _stated_in_other_form(m, x):
         return
     rounded = _rounded_estimate(m, x)
     if rounded is not None and _converted(m, rounded):
@@ -562,7 +577,9 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         e = next((d for d in differing if d.comparator == m.comparator), differing[0])
         r.add(
             "number_mismatch",
-            "warning" if small_word or (not x.plan and not _replaces(m, differing, x)) else x.severity(m),
+            "warning"
+            if small_word or difference or (not x.plan and not _replaces(m, differing, x))
+            else x.severity(m),
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different value).",
             m.text,
             e.text,
@@ -580,7 +597,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return
     r.add(
         "number_not_in_evidence",
-        "warning" if small_word else x.severity(m),
+        "warning" if small_word or difference else x.severity(m),
         f"The claim states the {_KIND_NAMES[m.kind]} {_describe(m)}, which appears nowhere in the evidence.",
         m.text,
         None,
@@ -716,6 +733,9 @@ def _check_range(m: Mention, x: _Ctx) -> None:
         return
     if not x.plan and _endpoints_stated(m, x):
         return  # `1 to 10 years` where the evidence states `满1年` and `不满10年` apart
+    if not x.plan and compared_range(m, x):
+        return  # `€70–90 million less than the €230 million` over `€140 million to €160 million`
+    difference = difference_unstated(m, x)
     same = [e for e in x.aligned.by_kind.get("range", ()) if e.qualifier == m.qualifier]
     raw = _range_raw(m.text)
     for e in same:
@@ -725,7 +745,7 @@ def _check_range(m: Mention, x: _Ctx) -> None:
     if same:
         r.add(
             "number_mismatch",
-            x.severity(m),
+            "warning" if difference else x.severity(m),
             f"The {r.side} states the range {_describe(m)} but the {r.other} states {_describe(same[0])}.",
             m.text,
             same[0].text,
@@ -742,7 +762,7 @@ def _check_range(m: Mention, x: _Ctx) -> None:
     else:
         r.add(
             "number_not_in_evidence",
-            x.severity(m),
+            "warning" if difference else x.severity(m),
             f"The claim states the range {_describe(m)}, which appears nowhere in the evidence.",
             m.text,
             None,

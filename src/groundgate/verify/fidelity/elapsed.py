@@ -60,6 +60,14 @@ def _said_as_later(m: Mention, source: str) -> bool:
     )
 
 
+#: The duration counts back from a later event: `four days before the deadline`, `提前3天`, `两天前`.
+_BEFORE_AHEAD = re.compile(r"\s*(?:before\b|earlier\b|ahead\b|prior\b|(?:之|以)?前)", re.IGNORECASE)
+
+
+def _said_as_earlier(m: Mention, source: str) -> bool:
+    return bool(_BEFORE_AHEAD.match(source, m.end) or source[max(0, m.start - 3) : m.start].endswith("提前"))
+
+
 def _matches(gap: float, m: Mention, hedged: bool) -> bool:
     """`gap` (seconds) is the claim's duration: exactly, at the precision a hedged one is written in,
     or as the whole minutes of a span between clock times with seconds (`16 分钟` for 16 min 10 s)."""
@@ -174,11 +182,21 @@ def days_between_dates(m: Mention, x: _Ctx) -> bool:
     own = sorted({d for e in extract(x.source) if e.kind == "date" and (d := _calendar_day(str(e.value)))})
     if any((b - a).days in counted for i, a in enumerate(own) for b in own[i + 1 :] if (b - a).days > 0):
         return True
-    if not own or not _said_as_later(m, x.source):
+    context = {d for e in x.everything.by_kind.get("date", ()) if (d := _calendar_day(str(e.value)))}
+    if _said_as_earlier(m, x.source):
+        # `by 24 April, four days before that overall deadline` over `complete by 28 Apr`: the
+        # claim's date and the later date of the context it counts back from.
+        return any(0 < (theirs - mine).days == days for mine in own for theirs in context)
+    if not _said_as_later(m, x.source):
         return False
+    if not own and x.earlier is not None:
+        # `Liv confirmed two days later …` after a sentence dated 20 September, over the context's
+        # 22 Sep: the earlier sentence's date is the day counted from, and the context holds the day
+        # reached (docs/design.md §2.1, "Session 33").
+        earlier = {d for e in x.earlier.by_kind.get("date", ()) if (d := _calendar_day(str(e.value)))}
+        return any(0 < (theirs - start).days == days for start in earlier & context for theirs in context)
     # `£7,490 was paid on 11 February, 23 days after the loss`: the claim's date and the context's
     # date of the event the duration counts from.
-    context = {d for e in x.everything.by_kind.get("date", ()) if (d := _calendar_day(str(e.value)))}
     return any(0 < (mine - theirs).days == days for mine in own for theirs in context)
 
 

@@ -316,7 +316,22 @@ def _bare_month(nt: str, m: re.Match[str], mon: str) -> bool:
     in a table cell, and `May` only after a preposition (`in May`, `by the end of May`)."""
     if mon == "May":
         return _MONTH_PREPOSITION_RX.search(nt, max(0, m.start() - 12), m.start()) is not None
-    return len(mon) > 4 or mon.lower() in ("june", "july") or _in_cell(nt, m, mon)
+    return len(mon) > 4 or mon.lower() in ("june", "july") or _in_cell(nt, m, mon) or _month_span(nt, m, mon)
+
+
+#: A span of months written with abbreviations on both sides of a dash: `Jan–Mar`, `Oct-Dec`.
+_MONTH_ABBREVIATIONS = "Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec"
+_SPAN_AFTER_RX = re.compile(rf"[ \t]*[-–—][ \t]*(?:{_MONTH_ABBREVIATIONS})\b")
+_SPAN_BEFORE_RX = re.compile(rf"\b(?:{_MONTH_ABBREVIATIONS})[ \t]*[-–—][ \t]*$")
+
+
+def _month_span(nt: str, m: re.Match[str], mon: str) -> bool:
+    """`reconciliations for Jan–Mar`: capitalised abbreviations on both sides of a dash name
+    months even where `Mar` or `May` alone could be a word (docs/design.md §2.1, "Session 33")."""
+    return mon[:1].isupper() and (
+        _SPAN_AFTER_RX.match(nt, m.end()) is not None
+        or _SPAN_BEFORE_RX.search(nt, max(0, m.start() - 8), m.start()) is not None
+    )
 
 
 def _in_cell(nt: str, m: re.Match[str], mon: str) -> bool:

@@ -253,6 +253,19 @@ def _compound(ex: _Extractor, tokens: list[_Tok], i: int) -> int:
     return j
 
 
+#: A change said before its size: `rose by`, `dropped`, `up by` — `… £10 to £35` after it is the change
+#: and the value reached, not a range (docs/design.md §2.1, "Session 33").
+_CHANGE_BY_RX = re.compile(
+    r"\b(?:by|rose|rises|fell|falls|dropped|drops|climbed|grew|grows|jumped|slipped|increased|decreased|"
+    r"declined|gained|lost|shrank|surged|plunged|slid|(?:goes|went|going|edged|is|was)\s+(?:up|down))"
+    r"\s+(?:about\s+|roughly\s+|some\s+|almost\s+|nearly\s+)?$"
+)
+
+
+def _percent(t: _Tok) -> bool:
+    return t.unit_text is not None and t.unit_text.strip() in ("%", "percent", "per cent", "％")
+
+
 def _range(ex: _Extractor, a: _Tok, b: _Tok) -> bool:
     nt, lt = ex.nt, ex.lt
     gap = nt[a.e : b.s]
@@ -277,9 +290,13 @@ def _range(ex: _Extractor, a: _Tok, b: _Tok) -> bool:
             return False  # `add £4 — £37 a night`: a spaced em dash sets off a clause, not a range
         if sep == "to" and not ex.word_ok(a.e + gap.index("to"), a.e + gap.index("to") + 2):
             return False
+        if sep == "to" and _CHANGE_BY_RX.search(lt, max(0, a.s - 24), a.s):
+            return False  # `up by £10 to £35`, `dropped 11% to $610 million`: a change and where it lands
     ua, ub = _lookup_unit(a.unit_text), _lookup_unit(b.unit_text)
     if ua is not None and ub is not None and ua.kind != ub.kind:
         return False
+    if _percent(a) != _percent(b) and (a.currency or b.currency or (a.unit_text and b.unit_text)):
+        return False  # `lifted expenses 9% to $640 million`: a change in percent and the amount reached
     unit_text = b.unit_text or a.unit_text
     decimal = "." in nt[a.ns : a.e] or "." in nt[b.ns : b.e]
     if sep in "-–—" and not unit_text and not (a.currency or b.currency) and decimal:
