@@ -57,6 +57,7 @@ class Templates:
     metric_low: str
     metric_span: str
     metric_back_under: str
+    metric_back_at: str
     # … and the log lines of one kind as a set: how many, the first and the last ({total}, {filters},
     # {first}, {last}: the lines as rendered)
     log_line_set: str
@@ -93,6 +94,7 @@ ZH_CN = Templates(
     metric_low="{series} 在 {day} {start}–{end} UTC 之间的最低值为 {value}，出现在 {at} UTC。",
     metric_span="{series} {cmp}的第一分钟是 {day} {at} UTC（当时值为 {value}），最后一分钟是 {last} UTC。",
     metric_back_under="{series} 在 {peak_at} UTC 的峰值之后，{cmp}的第一分钟是 {day} {at} UTC，当时值为 {value}。",
+    metric_back_at="{series} 在 {extreme_at} UTC 的极值之后，{cmp}的第一分钟是 {day} {at} UTC，当时值为 {value}。",
     log_line_set="共 {total} 条日志符合（{filters}），第一条：{first}；最后一条：{last}",
     feedback_recorded="反馈已记录",
     feedback_case_added="反馈已记录：这条回答已在案例库中",
@@ -141,6 +143,10 @@ EN = Templates(
     metric_back_under=(
         "After its peak at {peak_at} UTC, the first minute {series} was back {cmp} was {at} UTC on {day},"
         " at {value}."
+    ),
+    metric_back_at=(
+        "After its furthest excursion at {extreme_at} UTC, the first minute {series} was back {cmp} was"
+        " {at} UTC on {day}, at {value}."
     ),
     log_line_set="{total} log lines match ({filters}); the first: {first}; the last: {last}",
     feedback_recorded="Feedback recorded",

@@ -36,6 +36,9 @@ class StatKind(StrEnum):
     """The first and last minute it was under the threshold."""
     BACK_UNDER = "back_under"
     """The first minute back under the threshold after the peak."""
+    BACK_AT = "back_at"
+    """The first minute back on the usual side of the threshold after the series' furthest excursion
+    across it ("back at the 99.5% objective" after a low, "回到 800 ms" after a peak)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,11 +61,13 @@ _SPAN: Final = re.compile(
     re.IGNORECASE,
 )
 _OVER: Final = re.compile(
-    r"(超过|高于|大于|over|above|exceed(?:ed|ing)?|higher\s+than|more\s+than|(?<!-)>)\s*" + _NUMBER,
+    r"(超过|高于|大于|over|above|exceed(?:ed|ing)?|higher\s+than|more\s+than|(?<!-)>)\s*(?:the\s+)?"
+    + _NUMBER,
     re.IGNORECASE,
 )
 _UNDER: Final = re.compile(
-    r"(跌破|低于|小于|不足|under|below|less\s+than|lower\s+than|<(?!-))\s*" + _NUMBER, re.IGNORECASE
+    r"(跌破|低于|小于|不足|under|below|less\s+than|lower\s+than|<(?!-))\s*(?:the\s+)?" + _NUMBER,
+    re.IGNORECASE,
 )
 #: A level the series reached ("顶到 300", "hit 300", "sat at 300"): at or over it.
 _HIT: Final = re.compile(
@@ -76,6 +81,22 @@ _BACK_UNDER: Final = re.compile(
     + r"|(?:回到|降回|回落到|降到)\s*"
     + _NUMBER
     + r"\s*以下",
+    re.IGNORECASE,
+)
+#: Back to normal, in the question's words ("几点回到正常", "when did it recover").
+_RECOVERED: Final = re.compile(
+    r"回到正常|恢复正常|恢复|回落|\bback\s+to\s+normal\b|\brecover(?:ed|y)?\b", re.IGNORECASE
+)
+#: The threshold of that normal, said as a bound anywhere in the part ("恢复标准（0.5% 以下）", "below 0.5%").
+_BOUND_UNDER: Final = re.compile(
+    _NUMBER + r"\s*%?\s*(以下)|\b(under|below)\s+(?:the\s+)?" + _NUMBER, re.IGNORECASE
+)
+#: Back at a level, its side left to the series ("back at the 99.5% objective", "回到 99.5%").
+_BACK_AT: Final = re.compile(
+    r"\bback\s+(?:at|to|above|over|within)\s+(?:the\s+)?"
+    + _NUMBER
+    + r"|(?:回到|回升到|回升至|恢复到|恢复至)\s*"
+    + _NUMBER,
     re.IGNORECASE,
 )
 _FIRST: Final = re.compile(r"\bfirst\b|第一|首次|最早", re.IGNORECASE)
@@ -114,6 +135,14 @@ def asked_stats(need: Need) -> tuple[AskedStat, ...]:
         )
     elif _FIRST.search(text) and (under := _UNDER.search(text)) is not None:
         found.append(AskedStat(StatKind.BACK_UNDER, float(under.group(2)), word=under.group(1)))
+    elif _RECOVERED.search(text) and (bound := _BOUND_UNDER.search(text)) is not None:
+        # "按恢复标准（0.5% 以下），几点回到正常": recovery is being back under the bound it gives.
+        figure = bound.group(1) or bound.group(4)
+        found.append(AskedStat(StatKind.BACK_UNDER, float(figure), word=bound.group(2) or bound.group(3)))
+    elif (level := _BACK_AT.search(text)) is not None:
+        found.append(
+            AskedStat(StatKind.BACK_AT, float(level.group(1) or level.group(2)), word=level.group(0))
+        )
     elif _SPAN.search(text):
         found += _spans(text)
     if _PEAK.search(text) and not _asks_limit(text):
@@ -187,7 +216,7 @@ def stats_unsaid(need: Need, text: str) -> list[str]:
     for stat in asked_stats(need):
         if stat.kind in _SAYS:
             said = _SAYS[stat.kind].search(text) is not None
-        elif stat.kind is StatKind.BACK_UNDER:
+        elif stat.kind in (StatKind.BACK_UNDER, StatKind.BACK_AT):
             said = not summary and _CLOCK.search(text) is not None
         else:
             said = not summary and len(set(_CLOCK.findall(text))) >= 2

@@ -38,6 +38,7 @@ from groundgate.questions.statements import adds_to_rule_before
 from groundgate.questions.status_classes import asked_status_class
 from groundgate.questions.window_stats import asked_stats
 from groundgate.runtime.log_lines import line_set_units
+from groundgate.runtime.stat_answers import computed_for_unmet
 from groundgate.runtime.window_stats import partial_summaries, window_stat_units
 from groundgate.text.instructions import is_instruction_like
 from groundgate.text.segmentation import Span, split_sentences
@@ -444,6 +445,7 @@ def choose_units(
     zh = needs.language == "zh-CN"
     units: list[Unit] = []
     together: list[set[str]] = []
+    computed: dict[str, list[str]] = {}  # need id → the texts of the statistics computed for it
     # Session 30: a window statistic asked, a series read in chunks: no chunk's summary is the whole.
     partial = partial_summaries(evidence) if any(asked_stats(n) for n in needs.needs) else set()
     for item in evidence:
@@ -466,6 +468,7 @@ def choose_units(
             # diagnosis' log line showing the cause).
             stated = [(text, quotes) for text, quotes in stated if not _already_said(text, units)]
         units += [Unit(text, quotes, len(units) + n) for n, (text, quotes) in enumerate(stated)]
+        computed[need.id] = [text for text, _ in stats]
     sets = _order_set_units(evidence, len(units))
     units += sets
     scored = [
@@ -504,6 +507,7 @@ def choose_units(
     for group in together:  # Session 31: one code of a status class stated, every code of it is
         if any(s.unit.text in group for s in chosen):
             chosen += [s for s in scored if s.unit.text in group and s not in chosen and allowed(s)]
+    chosen += [s for s in computed_for_unmet(needs, scored, chosen, computed) if allowed(s)]
     # Session 30 (tune22): the asked fields of a named record, beside whatever else is stated.
     chosen += [s for s in _asked_record_fields(needs, scored, chosen) if allowed(s)]
     for need in needs.needs:  # Session 31: each record of an asked set, one read line each

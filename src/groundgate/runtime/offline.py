@@ -222,7 +222,11 @@ class RulePlanner:
             if order_moment:
                 # Its own lines only: any line naming the pool (`payment-db`) as well would bury them.
                 keywords = list(dict.fromkeys(_ORDER_ID.findall(text)))[:3]
-            args: dict[str, Any] = {} if named else {"level": "ERROR"}
+            # A name no document spoke of (a batch job `recon-daily`, a query tag) is written on the
+            # lines of its own events, which are INFO and WARN lines as often as errors.
+            unspoken = {n.lower() for n in request.unspoken_names}
+            only_logs = bool(keywords) and all(k.lower() in unspoken for k in keywords)
+            args: dict[str, Any] = {} if named or only_logs else {"level": "ERROR"}
             if any(is_rule_name(k) for k in keywords):
                 # An alert rule named beside an error code ("When did PaymentTimeoutRateHigh fire,
                 # what ERR_TIMEOUT rate did it report?"): the alert's own lines, not the code's errors.

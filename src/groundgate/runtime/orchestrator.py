@@ -72,6 +72,7 @@ from groundgate.questions import (
     statement,
 )
 from groundgate.runtime.budgets import Budgets
+from groundgate.runtime.line_kinds import REPEAT_PENALTY, repeated_lines, unspoken_names
 from groundgate.runtime.roles import ExecuteRequest, Executor, Planner, PlanRequest
 from groundgate.runtime.tool_trace_summary import build_tool_trace_summary
 from groundgate.runtime.window_stats import class_weight, states_a_statistic
@@ -198,6 +199,8 @@ class _RunState:
     done_keys: set[str] = field(default_factory=set)
     done_calls: list[ToolCall] = field(default_factory=list)
     retry_context: RetryContext | None = None
+    unspoken: tuple[str, ...] = ()
+    """The question's identifiers nothing read in round 1 mentions (the follow-up reads their lines)."""
     executor_output: ExecutorOutput | None = None
     verification: Verification | None = None
     sink: RunSink | None = None
@@ -314,12 +317,13 @@ class Orchestrator:
                     and round_no < self.budgets.max_rounds
                     and not budget_stop
                     and self.budgets.follow_up_without_evidence
-                    and _names_a_moment(state)
+                    and (_names_a_moment(state) or unspoken_names(state.results, state.needs))
                 ):
                     # Nothing qualified in the documents, but the question is about a moment ("on
                     # March 14"): the one follow-up round may look where live evidence of it is (the
                     # logs and metrics of that window), aimed at every need. A plan with nothing new
                     # ends the run as before; a question about no moment ends here.
+                    state.unspoken = unspoken_names(state.results, state.needs)
                     every = [n.id for n in state.needs.needs]
                     labels = [n.label for n in state.needs.needs]
                     state.retry_context = _retry_context(state, language, round_no, every, labels)
@@ -383,6 +387,7 @@ class Orchestrator:
         causes = [n for n in state.needs.needs if failure_terms(n)]
         passages = (d.text for r in state.results if r.status is ToolStatus.OK for d in r.documents)
         of_class = class_weight(state.needs.needs, passages)  # "5xx": the class's codes and series
+        repeats = repeated_lines(state.results)  # one line of each kind before the repeats
 
         def relevance(item: EvidenceItem) -> float:
             said = f"{item.text} {item.source}".lower()
@@ -392,7 +397,7 @@ class Orchestrator:
             if causes:
                 view = statement(item.text, item.source)
                 score += sum(1 for n in causes if gives_kind(view, n))
-            return score
+            return score - (REPEAT_PENALTY if item.citation_id in repeats else 0.0)
 
         items = qualified_evidence(state.results, limit=self.budgets.max_candidates, relevance=relevance)
         anchors = question_anchors(state.resolved)
@@ -417,6 +422,7 @@ class Orchestrator:
             retry_context=state.retry_context,
             done_calls=tuple(state.done_calls),
             needs=state.needs,
+            unspoken_names=state.unspoken,
         )
         plan = self._checked_plan(self.planner, request, state)
         if plan is None and self.fallback_planner is not None:

@@ -52,6 +52,8 @@ class PlanRequest:
     retry_context: RetryContext | None = None
     done_calls: Sequence[ToolCall] = ()
     needs: QuestionNeeds | None = None
+    unspoken_names: Sequence[str] = ()
+    """Round 2 after nothing qualified: the question's identifiers nothing read mentions."""
 
     @property
     def unmet_needs(self) -> list[Need]:

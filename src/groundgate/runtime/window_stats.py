@@ -259,6 +259,8 @@ def _statements(
             texts.metric_back_under, {**common, "cmp": cmp, "peak_at": points[top][0][11:16]}, points[back]
         )
         return [(text, (points[back], points[top]))]
+    if stat.kind is StatKind.BACK_AT:
+        return _back_at(values, points, stat.threshold, texts, {**common, "cmp": cmp})
     meets = [i for i, v in enumerate(values) if _meets(v, stat)]
     if not meets or meets[0] == 0 or meets[-1] == last:
         return []  # never met, or met at the edge of what was read (it may have begun before)
@@ -266,6 +268,34 @@ def _statements(
     text = _say(texts.metric_span, {**common, "cmp": cmp, "last": final[0][11:16]}, first)
     # The minutes either side are quoted too: they show the first and the last are that.
     return [(text, (first, points[meets[0] - 1], final, points[meets[-1] + 1]))]
+
+
+def _back_at(
+    values: Sequence[float],
+    points: Sequence[_Found],
+    level: float,
+    texts: Templates,
+    common: Mapping[str, Any],
+) -> list[tuple[str, tuple[_Found, ...]]]:
+    """ "Back at the 99.5% objective": the series' furthest excursion across `level` (a success
+    rate's low under it, a latency's peak over it) says which side is the usual one; the first minute
+    after that extreme back on the usual side (at or past the level) is the answer. Nothing when the
+    extreme lies at an edge of what was read, or the series never came back."""
+    below, above = level - min(values), max(values) - level
+    if max(below, above) <= 0:
+        return []
+    low = below > above
+    extreme = values.index(min(values)) if low else values.index(max(values))
+    if extreme in (0, len(values) - 1):
+        return []
+    back = next(
+        (i for i in range(extreme + 1, len(values)) if (values[i] >= level if low else values[i] <= level)),
+        None,
+    )
+    if back is None:
+        return []
+    text = _say(texts.metric_back_at, {**common, "extreme_at": points[extreme][0][11:16]}, points[back])
+    return [(text, (points[back], points[extreme]))]
 
 
 def _excerpt(stamp: str, value: float) -> str:
@@ -303,6 +333,8 @@ def _comparison(stat: AskedStat, zh: bool) -> str:
         return f"{word if word in _EN_OVER else 'above'} the asked threshold"
     if stat.kind is StatKind.BACK_UNDER:
         return "回到所问阈值以下" if zh else "under the asked threshold"
+    if stat.kind is StatKind.BACK_AT:
+        return "回到所问水平" if zh else "at the asked level"
     if zh:
         return f"{word if word in _ZH_UNDER else '低于'}所问阈值"
     return f"{word if word in _EN_UNDER else 'below'} the asked threshold"
