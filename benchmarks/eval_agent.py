@@ -48,7 +48,10 @@ correct an earlier turn; measured unseen — 47.5 %, 5 wrong ANSWERED — then t
 conditions at once, wrong figures quoted to confirm, other users' tasks, sessions referring back; measured unseen — 65.0 %, 3 wrong ANSWERED — then tuned on), and `eval_tune_blind26.yaml`
 (40 more, late in session 32, an employee planning their own week: dates relative to the day, tasks with the
 policy behind them, trips across two cities or months, sessions that narrow or switch; measured unseen — 47.5 %,
-12 wrong ANSWERED, 8 of them task lists keyed on the task id the answers did not show — then tuned on).
+12 wrong ANSWERED, 8 of them task lists keyed on the task id the answers did not show — then tuned on), and
+`eval_tune_blind27.yaml` (40 more, session 33, colleagues typing in a chat window: slang and abbreviations —
+报账, 年休/AL/PTO, 帝都/魔都, 两千五/1k2 — no punctuation, a rule and a task on one line, sessions that correct
+themselves; measured unseen — 40.0 %, 5 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -97,7 +100,7 @@ SETS = {
     "tune 24 (unseen 47.5 %, then tuned on)": "eval_tune_blind24.yaml",
     "tune 25 (unseen 65.0 %, then tuned on)": "eval_tune_blind25.yaml",
     "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
-    "tune 27 (unseen pending)": "eval_tune_blind27.yaml",
+    "tune 27 (unseen 40.0 %, then tuned on)": "eval_tune_blind27.yaml",
 }
 
 

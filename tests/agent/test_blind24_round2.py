@@ -109,7 +109,8 @@ def test_a_difference_is_worked_only_from_one_cited_figure_per_side(
     [
         ("3月到期的待办", "不对 4月的", "4月到期的待办"),
         ("婚假 要交啥", "不对 病假", "病假 要交啥"),
-        ("二线城市住宿 一晚多少", "住4晚 一共多少", "二线城市住宿 一晚多少，住4晚 一共多少"),
+        # the turn's own clauses are set apart by its spaces (session 33, `agent.slang`)
+        ("二线城市住宿 一晚多少", "住4晚 一共多少", "二线城市住宿 一晚多少，住4晚，一共多少？"),
     ],
 )
 def test_a_short_turn_corrects_or_carries_the_earlier_question(

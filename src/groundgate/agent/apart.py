@@ -35,6 +35,8 @@ _COMPARES: Final = re.compile(
 #: one of the words compared ("一线城市和一二线以外的城市比…分别"), asked as the question names it, so
 #: that reading finds the other cities' rule as the question alone would.
 _EXCLUDED_CLASS: Final = re.compile(r"[一二三]{1,3}线(?:城市)?(?:以外|之外)(?:的城市|的地方)?")
+#: A part asking a number of days ("一年最多能请几天病假？").
+_DAYS_ASKED: Final = re.compile(r"几天|多少天")
 #: The end of a part of a question (the end of a clause does not separate what is asked).
 _PART: Final = re.compile(r"[^？?！!。；;]*[？?！!。；;]*")
 
@@ -78,6 +80,14 @@ def _asked_apart(question: str, need: NeedCode) -> list[str]:
         flat = [w for ws in words for w in ws]
         if all(words) and len(set(flat)) == len(flat):
             return ["".join(p for i, p in enumerate(parts) if i == own or i not in at) for own in at]
+    # "病假工资咋算？一年最多能请几天病假？" (blind 27): two asks of one subject, one of them a number of days
+    # and the other not (a share of pay) — judged whole, no sentence answers both, since a number of days
+    # is never answered by a share; each part is judged alone, so the one a document states is stated
+    # and the other listed as missing. Two asks of one figure ("住宿上限多少？住宿超了谁出？") stay whole.
+    named = [frozenset(entities_in(parts[i])) for i in at]
+    kinds = {bool(_DAYS_ASKED.search(parts[i])) for i in at}
+    if named[0] and all(n == named[0] for n in named) and len(kinds) == 2:
+        return ["".join(p for i, p in enumerate(parts) if i == own or i not in at) for own in at]
     return []
 
 

@@ -48,12 +48,14 @@ from groundgate.agent.english import read_chat, read_english, read_mixed
 from groundgate.agent.everyday import read_everyday, where_written
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
+from groundgate.agent.named_back import task_named_back
 from groundgate.agent.narrowing import narrowed_task_question
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.rambling import to_the_point
 from groundgate.agent.reports import read_reports
 from groundgate.agent.reviewing import read_polite_english, read_reviewing
+from groundgate.agent.slang import read_slang
 from groundgate.agent.subjects import subject_terms
 from groundgate.agent.tools import snapshot
 from groundgate.agent.vocabulary import NEED_CUES, REPLACEABLE_CLASSES, WORD_CLASSES, entities_in
@@ -87,6 +89,9 @@ _SOFT_CORRECTION = re.compile(
 )
 #: Words that point back at the previous question ("那我要是…这些…", "审批呢", "也是在那儿提吗").
 _ANAPHOR = re.compile(r"^\s*(?:那么?|还有|另外)|呢|这些|那些|也|那儿|那里|同样|一样")
+#: A question opening on a third person ("她连着请了三天，得交啥材料？", blind 27) speaks of whom the turn
+#: before did: asking a document need with no subject of its own, it asks of that turn's subject (病假).
+_PRONOUN_OPENING = re.compile(r"^\s*(?:她|他)(?!们)(?![^，,。？?]*(?:待办|任务|活|到期|截止))")
 #: A question that names its own domain needs nothing carried over.
 _OWN_DOMAIN = re.compile(r"报销|差旅|出差|住宿|伙食|请假|休假|待办|任务")
 _ASSERTION = re.compile(r"我(?:已经|刚刚?|是|有|在)[^，,。？?！!]{1,20}")
@@ -225,6 +230,8 @@ _FIGURE_ONLY = re.compile(
 _SUM = re.compile(
     # "一晚六百整" (blind 15): a round spoken sum ends in 整 as well as in its unit
     r"[\d０-９]{3,}\s*(?:块钱|块|元)?|[一二两三四五六七八九][千百万][一二两三四五六七八九]?(?:块钱|块|元|整)"
+    # "差旅报个销两千五 找谁批" (blind 27): thousands said without a unit are a sum as well
+    r"|(?<![一二两三四五六七八九十百千万])[一二两三四五六七八九][千万][一二两三四五六七八九]?(?![一二两三四五六七八九十百千万])"
 )
 _UNIT_BELOW: Final = {"万": 1000, "千": 100, "百": 10}
 
@@ -337,6 +344,20 @@ def _word_at(text: str, previous: str, ordinal: int) -> str | None:
 _BARE_NEED: Final = re.compile(r"^.{0,8}(?:材料|单据|证明|谁批|审批|流程|步骤|手续).{0,4}[？?]?$")
 
 
+def _leans_on_previous(text: str) -> bool:
+    """Whether `text` names no subject of its own and leans on the earlier question's: an anaphor, a bare
+    need, or a third person asking a document need ("她连着请了三天，得交啥材料？")."""
+    return bool(
+        (
+            _ANAPHOR.search(text)
+            or (_BARE_NEED.search(text) and not subject_terms(text))
+            or (_PRONOUN_OPENING.search(text) and any(c.search(text) for c in NEED_CUES.values()))
+        )
+        and not entities_in(text)
+        and not _OWN_DOMAIN.search(text)
+    )
+
+
 def resolve_context(
     question: str,
     state: ConversationState | None,
@@ -356,6 +377,8 @@ def resolve_context(
     text = read_mixed(text)
     # "nj提前几天申请啊", "bx 超过5k找谁批": chat shorthand and typos read as the words they stand for.
     text = read_class_pair(read_chat(text))
+    # "年休请4天 谁approve", "帝都出差hotel一晚封顶多少": chat-window slang read as the documents' words.
+    text = read_slang(text)
     # "是不是就不能报销了？": no longer allowed is asked as whether it still is (`agent.negative`).
     text = read_no_longer(text)
     # "幫我查一下張偉這週手上有哪些待辦？": traditional characters read as the simplified ones every cue
@@ -427,14 +450,13 @@ def resolve_context(
                 refused[record.fact_ref] = problem
                 gaps.append(f"第{ordinal}项的记录已失效：请重新查询")
     elif previous:
-        completed = _follow_up(text, previous) or _same_asked_for(text, previous)
+        # "哦 王芳病假那条" after "我那个审批的活还没弄吧" was asked back: that question, of the task named
+        completed = (
+            task_named_back(text, previous) or _follow_up(text, previous) or _same_asked_for(text, previous)
+        )
         if completed is not None:
             relation, resolved = ContextRelation.FOLLOW_UP, completed
-        elif (
-            (_ANAPHOR.search(text) or (_BARE_NEED.search(text) and not subject_terms(text)))
-            and not entities_in(text)
-            and not _OWN_DOMAIN.search(text)
-        ):
+        elif _leans_on_previous(text):
             # "要交啥材料？" after a question about 婚假 names no subject of its own: the same one.
             # "那我要是一次把这些全休了，得谁批？" after a question about 年假: about the same thing.
             carried = entities_in(previous)

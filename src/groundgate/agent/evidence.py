@@ -58,7 +58,7 @@ from groundgate.agent.subjects import (
     steps_timed,
     subject_terms,
 )
-from groundgate.agent.task_pointers import ambiguous_tasks, named_tasks
+from groundgate.agent.task_pointers import ambiguous_tasks, named_tasks, pointed_task
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
 from groundgate.agent.vocabulary import (
     NEED_CUES,
@@ -457,11 +457,12 @@ class EvidenceEvaluator:
         facts = [f for r in usable for f in r.facts]
         assessment = EvidenceAssessment()
         due = bool(self.whole_question) and due_against_deadline(self.whole_question)
-        named = (
-            named_tasks(self.whole_question if due else self.question, facts)
-            if not self.focus_items and (due or all(n.code is NeedCode.TASK_STATE for n in needs))
-            else set()
-        )
+        named = set()
+        if not self.focus_items and (due or all(n.code is NeedCode.TASK_STATE for n in needs)):
+            named = named_tasks(self.whole_question if due else self.question, facts)
+        elif not self.focus_items:
+            # a task named by its pointer beside a rule asked ("…那条deadline哪天？要带哪些票？"): that task
+            named = pointed_task(self.whole_question or self.question, facts)
         for need in needs:
             if need.code is NeedCode.TASK_STATE:
                 slot = self._fact_slot(need, facts, assessment, named)
@@ -569,6 +570,13 @@ class EvidenceEvaluator:
         conflicting = any(one.status is SlotStatus.CONFLICT for one in slots)
         if len(words) == len(slots) and any(found) and not all(found) and not conflicting:
             assessment.unfound += [f"{w}的{need.label}" for w, ok in zip(words, found, strict=True) if not ok]
+            slots = [one for one in slots if one.status is SlotStatus.COVERED]
+        elif not words and any(found) and not all(found) and not conflicting:
+            # parts asked apart ("病假工资咋算？一年最多能请几天病假？", blind 27): the part no document answers
+            # is listed as unfound, by its own words, and the others stated
+            assessment.unfound += [
+                r.strip("？?。！! ") for r, ok in zip(readings, found, strict=True) if not ok
+            ]
             slots = [one for one in slots if one.status is SlotStatus.COVERED]
         cited = [c for one in slots for c in one.citations]
         merged = EvidenceSlot(need=need, citations=list(dict.fromkeys(cited)))

@@ -39,7 +39,8 @@ _BEFORE_HANDS = re.compile(
     r"(?:这周|本周|这礼拜|这个礼拜|这星期|下周|今天|这个月|本月|最近)?(?:手上|手头|名下)"
 )
 _NAME_THEN_TASKS = re.compile(
-    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
+    # "帮我拉下刘洋的todo list" (blind 27): pulling a list up (拉/调) is looking it up too
+    r"(?:^|看看?|查查?|查一下|问问?|瞧瞧?|看一下|(?:拉|调)(?:下|一下|出)?)([\u4e00-\u9fff]{2,3}?)的(?:待办|任务|(?i:tasks?(?![A-Za-z])|to-?dos?(?![A-Za-z])))"
 )
 #: "帮我查查刘洋还剩几条待办": a name right after a verb of looking up, in a question about tasks.
 #: Any verb of looking, spoken forms too ("瞅瞅", "瞧一下", "翻翻", "看下"); "帮我瞅瞅陈静这周有哪些待办".

@@ -18,7 +18,7 @@ from typing import Final
 from groundgate.agent.contracts import VerifiedFact
 from groundgate.text import tokenize
 
-__all__ = ["NAMED_TASK_MIN", "ambiguous_tasks", "named_tasks"]
+__all__ = ["NAMED_TASK_MIN", "ambiguous_tasks", "named_tasks", "pointed_task"]
 
 #: Words every task title may share that name no task ("审批…", "提交…报销").
 _TITLE_GENERIC: Final = frozenset({"审批", "报销", "提交", "申请", "任务", "待办", "完成", "确认", "处理"})
@@ -93,6 +93,14 @@ def _pointed_titles(question: str, facts: Sequence[VerifiedFact]) -> dict[str, s
             if hits:
                 return hits
     return {}
+
+
+def pointed_task(question: str, facts: Sequence[VerifiedFact]) -> set[str]:
+    """The ref of the one task the words before a pointer name ("三月差旅报销那条deadline哪天？要带哪些票？"),
+    for a question that asks a rule beside it (blind 27): its title words only, since the rule part's
+    words (差旅, 报销) may be any task's. Empty unless exactly one title holds them."""
+    pointed = _pointed_titles(question, facts)
+    return set(pointed.values()) if len(pointed) == 1 else set()
 
 
 def _titles(facts: Sequence[VerifiedFact]) -> dict[str, str]:

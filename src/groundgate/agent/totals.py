@@ -15,11 +15,14 @@ from decimal import Decimal
 from typing import Final
 
 from groundgate.agent.contracts import GroundedAnswer, GroundedStatement, NeedCode
+from groundgate.verify.fidelity.numbers import parse_chinese_numeral
 
 __all__ = ["CHANGE_LABEL", "show_amount", "unworked_change", "with_total", "with_worked", "worked_total"]
 
 _ASKS_SUM: Final = re.compile(r"多少|一共|总共|合计|封顶|最多|上限|能拿|能报")
-_NIGHTS: Final = re.compile(r"(\d+)\s*(?:个)?晚")
+#: Nights in digits or in words (`住5晚`, `住三晚`, `住俩晚`: blind 27), never `晚上`; `一晚` in words is the
+#: rate's unit (`一晚多少`), no count.
+_NIGHTS: Final = re.compile(r"(\d+|[二两俩三四五六七八九十][一二两三四五六七八九十]{0,2})\s*(?:个)?晚(?!上)")
 _DAYS: Final = re.compile(r"(\d+)\s*天")
 _WAGE: Final = re.compile(r"(?:一天|每天|日薪|一日|每日)\s*(\d+(?:\.\d+)?)\s*元?")
 _PER_NIGHT: Final = re.compile(r"每晚[^。；;，,]*?(\d+(?:\.\d+)?)\s*元")
@@ -27,10 +30,17 @@ _PER_DAY: Final = re.compile(r"每天[^。；;，,]*?(\d+(?:\.\d+)?)\s*元")
 _WAGE_SHARE: Final = re.compile(r"基本工资的\s*(\d+(?:\.\d+)?)\s*%")
 
 
+def _figure(raw: str) -> Decimal | None:
+    if raw[0].isdigit():
+        return Decimal(raw)
+    value = parse_chinese_numeral(raw.replace("俩", "两"))
+    return Decimal(int(value)) if value is not None and value == int(value) and value > 0 else None
+
+
 def _one(pattern: re.Pattern[str], text: str) -> Decimal | None:
     """The single figure `pattern` finds in `text`; none when absent or when two differ."""
-    found = {Decimal(m.group(1)) for m in pattern.finditer(text)}
-    return found.pop() if len(found) == 1 else None
+    found = {_figure(m.group(1)) for m in pattern.finditer(text)}
+    return found.pop() if len(found) == 1 and None not in found else None
 
 
 def show_amount(value: Decimal) -> str:

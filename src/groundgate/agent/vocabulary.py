@@ -168,7 +168,7 @@ FILLER_PHRASES: Final = tuple(
         交点 带点 补点 附点 到时候 到时 去民政局 民政局 把证领了 领证 登记结婚
         休完 休掉 用完 过期作废 就作废 作废 他托我问一下 她托我问一下 托我问一下 托我问 让我问一下 让我问 帮他问 帮她问 替他问 替她问 签完字 签个字
         另外
-        接着去 紧接着去 然后去 随后去 多少天内 多少天之内
+        接着去 紧接着去 然后去 随后去 多少天内 多少天之内 哪天前 哪天之前 几号前 几号之前
         """
             # Greetings and thanks around the question ("您好，想请教一下：…谢谢！", "麻烦啦，提前谢过！",
             # blind 15) are manners, not subjects: a passage need not say 谢谢 to answer it.
@@ -303,7 +303,7 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "婚假和年假哪个天数多": which of two grants more days is each one's length (blind 24)
         r"天数(?:多|少|长|短)|哪(?:个|种)(?:假)?(?:更)?(?:长|多)|"
         # "最晚什么时候得交？": by when a claim is handed in is its time limit (blind 18)
-        r"最晚(?:什么时候|啥时候|哪天|几号)(?:得|要|必须)?(?:交|提交|报|申请)|"
+        r"最晚(?:什么时候|啥时候|哪天|几号)(?:之?前)?(?:得|要|必须)?(?:交|提交|报|申请)|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
         r"内(?:休|用|请)(?:完|掉)|(?:过期|过了)[^？?，,]{0,3}作废|"
         # "周六周日还算伙食补贴吗": which days a rule counts is part of the rule
