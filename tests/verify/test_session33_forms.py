@@ -2,14 +2,19 @@
 (docs/design.md §2.1, "Session 33"): a span of days counted from an earlier sentence's date or back
 from a deadline, a span of months written with abbreviations, facts of one short note joined in one
 sentence; a remark credited to another speaker, an allowance retold as an obligation, a rule kept to
-some of a kind retold of all of it."""
+some of a kind retold of all of it, talks retold as an agreement made."""
 
 from __future__ import annotations
 
 import pytest
 
 from groundgate.contracts import Verdict
-from groundgate.verify.certainty import obligation_added, obligation_dropped, qualified_widened
+from groundgate.verify.certainty import (
+    agreement_added,
+    obligation_added,
+    obligation_dropped,
+    qualified_widened,
+)
 from groundgate.verify.fidelity import extract
 from groundgate.verify.grounding_check import check
 from groundgate.verify.speakers import speaker_swaps
@@ -182,3 +187,29 @@ def test_a_span_of_months_written_with_abbreviations_is_read(text: str, months: 
     found = [str(m.value) for m in extract(text) if m.kind == "date"]
     assert all(month in found for month in months)
     assert months or not found
+
+
+_AGREEMENTS = [
+    (
+        "申办委员会已经和3家赞助商签约。",
+        "申办委员会已获得省政府的书面支持承诺，并正在与3家赞助商进行洽谈。",
+        True,
+    ),
+    (
+        "The Collection museum in Lincoln has agreed to conserve the plaster cast.",
+        "The trust is in talks with the Collection museum in Lincoln about conserving the plaster cast.",
+        True,
+    ),
+    # the context says the agreement was made, whatever else it says of it
+    (
+        "Brightwater had signed a non-binding memorandum with the regional government.",
+        "Brightwater has signed a memorandum with the regional government. Talks with landowners continue.",
+        False,
+    ),
+    ("申办委员会已经和3家赞助商签约。", "申办委员会已与3家赞助商签约，另有两家正在洽谈。", False),
+]
+
+
+@pytest.mark.parametrize(("claim", "context", "added"), _AGREEMENTS)
+def test_talks_retold_as_an_agreement_made_are_read(claim: str, context: str, added: bool) -> None:
+    assert bool(agreement_added(claim, context)) is added

@@ -37,6 +37,7 @@ from typing import Final
 from groundgate.text.segmentation import split_sentences, tokenize
 
 __all__ = [
+    "agreement_added",
     "cause_hedged",
     "causation_not_shown",
     "certainty_added",
@@ -139,6 +140,42 @@ def certainty_added(claim: str, context: str) -> list[str]:
         if _HEDGE.search(sentence) and words & set(tokenize(sentence)):
             return [f"certainty_added:{found.group(0)}"]
     return []
+
+
+#: An agreement said to be made: `已经签约`, `达成协议`, "has agreed to", "signed".
+_AGREED: Final = re.compile(
+    r"已经?签约|已签订|签下了?|已经?达成(?:了)?协议|已经?(?:和|与|同)[^，,。；;]{1,12}?(?:签约|签订|签了|达成)|\b(?:has|have|had)\s+(?:agreed|signed)\b|\bagreed\s+to\b",
+    re.IGNORECASE,
+)
+#: … where the context is still talking: `正在洽谈`, `磋商`, "in talks", "negotiating", "to look into".
+_TALKING: Final = re.compile(
+    r"洽谈|谈判|磋商|商谈|接洽|在谈|论证|\bin\s+talks\b|\bnegotiat\w*|\bdiscussions?\s+with\b|\bexploring\b"
+    r"|\bto\s+look\s+into\b",
+    re.IGNORECASE,
+)
+
+
+_AGREEMENT_WORDS: Final = frozenset({"签约", "签订", "达成", "协议", "agreed", "signed", "agre", "sign"})
+
+
+def agreement_added(claim: str, context: str) -> list[str]:
+    """`["certainty_added:<cue>"]` when the claim says an agreement was made (`已经和3家赞助商签约`, "has
+    agreed to conserve") that a context piece about the same parties, sharing two of the clause's
+    words, says is still being talked over (`正在和3家赞助商洽谈`, "is in talks with … about conserving")
+    and never says made (docs/design.md §2.1, "Session 33"); else []."""
+    found = _AGREED.search(claim)
+    if found is None:
+        return []
+    words = _clause_words(claim, found) - _AGREEMENT_WORDS
+    # A short Chinese clause (`已经和3家赞助商签约`) has one word besides the cue: that one must be shared.
+    shared = min(2, len(words))
+    if not shared:
+        return []
+    pieces = re.split(r"[;；。.]\s*", context)
+    if any(_AGREED.search(p) and len(words & set(tokenize(p))) >= shared for p in pieces):
+        return []  # the context says an agreement was made too (`has signed a memorandum`)
+    said = _stated_otherwise(words, pieces, _TALKING, _AGREED, shared=shared)
+    return [f"certainty_added:{found.group(0)}"] if said else []
 
 
 def causation_not_shown(claim: str, context: str) -> list[str]:

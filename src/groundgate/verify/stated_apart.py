@@ -13,6 +13,7 @@ from __future__ import annotations
 from groundgate.verify import fidelity
 from groundgate.verify.bindings import unbound_agents
 from groundgate.verify.certainty import (
+    agreement_added,
     causation_not_shown,
     cause_hedged,
     certainty_added,
@@ -44,7 +45,12 @@ def stated_apart(
     codes = _figures_from_elsewhere(claim, aligned, evidence) if check_figures else []
     codes += [f"agent_unbound:{b.agent}" for b in unbound_agents(claim, context)[:2]]
     codes += [f"speaker_other:{s.claimed}/{s.stated}" for s in speaker_swaps(claim, context)[:1]]
-    codes += certainty_added(claim, context) or hedge_dropped(claim, context) or cause_hedged(claim, context)
+    codes += (
+        certainty_added(claim, context)
+        or agreement_added(claim, context)
+        or hedge_dropped(claim, context)
+        or cause_hedged(claim, context)
+    )
     codes += causation_not_shown(claim, context)
     codes += exception_added(claim, context) + (
         scope_widened(claim, context) or only_widened(claim, context) or qualified_widened(claim, context)
