@@ -213,3 +213,16 @@ _AGREEMENTS = [
 @pytest.mark.parametrize(("claim", "context", "added"), _AGREEMENTS)
 def test_talks_retold_as_an_agreement_made_are_read(claim: str, context: str, added: bool) -> None:
     assert bool(agreement_added(claim, context)) is added
+
+
+@pytest.mark.parametrize(
+    ("text", "counts"),
+    [
+        ("比上一届低了1.2个百分点", []),  # which class, not how many
+        ("下一次检查在周五", []),
+        ("同一个月里一起清运", [1.0]),  # `一个月` stays a month
+        ("一届三年", [1.0, 36.0]),
+    ],
+)
+def test_one_after_a_word_that_picks_which_is_no_count(text: str, counts: list[float]) -> None:
+    assert [m.value for m in extract(text) if m.kind in ("count", "duration")] == counts

@@ -411,6 +411,8 @@ def _cn_number(ex: _Extractor, m: re.Match[str]) -> None:
     nxt = nt[e : e + 1]
     if number == "一" and (unit_text in _ARTICLE_CLASSIFIERS or nxt == "性"):
         return  # 一个问题, 一次性: articles, not quantities
+    if number == "一" and nt[max(0, m.start() - 1) : m.start()] in ("上", "下", "后"):
+        return  # 上一届, 下一次, 最后一届: which one, not how many (docs/design.md §2.1, "Session 33")
     value = _parse_cn(number)
     if value is None:
         return
