@@ -14,7 +14,9 @@ from groundgate.questions.order_sets import OrderSetAsk, asked_order_set
     [
         (
             "how many orders failed with ERR_TIMEOUT for us between 14:00 and 15:00?",
-            OrderSetAsk(window=("14:00", "15:00"), statuses=(), failure_codes=("ERR_TIMEOUT",)),
+            OrderSetAsk(
+                window=("14:00", "15:00"), statuses=(), failure_codes=("ERR_TIMEOUT",), by_outcome=True
+            ),
         ),
         ("how many refunds are pending?", OrderSetAsk(None, ("PENDING", "PROCESSING"), ())),
         ("which orders are still PROCESSING?", OrderSetAsk(None, ("PENDING", "PROCESSING"), ())),
@@ -29,7 +31,15 @@ from groundgate.questions.order_sets import OrderSetAsk, asked_order_set
         ("今天有多少笔订单报了 PAY-4003？", OrderSetAsk(None, ("FAILED",), ("PAY-4003",))),
         (
             "3月14日 14:00 到 15:00 我们有多少笔订单因为 ERR_TIMEOUT 失败？",
-            OrderSetAsk(("14:00", "15:00"), (), ("ERR_TIMEOUT",)),
+            OrderSetAsk(("14:00", "15:00"), (), ("ERR_TIMEOUT",), by_outcome=True),
+        ),
+        (
+            "How many acme orders failed between 14:05 and 14:32 UTC, broken down by failure code?",
+            OrderSetAsk(("14:05", "14:32"), (), (), by_outcome=True),
+        ),
+        (
+            "14:00-15:00 下的单里有多少笔失败了？",
+            OrderSetAsk(("14:00", "15:00"), (), ()),
         ),
         ("ORD-20260314-00042 现在是什么状态？", None),
         ("how many retries does the gateway make before it gives up?", None),

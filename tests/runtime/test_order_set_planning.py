@@ -1,5 +1,5 @@
 """The rule planner reads a set of orders asked by status, code and window with one count_orders call
-(its window the asked clock times on the live day), and the executor states the set's summary line,
+(its window the asked clock times on the live day, bounding when they failed when the question says so), and the executor states the set's summary line,
 quoted whole from the cited fact."""
 
 from __future__ import annotations
@@ -28,6 +28,7 @@ LIVE_UNTIL = datetime(2026, 3, 14, 16, 0, tzinfo=UTC)
                 "failure_code": ["ERR_TIMEOUT"],
                 "start": "2026-03-14T14:00:00+00:00",
                 "end": "2026-03-14T15:00:00+00:00",
+                "window_by": "updated",  # "failed between": when they failed, not when placed
             },
         ),
         ("which orders are still pending?", {"status": ["PENDING", "PROCESSING"]}),

@@ -33,6 +33,7 @@ from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.handed_over import given_verbs
 from groundgate.questions.interrogatives import answer_kind, value_kinds
 from groundgate.questions.negated_words import with_negations
+from groundgate.questions.owners import anchor_owners
 from groundgate.questions.parts import opener_topic, soften_lead, split_parts, verb_opening
 from groundgate.questions.rates import as_error_rate
 from groundgate.questions.referred_codes import refer_back_codes
@@ -566,6 +567,7 @@ def derive_needs(
     followup: bool = False,
     previous_question: str | None = None,
     other_tenants: Collection[str] = (),
+    own_tenant: str | None = None,
 ) -> QuestionNeeds:
     """The needs of `resolved_question` (default: `question`), one per part, in question order.
 
@@ -575,7 +577,8 @@ def derive_needs(
 
     `other_tenants`: the names of the tenants other than the asker's. A question naming one ("globex's
     own success rate") asks about that tenant's scope, so its name is an anchor the answer must say:
-    a platform-wide series or another tenant's record does not answer it.
+    a platform-wide series or another tenant's record does not answer it. `own_tenant` (the asker's):
+    a name no store knows, made an owner of records ("initech's orders"), is such an anchor too.
     """
     resolved = (resolved_question or question).strip()
     # "Not the gateway — payment-db-proxy itself. How high …": what the question sets aside is no
@@ -660,8 +663,7 @@ def derive_needs(
             # "… for bank *refund* callbacks": the word that tells the asked thing from its
             # neighbours (`bank callbacks on /api/v1/pay/callback`) must be said.
             need.required_terms = [qualifier]
-    if other_tenants:
-        _anchor_tenants(needs, {t.lower() for t in other_tenants})
+    anchor_owners(needs, resolved, other_tenants, own_tenant)
     for need in needs:
         set_case(need)
         as_error_rate(need, zh)
@@ -682,15 +684,6 @@ def _with_topic(parts: list[_Part], question: str) -> list[_Part]:
         return parts
     names = _anchors(topic, is_cjk_text(topic), list(fidelity.extract(topic)))
     return [replace(p, anchors=[*p.anchors, *(a for a in names if a not in p.anchors)]) for p in parts]
-
-
-def _anchor_tenants(needs: list[Need], tenants: set[str]) -> None:
-    """Move each term that names another tenant into the need's anchors (`derive_needs`)."""
-    for need in needs:
-        named = [t for t in need.terms if t.lower() in tenants]
-        if named:
-            need.anchors = [*need.anchors, *named]
-            need.terms = [t for t in need.terms if t not in named]
 
 
 #: A closing "for/of <words>" phrase naming what is asked about ("… for bank refund callbacks?").

@@ -10,6 +10,12 @@ describes in words, `questions/failure_words.py`), and —
 only when it names no window, so that a window's count stays whole and is broken down by status — the
 statuses its words name. Nothing here names a tenant: the tool reads the run's tenant only.
 
+A window tied to an outcome ("how many orders *failed* between 14:05 and 14:32", "14:00 到 15:00
+有多少笔订单因为 ERR_TIMEOUT 失败") bounds when the orders reached it, not when they were placed: an
+order placed at 14:04:58 that failed at 14:05:03 is one of them (`OrderSetAsk.by_outcome`; the
+planner reads such a window by each order's last status change). An order-placing word ("下的单",
+"新下了", "placed", "created") keeps the window on creation.
+
 Pure code over text: no I/O.
 """
 
@@ -34,6 +40,10 @@ _COUNT_OR_WHICH: Final = re.compile(
 )
 _NAMED_ORDER: Final = re.compile(r"\bORD-\d{8}-\d{3,10}\b", re.IGNORECASE)
 _CODE: Final = re.compile(r"\b(?:ERR_[A-Z][A-Z0-9_]+|PAY-\d{4})\b")
+#: An outcome an order reaches at its last status change (the order store's `updated_at`).
+_OUTCOME: Final = re.compile(r"失败|退款|\b(?:failed|declined|refunded|rejected)\b", re.IGNORECASE)
+#: Words that bound the orders by when they were placed.
+_PLACED: Final = re.compile(r"下[了的]?.{0,4}单|新下|下单|\b(?:placed|created|submitted)\b", re.IGNORECASE)
 _HOUR_SLOT: Final = re.compile(r"(?<!\d)([01]?\d|2[0-3])\s*点档")
 #: The statuses a word of the question names (the order store's own words, upper-cased).
 _STATUS_WORDS: Final[tuple[tuple[re.Pattern[str], tuple[str, ...]], ...]] = (
@@ -55,6 +65,8 @@ class OrderSetAsk:
     day: read by the planner)."""
     statuses: tuple[str, ...]
     failure_codes: tuple[str, ...]
+    by_outcome: bool = False
+    """The window bounds when the orders reached the outcome the question names (module docs)."""
 
 
 def _window(needs: Sequence[Need]) -> tuple[str, str] | None:
@@ -88,4 +100,5 @@ def asked_order_set(needs: Sequence[Need], question: str) -> OrderSetAsk | None:
         statuses = ("FAILED",)
     if window is None and not statuses and not codes:
         return None
-    return OrderSetAsk(window=window, statuses=statuses, failure_codes=codes)
+    by_outcome = window is not None and bool(_OUTCOME.search(question)) and not _PLACED.search(question)
+    return OrderSetAsk(window=window, statuses=statuses, failure_codes=codes, by_outcome=by_outcome)

@@ -355,6 +355,8 @@ class RulePlanner:
             args["end"] = (
                 start + timedelta(minutes=_minutes(ask.window[1]) - _minutes(ask.window[0]))
             ).isoformat()
+            if ask.by_outcome:
+                args["window_by"] = "updated"  # "failed between …": when they failed
         return [ToolCall(tool="count_orders", arguments=args, purpose="order set")]
 
     def _line_calls(self, unmet: Sequence[Need], question: str) -> list[ToolCall]:

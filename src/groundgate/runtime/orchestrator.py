@@ -288,6 +288,7 @@ class Orchestrator:
                 followup=resolution.followup,
                 previous_question=_referred_question(question, resolution.followup, history),
                 other_tenants=[t for t in (self.tenants() if self.tenants else ()) if t != ctx.tenant],
+                own_tenant=ctx.tenant,
             ),
             started=started,
             sink=sink,

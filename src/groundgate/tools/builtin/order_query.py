@@ -8,8 +8,11 @@ summed. The tenant is never an argument (the registry refuses an argument model 
 Arguments (all optional; given filters must all match; none means every order of the tenant):
 `status` (one or more of the stored statuses, upper-cased), `failure_code` (one or more exact codes,
 `ERR_TIMEOUT`, `PAY-4003`), `channel` (exact, upper-cased), `start`/`end` (created in [start, end),
-ISO 8601, UTC if no offset). A bad status or code, or `start` not before `end`, is refused by the
-registry as `invalid_arguments` with the field named.
+ISO 8601, UTC if no offset), `window_by` (`created`, the default, or `updated`: the window then holds
+the order's last status change, when a failed order failed or a paid one was paid — "orders that
+failed between 14:05 and 14:32" counts one created at 14:04:58 that failed at 14:05:03). A bad status
+or code, or `start` not before `end`, is refused by the registry as `invalid_arguments` with the field
+named.
 
 OK: one `order.set` fact (`fact_ref` `orderset:<hash of the filters>`) whose value holds `count`,
 `filters`, `amount_total`, `by_status` and `summary` — one line a person (and the verifier) reads:
@@ -27,6 +30,7 @@ from collections import Counter
 from collections.abc import Sequence
 from datetime import datetime
 from decimal import Decimal
+from typing import Literal
 
 from pydantic import Field, field_validator, model_validator
 
@@ -59,6 +63,10 @@ class CountOrdersArgs(ToolArguments):
     )
     start: UtcDatetime | None = Field(None, description="Created at or after, ISO 8601 (UTC if no offset).")
     end: UtcDatetime | None = Field(None, description="Created before, ISO 8601 (UTC if no offset).")
+    window_by: Literal["created", "updated"] = Field(
+        "created",
+        description="What start/end bound: the creation time, or the last status change (when it failed).",
+    )
 
     @field_validator("status", "failure_code", mode="before")
     @classmethod
@@ -105,12 +113,15 @@ def _filters_text(args: CountOrdersArgs) -> str:
         parts.append("failure " + "/".join(args.failure_code))
     if args.channel:
         parts.append(f"channel {args.channel}")
+    # the summary says which moment the window holds, so a count by failure time is never read as
+    # a count by creation time
+    moment = "status last changed" if args.window_by == "updated" else "created"
     if args.start and args.end:
-        parts.append(f"created {_minute(args.start)}–{_minute(args.end)[11:]} UTC")
+        parts.append(f"{moment} {_minute(args.start)}–{_minute(args.end)[11:]} UTC")
     elif args.start:
-        parts.append(f"created from {_minute(args.start)} UTC")
+        parts.append(f"{moment} from {_minute(args.start)} UTC")
     elif args.end:
-        parts.append(f"created before {_minute(args.end)} UTC")
+        parts.append(f"{moment} before {_minute(args.end)} UTC")
     return ", ".join(parts) or "all orders"
 
 
@@ -164,8 +175,9 @@ def count_orders_tool(store: OrderStore) -> tuple[ToolSpec, ToolFunction[CountOr
     spec = ToolSpec(
         name=ORDER_SET_TOOL,
         description=(
-            "Count and list orders by status, failure code and payment channel, created within a time"
-            " window: how many, their total amount, per status and failure code, with order ids."
+            "Count and list orders by status, failure code and payment channel, created (or, with"
+            " window_by=updated, last changing status) within a time window: how many, their total"
+            " amount, per status and failure code, with order ids."
         ),
         argument_model=CountOrdersArgs,
         authorization_policy="tenant",
@@ -180,6 +192,7 @@ def count_orders_tool(store: OrderStore) -> tuple[ToolSpec, ToolFunction[CountOr
             channel=args.channel,
             start=args.start,
             end=args.end,
+            by_update=args.window_by == "updated",
         )
         filters = _filters_text(args)
         if not orders:

@@ -255,10 +255,12 @@ class OrderStore(EmbeddedStore):
         channel: str | None = None,
         start: datetime | None = None,
         end: datetime | None = None,
+        by_update: bool = False,
     ) -> list[Order]:
         """The orders of `tenant` (never another tenant's) with any of `statuses`, any of
         `failure_codes`, that `channel`, created in [`start`, `end`), oldest first; an empty filter
-        does not narrow."""
+        does not narrow. `by_update`: the window holds the order's last status change instead (when a
+        failed order failed, a paid one was paid; its creation time when it never changed)."""
         if not tenant or not tenant.strip():
             raise UsageError("a tenant is required to read orders")
         where: list[str] = ["tenant = ?"]
@@ -270,11 +272,12 @@ class OrderStore(EmbeddedStore):
         if channel:
             where.append("channel = ?")
             params.append(channel)
+        moment = "COALESCE(updated_at_us, created_at_us)" if by_update else "created_at_us"
         if start is not None:
-            where.append("created_at_us >= ?")
+            where.append(f"{moment} >= ?")
             params.append(to_epoch_us(start))
         if end is not None:
-            where.append("created_at_us < ?")
+            where.append(f"{moment} < ?")
             params.append(to_epoch_us(end))
         sql = f"SELECT * FROM orders WHERE {' AND '.join(where)} ORDER BY created_at_us, order_id"
         return self._read(lambda conn: [_order_of(row) for row in conn.execute(sql, params).fetchall()])
