@@ -79,6 +79,16 @@ _LIES = [
         "All staff have to enrol a hardware key by 31 May, and contractors are required to stay on "
         "app-based codes until their contracts end.",
     ),
+    # a short labelled note joins people and dates, not two of its list's identifiers swapped
+    (
+        [
+            "Event bus architecture: the `orders.v2` topic has 24 partitions, replication factor 3 and "
+            "min.insync.replicas=2; producers use acks=all. Retention is 7 days by time, with no size limit. "
+            "Consumer groups: billing-sync (group billing-sync-g1), search-indexer (group search-idx) and "
+            "fraud-stream (group fraud-g3)."
+        ],
+        "search-indexer consumes orders.v2 with the consumer group billing-sync-g1.",
+    ),
     # free shipping over £40 retold as free on every order
     (
         ["Shipping — UK: standard delivery 2–3 working days, free on orders over £40, otherwise £3.99."],
