@@ -388,7 +388,9 @@ class Orchestrator:
         causes = [n for n in state.needs.needs if failure_terms(n)]
         passages = (d.text for r in state.results if r.status is ToolStatus.OK for d in r.documents)
         of_class = class_weight(state.needs.needs, passages)  # "5xx": the class's codes and series
-        repeats = repeated_lines(state.results)  # one line of each kind before the repeats
+        # One line of each kind before the repeats — only when the follow-up read the lines of a name
+        # no document spoke of (`recon-daily`): an alert's diagnosis cites its repeated error lines.
+        repeats = repeated_lines(state.results) if state.unspoken else frozenset()
 
         def relevance(item: EvidenceItem) -> float:
             said = f"{item.text} {item.source}".lower()
