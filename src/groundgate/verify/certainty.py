@@ -171,7 +171,7 @@ def agreement_added(claim: str, context: str) -> list[str]:
     shared = min(2, len(words))
     if not shared:
         return []
-    pieces = re.split(r"[;；。.]\s*", context)
+    pieces = _pieces(context)
     if any(_AGREED.search(p) and len(words & set(tokenize(p))) >= shared for p in pieces):
         return []  # the context says an agreement was made too (`has signed a memorandum`)
     said = _stated_otherwise(words, pieces, _TALKING, _AGREED, shared=shared)
@@ -248,6 +248,13 @@ _DONE_WORDS: Final = frozenset({"完成", "通过", "已经", "completed", "comp
 def _sentences(context: str) -> tuple[str, ...]:
     """The context's sentences, split once per context however many claims ask (a few kept)."""
     return tuple(s.text for s in split_sentences(context))
+
+
+@lru_cache(maxsize=4)
+def _pieces(context: str) -> tuple[str, ...]:
+    """The context's rules: its sentences and `;` clauses, a numbered step (`2)`) one of its own —
+    split once per context, as `_sentences` is, whichever of the obligation readers asks."""
+    return tuple(re.split(r"[;；。.]\s*|\d\)\s*", context))
 
 
 _WHOLE_SCOPE: Final = re.compile(
@@ -331,7 +338,7 @@ def obligation_dropped(claim: str, context: str) -> list[str]:
     if found is None:
         return []
     words = _clause_words(claim, found) - _OBLIGATION_WORDS
-    pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)  # a numbered step is a rule of its own
+    pieces = _pieces(context)
     return ["obligation_dropped"] if _stated_otherwise(words, pieces, _REQUIRED, _NOT_REQUIRED) else []
 
 
@@ -342,7 +349,7 @@ def obligation_added(claim: str, context: str) -> list[str]:
     if found is None:
         return []
     words = _clause_words(claim, found) - _OBLIGATION_WORDS
-    pieces = re.split(r"[;；。.]\s*|\d\)\s*", context)
+    pieces = _pieces(context)
     # Three shared words, not two: a rule's other sentences share its nouns (`remote days`) and
     # a `may` beside them is about something else.
     said = _stated_otherwise(words, pieces, _ALLOWED, _ANY_REQUIRED, shared=3)
@@ -460,12 +467,11 @@ def qualified_widened(claim: str, context: str) -> list[str]:
             continue
         words = _clause_words(claim, found)
         pieces = [p for p in re.split(r"[;；。\n]|(?<=[a-z)])\.\s", context) if mention.search(p)]
-        ranked = sorted(pieces, key=lambda p: -len(words & set(tokenize(p))))
-        if (
-            ranked
-            and len(words & set(tokenize(ranked[0]))) >= 2
-            and any(_QUALIFIER_AFTER.match(ranked[0], m.end()) for m in mention.finditer(ranked[0]))
-        ):
+        if not pieces:
+            continue
+        # the first of the pieces sharing most of the clause's words
+        shared, closest = max(((len(words & set(tokenize(p))), p) for p in pieces), key=lambda sp: sp[0])
+        if shared >= 2 and any(_QUALIFIER_AFTER.match(closest, m.end()) for m in mention.finditer(closest)):
             return [f"scope_widened:{head}"]
     return []
 

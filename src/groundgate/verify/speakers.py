@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Final
 
 from groundgate.text.segmentation import normalize
@@ -157,33 +158,38 @@ def _shared(claim_what: str, sentence: str) -> tuple[int, float]:
     return common, common / len(wanted)
 
 
+@lru_cache(maxsize=4)
+def _read_context(context: str) -> tuple[tuple[_Remark, ...], tuple[str, ...]]:
+    """The context's remarks and sentences, read once per context however many claims ask (a few
+    contexts kept, as `certainty._sentences` does)."""
+    return tuple(_remarks(context, context)), tuple(_sentences(context))
+
+
+def _share(what: str, text: str, minimum: int) -> float:
+    """The share of the remark's words `text` holds, 0 when fewer than `minimum` are shared."""
+    common, part = _shared(what, text)
+    return part if common >= minimum else 0.0
+
+
 def speaker_swaps(claim: str, context: str) -> list[SpeakerSwap]:
     """The claim's remarks that the context's closest sentence credits to another person."""
     if not (_EN_VERB.search(claim) or _ZH_SPEECH.search(claim) or _ZH_COLON.search(claim)):
         return []  # most claims report nobody's words: the context is not read
-    stated = _remarks(context, context)
+    stated, sentences = _read_context(context)
     if not stated:
         return []
-    sentences = _sentences(context)
     found: list[SpeakerSwap] = []
     for mine in _remarks(claim, context):
         if mine.who not in context or len(mine.what.strip()) < 4:
             continue  # an unknown name is left to the other rules; `said so` says nothing
         minimum = _MIN_SHARED_ZH if re.search(r"[\u4e00-\u9fff]", mine.what) else _MIN_SHARED_EN
-
-        def share(text: str, minimum: int = minimum, what: str = mine.what) -> float:
-            common, part = _shared(what, text)
-            return part if common >= minimum else 0.0
-
-        best_sentence = max((share(s) for s in sentences), default=0.0)
-        ranked = sorted(((share(r.what), r) for r in stated), key=lambda pair: -pair[0])
-        if not ranked:
-            continue
-        top, remark = ranked[0]
+        best_sentence = max((_share(mine.what, s, minimum) for s in sentences), default=0.0)
+        scored = [(_share(mine.what, r.what, minimum), r) for r in stated]
+        top, remark = max(scored, key=lambda pair: pair[0])  # the first of the closest remarks
         if top < _MIN_SHARE or top < best_sentence * 0.9 or _same_person(mine.who, remark.who):
             continue
         if mine.who in remark.sentence or any(
-            _same_person(mine.who, r.who) and part >= top * 0.5 for part, r in ranked
+            _same_person(mine.who, r.who) and part >= top * 0.5 for part, r in scored
         ):
             continue
         found.append(SpeakerSwap(claimed=mine.who, stated=remark.who))

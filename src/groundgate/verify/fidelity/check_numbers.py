@@ -496,8 +496,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
     )
     if rival is not None and not x.plan and _product_of_own(m, x.source, _shown(x)):
         rival = None  # `480 元 × 50 个 … 24,000 元`: the claim's own product, not the window's rival figure
-    difference = difference_unstated(m, x)
-    if difference:
+    if rival is not None and difference_unstated(m, x):
         rival = None  # `比沙洲大桥长180米`: a difference, not the bridge's length changed
     if rival is not None:
         # `把副本数从 6 扩到 10` over `将副本数从 6 扩到 12`: the same words lead to another bare number
@@ -578,7 +577,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         r.add(
             "number_mismatch",
             "warning"
-            if small_word or difference or (not x.plan and not _replaces(m, differing, x))
+            if small_word or difference_unstated(m, x) or (not x.plan and not _replaces(m, differing, x))
             else x.severity(m),
             f"The {r.side} states {_describe(m)} but the {r.other} states {_describe(e)} (different value).",
             m.text,
@@ -597,7 +596,7 @@ def _check_number(m: Mention, x: _Ctx) -> None:
         return
     r.add(
         "number_not_in_evidence",
-        "warning" if small_word or difference else x.severity(m),
+        "warning" if small_word or difference_unstated(m, x) else x.severity(m),
         f"The claim states the {_KIND_NAMES[m.kind]} {_describe(m)}, which appears nowhere in the evidence.",
         m.text,
         None,

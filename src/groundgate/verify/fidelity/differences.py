@@ -24,6 +24,7 @@ from groundgate.verify.fidelity.arithmetic import _approx
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _same_kind
 from groundgate.verify.fidelity.model import Mention
+from groundgate.verify.fidelity.numbers import _close
 from groundgate.verify.fidelity.report import _Ctx
 
 __all__ = ["compared_difference", "compared_range", "difference_unstated", "said_as_difference"]
@@ -96,15 +97,11 @@ def compared_range(m: Mention, x: _Ctx) -> bool:
     ]
     for lo, hi in ranges:
         for b in figures:
-            if _near(b - hi, low) and _near(b - lo, high):
+            if _close(b - hi, low) and _close(b - lo, high):
                 return True
-            if _near(lo - b, low) and _near(hi - b, high):
+            if _close(lo - b, low) and _close(hi - b, high):
                 return True
     return False
-
-
-def _near(a: float, b: float) -> bool:
-    return abs(a - b) <= 1e-6 * max(1.0, abs(b))
 
 
 def difference_unstated(m: Mention, x: _Ctx) -> bool:
@@ -114,6 +111,4 @@ def difference_unstated(m: Mention, x: _Ctx) -> bool:
     if x.plan or not said_as_difference(m, x.source):
         return False
     window = x.aligned.mentions
-    return not any(
-        said_as_difference(e, window.text) for e in window.items if e.kind == m.kind and e.start != -1
-    )
+    return not any(said_as_difference(e, window.text) for e in window.items if e.kind == m.kind)
