@@ -361,7 +361,10 @@ def main() -> None:
         "negation flip, merged events, scope change) measured unseen with the checker of `240717e` (the end "
         "of session 32): all 120 balanced accuracy 0.517 (en 0.525, zh 0.508), recall 0.833, 24 of 120 "
         "supported answers PASS, REJECT precision 0.560 (50: 22 supported answers rejected); tune 0.517, "
-        "test 0.517.",
+        "test 0.517 (`git worktree add /tmp/base 240717e && PYTHONPATH=/tmp/base/src python -m groundgate.cli "
+        "check-eval --input tests/data/check_dev_v21.jsonl --split all --group-by lang`). Tuned on `tune` in "
+        "session 33 (differences said with a comparative, speakers, obligations added, talks retold as "
+        "agreements).",
         "",
         head,
         rule,

@@ -9,12 +9,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from test_tool_order_counts import counting_registry
 from test_tool_orders import ACME, _order
 
 from groundgate.contracts import ToolCall, ToolStatus
 from groundgate.tools import ToolRegistry
-from groundgate.tools.builtin.order_query import ORDER_SET_TOOL, count_orders_tool
-from groundgate.tools.builtin.orders import OrderStore
+from groundgate.tools.builtin.order_query import ORDER_SET_TOOL
 
 _LINES = [
     # placed just before the window, failed inside it
@@ -38,11 +38,7 @@ _START, _END = "2026-03-14T14:05:00Z", "2026-03-14T14:32:00Z"
 
 @pytest.fixture
 def registry(tmp_path: Path) -> Iterator[ToolRegistry]:
-    path = tmp_path / "orders.jsonl"
-    path.write_text("\n".join(_LINES) + "\n", encoding="utf-8")
-    with OrderStore() as store, ToolRegistry() as reg:
-        store.load_jsonl(path)
-        reg.register(*count_orders_tool(store))
+    with counting_registry(tmp_path, _LINES) as reg:
         yield reg
 
 

@@ -4,6 +4,7 @@ ever the run's own tenant's, and bad arguments refused with the field named."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -29,13 +30,20 @@ _LINES = [
 ]
 
 
-@pytest.fixture
-def registry(tmp_path: Path) -> Iterator[ToolRegistry]:
+@contextmanager
+def counting_registry(tmp_path: Path, lines: list[str]) -> Iterator[ToolRegistry]:
+    """A registry holding `count_orders` over a real order store loaded from `lines` (JSONL)."""
     path = tmp_path / "orders.jsonl"
-    path.write_text("\n".join(_LINES) + "\n", encoding="utf-8")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     with OrderStore() as store, ToolRegistry() as reg:
         store.load_jsonl(path)
         reg.register(*count_orders_tool(store))
+        yield reg
+
+
+@pytest.fixture
+def registry(tmp_path: Path) -> Iterator[ToolRegistry]:
+    with counting_registry(tmp_path, _LINES) as reg:
         yield reg
 
 
