@@ -15,8 +15,23 @@ from groundgate.verify.fidelity.evidence import EvidenceIndex, _candidates, inde
 from groundgate.verify.fidelity.extraction import extract
 from groundgate.verify.fidelity.matching import _num_match, _same_kind
 from groundgate.verify.fidelity.model import _DATE_KINDS, _NUMERIC_KINDS, FidelityIssue, Mention
-from groundgate.verify.fidelity.negated_forms import avoided, excepted, field_left_empty, warned_against
-from groundgate.verify.fidelity.negation import _Cue, _Polarity, _polarity, _surface, prefix_negated
+from groundgate.verify.fidelity.negated_forms import (
+    avoided,
+    before_stated,
+    excepted,
+    field_left_empty,
+    restriction_complement,
+    unless_stated,
+    warned_against,
+)
+from groundgate.verify.fidelity.negation import (
+    _Cue,
+    _Polarity,
+    _polarity,
+    _surface,
+    prefix_negated,
+    same_word,
+)
 from groundgate.verify.fidelity.report import _Ctx, _Report
 
 
@@ -44,6 +59,25 @@ def _both_prohibit(cue: _Cue, word: str, there: _Polarity) -> bool:
     return any(
         s.states(word) and any(str(c.mention.value) in _PROHIBITIVE for c in s.cues) for s in there.sentences
     )
+
+
+def _negates_subject(cue: _Cue, word: str, here: _Polarity, there: _Polarity) -> bool:
+    """ "Fresh cracks aren't covered" over "a warranty that covers touch faults … but not new cracks":
+    the other side states `word` plainly in a clause whose own cue negates first what this side's
+    negated clause is about (`crack`, written before the cue): one side negates the verb, the other its
+    object, and both deny the same thing (an elided `but not X`)."""
+    clause = next((s for s in here.sentences if cue in s.cues), None)
+    if clause is None:
+        return False
+    subject = clause.about - cue.scope - {word}
+    if not subject:
+        return False
+    for s in there.sentences:
+        if not s.states(word) or s.negated(word):
+            continue
+        if any(same_word(w, f) for other in s.cues for f in other.focus for w in subject):
+            return True
+    return False
 
 
 #: An imperative that forbids: `Do not …`, `Never …`, `不要…`, `请勿…`.
@@ -145,6 +179,14 @@ def _negation_issues(x: _Ctx, other: EvidenceIndex) -> None:
                 continue  # `none waiting` over `waiting=0`, `not a screwdriver` over `avoid screwdrivers`
             if here is oth and excepted(oth.text, cue.mention.start, src.text):
                 continue  # `定制类商品不支持…` retold as `…，定制类商品则不在此列`
+            if before_stated(here.text, cue.mention.start, cue.mention.end, word, there.text):
+                continue  # `商家还没接单时取消` over `商家接单前取消`
+            if unless_stated(here.text, cue.mention.start, word, there.text):
+                continue  # "as long as no other member has reserved it" over "unless another member …"
+            if here is src and restriction_complement(here.text, cue.mention.start, word):
+                continue  # "… is only for directors, so it doesn't apply to you"
+            if _negates_subject(cue, word, here, there):
+                continue  # "fresh cracks aren't covered" over "covers touch faults but not new cracks"
             if _prohibits(cue, here) and warned_against(word, there):
                 continue  # `Do not promote before fencing` retold as a warning
             if here is oth and _denied_as_alternative(word, there.text):

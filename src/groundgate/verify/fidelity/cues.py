@@ -251,6 +251,10 @@ _NEG_ZH_EXCEPTIONS = [
     "不少",
     "无论",
     "无线",
+    # Fixed terms: a `无理由退货` is a kind of return, a `无门槛红包` a kind of voucher; neither denies
+    # a reason or a threshold the other side could state.
+    "无理由",
+    "无门槛",
     "毫无疑问",
     "无疑",
     "无缝",

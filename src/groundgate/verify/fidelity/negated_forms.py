@@ -10,7 +10,12 @@ Two forms a retelling may put into words that its source states without a cue (d
 - a case the source excludes (`定制类商品不支持无理由退货`) that the retelling names as an exception to
   its general rule (`…支持无理由退货，定制类商品则不在此列`, "…, except made-to-order items");
 - a prohibition retold as a warning: "Do not promote before fencing: two writable primaries cause
-  split-brain" is what "the runbook warns that promoting before fencing would cause split-brain" says.
+  split-brain" is what "the runbook warns that promoting before fencing would cause split-brain" says;
+- a state not yet reached written as a time before it (`商家接单前取消`) that the retelling puts with a
+  negation (`商家还没接单时取消`) (docs/design.md §2.1, "Session 34");
+- a rule's reach written as a restriction (`only for directors and above`) whose complement the
+  retelling draws for the asker (`…, so it doesn't apply to you`): the negation is the reasoning's
+  conclusion, not a denial of the rule (docs/design.md §2.1, "Session 34").
 """
 
 from __future__ import annotations
@@ -98,3 +103,55 @@ def excepted(cue_side: str, cue_start: int, plain: str) -> bool:
             if _EXCEPTED_AFTER.match(plain, found.end()) or _EXCEPT_BEFORE.search(plain[: found.start()]):
                 return True
     return False
+
+
+#: `没接单` / `尚未出餐` / `还没有发货`: a negation of a state not yet reached.
+_NOT_YET_RX = re.compile(r"(?:还没有?|尚未|还未|没有?|未)$")
+_BEFORE_AFTER = r"(?:之?前|以前)"
+
+
+def before_stated(cue_side: str, cue_start: int, cue_end: int, word: str, plain: str) -> bool:
+    """`商家还没接单时取消` over `商家接单前取消`: a `没`/`未` of `cue_side` that negates `word`, which
+    `plain` writes right before `前`/`之前`/`以前`: the time before a state is the time it is not yet
+    reached."""
+    if word.isascii() or len(word) < 2:
+        return False
+    if _NOT_YET_RX.search(cue_side[max(0, cue_start - 2) : cue_end]) is None:
+        return False
+    return re.search(re.escape(word) + r"[^，,。；;]{0,2}" + _BEFORE_AFTER, plain) is not None
+
+
+#: `only for directors`, `applies only to`, `仅限`, `只适用于`: a rule's reach written as a restriction.
+_ONLY_RX = re.compile(
+    r"(?i:\bonly\s+(?:for|to|applies|covers|if|when)\b|\bapplies\s+only\b)|仅限|仅适用|只适用|只针对|仅针对"
+)
+#: The verbs of such a conclusion: it does not apply, does not affect, does not count.
+_APPLY_FOCUS = ("appl", "app", "affect", "count", "适用", "影响")
+
+
+def restriction_complement(cue_side: str, cue_start: int, word: str) -> bool:
+    """ "The option … is only for directors and above, so it doesn't apply to you": a negated `apply`
+    (`affect`, `count`, `适用`) after a restriction in the same sentence is the complement the
+    restriction implies for the asker's case, a conclusion drawn, not a denial of the rule; the
+    restriction itself is what is checked."""
+    if not any(word.startswith(f) for f in _APPLY_FOCUS):
+        return False
+    sentence_start = max(
+        (m.end() for m in re.finditer(r"[。！？!?\n]|\.\s", cue_side[:cue_start])), default=0
+    )
+    return _ONLY_RX.search(cue_side[sentence_start:cue_start]) is not None
+
+
+#: `as long as no other member has reserved it`: a negated condition that `unless` states without a cue.
+_AS_LONG_AS_RX = re.compile(
+    r"(?i:\b(?:as|so)\s+long\s+as|\bprovided(?:\s+that)?|\bon\s+condition\s+that)\s*$"
+)
+_UNLESS_RX = re.compile(r"(?i:\bunless\b)|除非")
+
+
+def unless_stated(cue_side: str, cue_start: int, word: str, plain: str) -> bool:
+    """ "… as long as no other member has reserved it" over "… unless another member has reserved it":
+    a condition negated after `as long as` / `provided` is what `unless` says of the same word."""
+    if _AS_LONG_AS_RX.search(cue_side[max(0, cue_start - 24) : cue_start]) is None:
+        return False
+    return any(word in plain[found.end() : found.end() + 40].lower() for found in _UNLESS_RX.finditer(plain))

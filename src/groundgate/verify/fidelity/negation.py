@@ -100,6 +100,10 @@ class _Cue:
     """The cue with the first word it negates, as written (`无需审批`, `not required`)."""
     scope: frozenset[str]
     """Every content word from the cue to the end of its clause: what the cue may negate."""
+    listed: bool = False
+    """A list separator (`、`, `,`, `and`, `也`) or a content word stands between the previous cue and
+    this one: `未提前告知、未妥善安排` and `不炒不揉` negate two things side by side, not one thing twice
+    (`不是不能`, `并非没有`: nothing but a copula between)."""
 
 
 _NEGATIVE_PREFIX = "(?:in|un|im|il|ir|non-?|dis)"
@@ -134,9 +138,14 @@ def prefix_negated(word: str, token: str) -> bool:
     return False
 
 
-def _same_word(word: str, other: str) -> bool:
-    """`高峰` ~ `高峰期`, `renew` ~ `renewal`: loose enough for stems and Chinese compounds."""
-    if word == other:
+#: Between two cues, what makes them two negations side by side rather than one of the other.
+_LIST_SEPARATOR_RX = re.compile(r"[、,，;；]|(?i:\b(?:and|or)\b)|[也又且或]")
+
+
+def same_word(word: str, other: str) -> bool:
+    """`高峰` ~ `高峰期`, `renew` ~ `renewal`, `fin` (of `fined`) ~ `fine` (of `fines`): loose enough for
+    stems and Chinese compounds."""
+    if word == other or (word.isascii() and len(word) >= 3 and word.rstrip("e") == other.rstrip("e")):
         return True
     if word.isascii():
         return len(word) >= 4 and len(other) >= 4 and (other.startswith(word) or word.startswith(other))
@@ -164,7 +173,7 @@ class _PolaritySentence:
             return False
         # `unrestricted` states `restriction`, negated by its prefix (`negated`): "no parking
         # restrictions on Sundays" agrees with "parking is unrestricted on Sundays".
-        return any(_same_word(word, t) or prefix_negated(word, t) for t in self.tokens)
+        return any(same_word(word, t) or prefix_negated(word, t) for t in self.tokens)
 
     def negated(self, word: str) -> bool:
         """Whether `word` is negated here: an odd number of adjacent cues govern it (double negation
@@ -173,14 +182,14 @@ class _PolaritySentence:
         found = self.negations.get(word)
         if found is None:
             governing = sorted(
-                (cue.mention.start, cue.mention.end)
+                (cue.mention.start, cue.mention.end, cue.listed)
                 for cue in self.cues
-                if any(_same_word(word, f) for f in cue.scope)
+                if any(same_word(word, f) for f in cue.scope)
             )
             runs: list[int] = []
             last_end = None
-            for start, end in governing:
-                if last_end is not None and start - last_end <= _ADJACENT_CUES:
+            for start, end, listed in governing:
+                if last_end is not None and start - last_end <= _ADJACENT_CUES and not listed:
                     runs[-1] += 1
                 else:
                     runs.append(1)
@@ -269,7 +278,11 @@ def _analyse_polarity(text: str) -> _Polarity:
             scope = frozenset(w for w in content if w not in _NEG_TOKENS) | frozenset(words)
             known = governed[tail] = (words, _focus_end(tail, words[0] if words else ""), scope)
         words, focus_end, scope = known
-        cues.append(_Cue(cue, words, text[cue.start : cue.end + focus_end], scope))
+        between = text[cues[-1].mention.end : cue.start] if cues else ""
+        listed = _LIST_SEPARATOR_RX.search(between) is not None or any(
+            w not in _FOCUS_SKIP_ZH for w in tokenize(between)
+        )
+        cues.append(_Cue(cue, words, text[cue.start : cue.end + focus_end], scope, listed))
     return _Polarity(text, tuple(cues), _clauses(text, cues))
 
 

@@ -1,0 +1,90 @@
+"""Negations a right answer writes where its source writes none, or another one, and the flips beside
+them the checker must still catch (docs/design.md §2.1, "Session 34"): two negations side by side
+(`未提前告知、未妥善安排`, `不炒不揉`) that are no double negation, a state not yet reached written as a
+time before it, an elided `but not X`, `as long as no …` for `unless …`, a stem read two ways
+(`fined`/`fines`), a restriction's complement drawn for the asker, and `无理由` as a fixed term."""
+
+from __future__ import annotations
+
+import pytest
+
+from groundgate.contracts import Verdict
+from groundgate.verify.grounding_check import check
+
+_RIGHT = [
+    # two negations side by side, the second after a list separator
+    (
+        "二审法院认为，公司未提前告知消费者、未妥善安排后续课程，构成根本违约。",
+        "二审认为它未提前告知、也没妥善安排后续课程，构成根本违约。",
+    ),
+    # two negations side by side with no separator: 不炒不揉 negates both
+    ("传统工艺只有萎凋和干燥两道工序，不炒不揉。", "传统做法只有萎凋和干燥两步，既不炒也不揉。"),
+    # a state not yet reached written as the time before it
+    (
+        "商家接单前取消订单，全额退款；商家接单后、出餐前取消，需商家同意；出餐后取消，不予退款。",
+        "商家还没接单时取消，可以全额退款；商家已经接单但还没出餐，就得商家同意才能取消。",
+    ),
+    # an elided `but not X`: one side negates the verb, the other its object
+    (
+        "All screen repairs carry a 6-month warranty that covers touch faults and dead pixels but not new cracks.",
+        "It comes with a six-month warranty against touch faults and dead pixels, though fresh cracks "
+        "aren't covered.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _RIGHT)
+def test_a_negation_written_another_way_is_no_flip(context: str, answer: str) -> None:
+    result = check(context=context, answer=answer)
+    assert result.verdict is Verdict.PASS, [(c.text, c.reason_codes) for c in result.claims]
+
+
+_NO_FLIP = [
+    # `as long as no …` says what `unless …` says
+    (
+        "An item can be renewed twice online or at the desk, unless another member has reserved it.",
+        "It can be renewed twice, online or at the desk, as long as no other member has reserved the item.",
+    ),
+    # `fined` and `fines` are one word
+    (
+        "Overdue fines are 20p per day for books; children's cards incur no fines.",
+        "Children's cards aren't fined at all.",
+    ),
+    # the complement of a restriction, drawn for the asker: a conclusion, not a denial of the rule
+    (
+        "Directors and above may exceed the cap by up to 15% without pre-approval.",
+        "The option to go up to 15% over the cap without pre-approval is only for directors and above, so "
+        "it doesn't apply to you.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _NO_FLIP)
+def test_a_negation_that_agrees_with_its_source_is_never_called_a_flip(context: str, answer: str) -> None:
+    for claim in check(context=context, answer=answer).claims:
+        assert "fidelity:negation_flip" not in claim.reason_codes, claim.text
+
+
+_FLIPS = [
+    # the object the source excepts is not the one the answer excepts
+    (
+        "All screen repairs carry a 6-month warranty that covers touch faults and dead pixels but not new cracks.",
+        "The warranty covers new cracks, though touch faults aren't covered.",
+    ),
+    # a state reached is not the time before it
+    ("商家接单前取消订单，全额退款。", "商家接单后取消，也可以全额退款，没有限制。"),
+    # two negations side by side still deny what the source states plainly
+    ("公司已提前告知消费者，并妥善安排了后续课程。", "公司未提前告知消费者、未妥善安排后续课程。"),
+    # `无理由` is a fixed term: the flip is of `支持`
+    ("签收后 15 天内可无理由退货。生鲜类商品不支持无理由退货。", "生鲜类商品也支持无理由退货。"),
+    # a rule denied without a restriction before it is still a flip
+    (
+        "A 14-day waiting period applies to illness claims.",
+        "The 14-day waiting period doesn't apply to illness claims.",
+    ),
+]
+
+
+@pytest.mark.parametrize(("context", "answer"), _FLIPS)
+def test_a_negation_that_denies_its_source_is_still_flagged(context: str, answer: str) -> None:
+    assert check(context=context, answer=answer).verdict is not Verdict.PASS
