@@ -51,7 +51,10 @@ policy behind them, trips across two cities or months, sessions that narrow or s
 12 wrong ANSWERED, 8 of them task lists keyed on the task id the answers did not show — then tuned on), and
 `eval_tune_blind27.yaml` (40 more, session 33, colleagues typing in a chat window: slang and abbreviations —
 报账, 年休/AL/PTO, 帝都/魔都, 两千五/1k2 — no punctuation, a rule and a task on one line, sessions that correct
-themselves; measured unseen — 40.0 %, 5 wrong ANSWERED — then tuned on).
+themselves; measured unseen — 40.0 %, 5 wrong ANSWERED — then tuned on), and `eval_tune_blind28.yaml` (40 more,
+session 34, an approver or finance reviewer checking colleagues' concrete cases against the rules — amounts
+over a limit and by how much, deadlines from a return date, materials still missing, the version in force
+for an earlier month, wrong premises to correct — and their own approval tasks; measured unseen — UNSEEN).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -101,6 +104,7 @@ SETS = {
     "tune 25 (unseen 65.0 %, then tuned on)": "eval_tune_blind25.yaml",
     "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
     "tune 27 (unseen 40.0 %, then tuned on)": "eval_tune_blind27.yaml",
+    "tune 28 (unseen UNSEEN)": "eval_tune_blind28.yaml",
 }
 
 

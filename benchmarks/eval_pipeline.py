@@ -105,6 +105,8 @@ TUNE27 = ROOT / "tests" / "data" / "pipeline_questions_tune27.yaml"
 """A twenty-sixth, written late in session 32 (a customer-support agent relaying merchants' questions in their own words: failed payments, error codes, refunds, rate limits, the 14 March outage) and measured unseen (`tune27`: 13 of 40 correct, 1 wrong PASS, 8 needless DEGRADED; then tuned on)."""
 TUNE28 = ROOT / "tests" / "data" / "pipeline_questions_tune28.yaml"
 """A twenty-seventh, written blind in session 33 (an engineer writing the postmortem of the 14 March incident after the fact: timeline, first and last errors, counts per code in the window, metric peaks and recovery, pages, runbook follow-ups) and measured unseen (`tune28`: 8 of 40 correct, 0 wrong PASS, 7 needless DEGRADED; then tuned on)."""
+TUNE29 = ROOT / "tests" / "data" / "pipeline_questions_tune29.yaml"
+"""A twenty-eighth, written blind in session 34 (a merchant's developer integrating the payment and order APIs for the first time, and their SRE reviewing limits before launch: request fields, error codes and retries, quotas by contract, callbacks and signing, refunds, the merchant's own failed and rate-limited requests) and measured unseen (`tune29`: UNSEEN)."""
 ADDED_DOCS = ROOT / "tests" / "data" / "pipeline_docs"
 SECTION = "pipeline-eval"
 HEADING = "## Pipeline answers (eval_pipeline)"
@@ -150,6 +152,7 @@ SPLITS = (
     "tune26",
     "tune27",
     "tune28",
+    "tune29",
     "holdout",
 )
 LANGS = ("zh", "en")
@@ -777,6 +780,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             TUNE26,
             TUNE27,
             TUNE28,
+            TUNE29,
             HOLDOUT,
         )
         if p.is_file()
