@@ -42,6 +42,7 @@ DEV_V18 = ROOT / "tests" / "data" / "check_dev_v18.jsonl"
 DEV_V19 = ROOT / "tests" / "data" / "check_dev_v19.jsonl"
 DEV_V20 = ROOT / "tests" / "data" / "check_dev_v20.jsonl"
 DEV_V21 = ROOT / "tests" / "data" / "check_dev_v21.jsonl"
+DEV_V22 = ROOT / "tests" / "data" / "check_dev_v22.jsonl"
 """140 pairs written blind in session 21 (all `tune`: measured once unseen, then tuned on)."""
 SHARED = ROOT.parent / "shared" / "data" / "checker-en"
 if not SHARED.is_dir():
@@ -99,6 +100,7 @@ def main() -> None:
     v19 = {part: run_eval(DEV_V19, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v20 = {part: run_eval(DEV_V20, split=part, group_by="lang")[0] for part in ("tune", "test")}
     v21 = {part: run_eval(DEV_V21, split=part, group_by="lang")[0] for part in ("tune", "test")}
+    v22 = {part: run_eval(DEV_V22, split=part, group_by="lang")[0] for part in ("tune", "test")}
 
     head = "| set | n | precision | recall | F1 | balanced accuracy | REJECT precision (n rejected) |"
     rule = "|---|---|---|---|---|---|---|"
@@ -149,6 +151,7 @@ def main() -> None:
         ("v19", v19),
         ("v20", v20),
         ("v21", v21),
+        ("v22", v22),
     ):
         tune_label = "tuned on"
         for part, label in (("tune", tune_label), ("test", "held out")):
@@ -365,6 +368,17 @@ def main() -> None:
         "check-eval --input tests/data/check_dev_v21.jsonl --split all --group-by lang`). Tuned on `tune` in "
         "session 33 (differences said with a comparative, speakers, obligations added, talks retold as "
         "agreements).",
+        "`dev v22` (tests/data/check_dev_v22.jsonl, 120 pairs, written blind in session 34 by a writer who "
+        "read only v21's first three lines and the README's v20–v21 paragraphs; data-to-text over structured "
+        "records — business listings with hours per weekday, boolean and enum attributes and dated reviews, "
+        "products, bookings, events, transport, orders, incidents, plans, staff records — as JSON objects and "
+        "arrays, `key: value` blocks, tables and logs; answers that turn fields into prose, about 70 with a "
+        "worked figure; 16 across languages; 12 kinds of one-substring lies: wrong field value, boolean flip, "
+        "attribute invented, record swap, wrong day or time, miscomputed, review misattributed, enum misread, "
+        "superlative wrong, unit or currency, invented cause or policy, scope overreach) measured unseen with "
+        "the checker of `5c1ede3`: UNSEEN (`git worktree add /tmp/base 5c1ede3 && PYTHONPATH=/tmp/base/src "
+        "python -m groundgate.cli check-eval --input tests/data/check_dev_v22.jsonl --split all --group-by "
+        "lang`).",
         "",
         head,
         rule,
