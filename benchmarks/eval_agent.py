@@ -54,7 +54,7 @@ policy behind them, trips across two cities or months, sessions that narrow or s
 themselves; measured unseen — 40.0 %, 5 wrong ANSWERED — then tuned on), and `eval_tune_blind28.yaml` (40 more,
 session 34, an approver or finance reviewer checking colleagues' concrete cases against the rules — amounts
 over a limit and by how much, deadlines from a return date, materials still missing, the version in force
-for an earlier month, wrong premises to correct — and their own approval tasks; measured unseen — UNSEEN).
+for an earlier month, wrong premises to correct — and their own approval tasks; measured unseen — 42.5 %, 4 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -104,7 +104,7 @@ SETS = {
     "tune 25 (unseen 65.0 %, then tuned on)": "eval_tune_blind25.yaml",
     "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
     "tune 27 (unseen 40.0 %, then tuned on)": "eval_tune_blind27.yaml",
-    "tune 28 (unseen UNSEEN)": "eval_tune_blind28.yaml",
+    "tune 28 (unseen 42.5 %, then tuned on)": "eval_tune_blind28.yaml",
 }
 
 

@@ -376,7 +376,9 @@ def main() -> None:
         "worked figure; 16 across languages; 12 kinds of one-substring lies: wrong field value, boolean flip, "
         "attribute invented, record swap, wrong day or time, miscomputed, review misattributed, enum misread, "
         "superlative wrong, unit or currency, invented cause or policy, scope overreach) measured unseen with "
-        "the checker of `5c1ede3`: UNSEEN (`git worktree add /tmp/base 5c1ede3 && PYTHONPATH=/tmp/base/src "
+        "the checker of `5c1ede3`: all 120 balanced accuracy 0.546 (en 0.550, zh 0.542), recall 0.883, 25 of 120 "
+        "supported answers PASS, REJECT precision 0.717 (46: 13 supported answers rejected); tune 0.542, test "
+        "0.550 (`git worktree add /tmp/base 5c1ede3 && PYTHONPATH=/tmp/base/src "
         "python -m groundgate.cli check-eval --input tests/data/check_dev_v22.jsonl --split all --group-by "
         "lang`).",
         "",
