@@ -88,3 +88,40 @@ _FLIPS = [
 @pytest.mark.parametrize(("context", "answer"), _FLIPS)
 def test_a_negation_that_denies_its_source_is_still_flagged(context: str, answer: str) -> None:
     assert check(context=context, answer=answer).verdict is not Verdict.PASS
+
+
+_LISTING = (
+    '{"name": "Kumo Ramen", "address": "18 Castle Street, Edinburgh", "attributes": {"RestaurantsPriceRange2": 2, '
+    '"Alcohol": "beer_and_wine", "RestaurantsReservations": false, "GoodForKids": true, "NoiseLevel": "loud"}, '
+    '"hours": {"Tue-Sun": "12:00-22:00", "Mon": "closed"}, "reviews": [{"user": "Aoife", "stars": 5, "text": '
+    '"Rich tonkotsu broth."}, {"user": "Callum", "stars": 2, "text": "The gyoza were cold."}, {"user": "Mei", '
+    '"stars": 4, "text": "Great spicy miso, but the seating is tight."}]}'
+)
+
+
+def test_a_listing_described_in_the_words_people_use_passes() -> None:
+    answer = (
+        "Kumo Ramen on Castle Street is moderately priced and doesn't take bookings. It serves beer and wine, "
+        "welcomes children and can be loud. It opens at noon and closes at 10 p.m. from Tuesday to Sunday."
+    )
+    result = check(context=_LISTING, answer=answer)
+    assert result.verdict is Verdict.PASS, [(c.text, c.reason_codes) for c in result.claims]
+
+
+@pytest.mark.parametrize(
+    "answer",
+    [
+        "Kumo Ramen is an upscale ramen shop on Castle Street.",  # price level 2 is not upscale
+        "Kumo Ramen takes reservations, so book ahead.",  # RestaurantsReservations: false
+        "Aoife gave it five stars, Callum gave three stars and Mei gave four.",  # Callum's review has 2
+    ],
+)
+def test_a_listing_described_otherwise_than_its_fields_is_flagged(answer: str) -> None:
+    assert check(context=_LISTING, answer=answer).verdict is not Verdict.PASS
+
+
+def test_a_change_written_from_to_gives_its_ends_as_operands() -> None:
+    context = "series: memory\n09:00  1.20 GiB\n12:00  1.97 GiB\ncontainer memory limit: 2.5 GiB"
+    answer = "Between 09:00 and 12:00 memory climbed from 1.20 GiB to 1.97 GiB, an increase of 0.77 GiB."
+    for claim in check(context=context, answer=answer).claims:
+        assert not any(code.startswith("fidelity:number") for code in claim.reason_codes), claim.reason_codes

@@ -275,6 +275,10 @@ _ABBREVIATIONS = frozenset(
 )
 
 
+#: `a.m.` / `p.m.` and a name's initial (`Dana R. gave it five stars`): a sentence ends there only
+#: when what follows starts like a sentence.
+_CLOCK_ABBREVIATION = re.compile(r"(?<![A-Za-z])(?:[aApP]\.[mM]|[A-Z])\.$")
+_LOWER_NEXT = re.compile(r"\s*[a-z]")
 _LIST_NUMBER = re.compile(r"\s*\d{1,2}")
 _WORD_CHARS = frozenset("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ.")
 #: The longest abbreviation in `_ABBREVIATIONS`, plus room: a longer word before `.` is not one.
@@ -295,6 +299,10 @@ def split_sentences(text: str) -> list[Span]:
                 continue  # "1. Restart it": a list number, not a sentence end
             if _abbreviation_before(text, start, dot):
                 continue
+            if _CLOCK_ABBREVIATION.search(text, max(start, dot - 4), dot + 1) and _LOWER_NEXT.match(
+                text, end
+            ):
+                continue  # "until 3 a.m. the following morning": the clock's dot, and the sentence goes on
         _append_trimmed(spans, text, start, end)
         start = end
     _append_trimmed(spans, text, start, len(text))

@@ -438,14 +438,14 @@ class OfflineChecker:
         without record fields)."""
         t = self.thresholds
         parts = split_units(span)
-        if len(parts) == 1 and not fields and not index.rows():
+        if len(parts) == 1 and not fields and not index.rows() and not index.items():
             return ()
         found: list[UnitAssessment] = []
         for part in parts:
             measure = measure_support(part.text, index, skip=vetted) if len(parts) > 1 else None
             score = unit_score(part.text, measure, index) if measure is not None else 1.0
             conflicts = records.clause_conflicts(
-                span.text[: part.start - span.start], part.text, fields, index.rows()
+                span.text[: part.start - span.start], part.text, fields, index.rows(), index.items()
             )
             mentioned = [i for i in contradictions if i.claim_mention and i.claim_mention in part.text]
             if conflicts or mentioned:

@@ -29,6 +29,7 @@ from decimal import Decimal
 from itertools import pairwise
 
 from groundgate.text.segmentation import tokenize
+from groundgate.verify.record_glosses import gloss, said_otherwise
 from groundgate.verify.record_roles import role_given_to_another
 from groundgate.verify.record_units import RANGE_VALUE, with_unit
 
@@ -341,13 +342,17 @@ def _read_out(fields: tuple[Field, ...]) -> str:
             if re.search(r"\b[A-Za-z]{1,2}-[A-Za-z]{1,2}\b", f.key)
             else f.key
         )
+        # `RestaurantsPriceRange2: 2` is "moderately priced": the phrases a description uses for a
+        # common listing attribute, said the way the field holds it (`record_glosses`).
+        said_as = gloss(f.key, f.value, f.boolean)
+        said_as = f" ({said_as})" if said_as else ""
         if f.boolean is None:
-            parts.append(f"{key}: {f.value}")
+            parts.append(f"{key}: {f.value}{said_as}")
         elif f.boolean:
-            parts.append(f"{key}: true")
+            parts.append(f"{key}: true{said_as}")
         else:
             said = f"不{f.key}" if re.search(r"[\u4e00-\u9fff]", f.key) else f"not {f.key}"
-            parts.append(f"{key}: false ({said})")
+            parts.append(f"{key}: false ({said}){said_as}")
     return ";\n".join(parts)
 
 
@@ -411,6 +416,7 @@ def field_conflicts(claim: str, fields: tuple[Field, ...]) -> list[str]:
         found += _charge_conflicts(clause, own)
         found += _direction_conflicts(clause, own, claim_words)
         found += role_given_to_another(clause, own)
+        found += [f.key for f in fields if f.boolean is None and said_otherwise(f.key, f.value, clause)]
     return list(dict.fromkeys(found))
 
 
@@ -634,6 +640,58 @@ def _figure_conflicts(clause: str, fields: tuple[Field, ...]) -> list[str]:
     return found
 
 
+#: `gave it four stars`: a small figure in words, before the word that names its field.
+_NUMBER_WORDS: dict[str, int] = {
+    w: n
+    for n, w in enumerate(
+        ("zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"), start=0
+    )
+}
+_NUMBER_WORD = re.compile(r"\b(" + "|".join(_NUMBER_WORDS) + r")(?=\s+[A-Za-z])", re.IGNORECASE)
+#: Keys whose value names an item of a nested list (`reviews[*].user`, `flights[*].name`).
+_ITEM_NAME_KEYS = frozenset(
+    {"user", "name", "author", "reviewer", "customer", "title", "guest", "姓名", "用户", "名称"}
+)
+
+
+def nested_rows(passage: str) -> dict[str, tuple[Field, ...]]:
+    """Name -> fields, for the items of each list of objects nested in a JSON passage (a listing's
+    `reviews`, an order's `items`), named by their `user`/`name`/`author`…: a clause that lists two or
+    more of them is checked part by part against the item each part names (`clause_conflicts`)."""
+    stripped = passage.strip()
+    if not stripped or stripped[0] not in "{[" or len(stripped) > _MAX_RECORD_CHARS:
+        return {}
+    try:
+        value = json.loads(stripped, parse_float=Decimal)
+    except ValueError:
+        return {}
+    found: dict[str, tuple[Field, ...]] = {}
+    stack: list[object] = [value]
+    while stack:
+        here = stack.pop()
+        children = list(here.values()) if isinstance(here, dict) else here if isinstance(here, list) else []
+        if isinstance(here, list) and len(here) >= 2 and all(isinstance(v, dict) for v in here):
+            for number, item in enumerate(here):
+                assert isinstance(item, dict)
+                name = next(
+                    (
+                        str(v).strip()
+                        for k, v in item.items()
+                        if str(k).lower() in _ITEM_NAME_KEYS
+                        and isinstance(v, str)
+                        and 0 < len(v.strip()) <= 24
+                    ),
+                    None,
+                )
+                if name is None or re.search(r"\d", name):
+                    continue
+                fields: list[Field] = []
+                _walk(item, "", "", fields, None)
+                found.setdefault(name, tuple(_numbered(f, number, table_row=True) for f in fields))
+        stack.extend(children)
+    return found
+
+
 _FIGURE_ANY = re.compile(r"(?<![\d.])\d[\d,]*(?:\.\d+)?(?![\d])")
 
 
@@ -693,13 +751,29 @@ def _shape(value: str) -> str:
 
 
 def clause_conflicts(
-    before: str, clause: str, fields: tuple[Field, ...], rows: dict[str, tuple[Field, ...]]
+    before: str,
+    clause: str,
+    fields: tuple[Field, ...],
+    rows: dict[str, tuple[Field, ...]],
+    items: dict[str, tuple[Field, ...]] | None = None,
 ) -> list[str]:
     """The record fields a clause states otherwise. The rows of a `|` table (`rows`, by name) are
     read one at a time: a clause is checked against the row the claim last named up to it
     (`华南…平均配送时长是 38 分钟` against 华南's row, wherever the claim aligned), and a figure only
     another row states in that column is that row's (`row_conflicts`). A clause naming two rows (a
     comparison), or a claim naming none, is checked against its aligned window's fields."""
+    if items and len(items) > 1 and (parts := _per_row_parts(clause, items)):
+        # "Dana R. gave it four stars …, Luis M. liked …": a list of the named items' own facts
+        # (`nested_rows`), each part checked against the item it names, on the figures it gives a
+        # field by name (`4 stars` against `stars: 5`) — a remainder or a difference (`A 型差 2 台`)
+        # names no field.
+        return [
+            c
+            for named, part in parts
+            for c in field_conflicts(
+                _NUMBER_WORD.sub(lambda m: str(_NUMBER_WORDS[m.group(1).lower()]), part), items[named]
+            )
+        ]
     if len(rows) > 1 and sum(1 for name in rows if names_row(name, clause)) <= 1:
         said = f"{before}{clause}"
         where, named = max(((last_place(name, said), name) for name in rows), default=(-1, ""))
@@ -708,6 +782,28 @@ def clause_conflicts(
             others = tuple(f for name, fs in rows.items() if name != named for f in fs)
             return row_conflicts(clause, own, others) + field_conflicts(clause, own)
     return field_conflicts(clause, fields) if fields else []
+
+
+#: Before an item's name, what makes it the start of that item's own part of a list (not the other
+#: side of a comparison: "HO1252 比 CA1831 早到").
+_LIST_JOIN = re.compile(r"(?:[,;，；、]|\b(?:and|while|whereas|but)\b|和|而|则)\s*$", re.IGNORECASE)
+
+
+def _per_row_parts(clause: str, rows: dict[str, tuple[Field, ...]]) -> list[tuple[str, str]]:
+    """The parts of a clause that lists two or more named items' own facts, each from a row's name to the
+    next's, when every name after the first follows a list joint; empty otherwise."""
+    places = sorted((p, name) for name in rows if (p := _first_place(name, clause)) >= 0)
+    if len(places) < 2 or any(_LIST_JOIN.search(clause[:p]) is None for p, _ in places[1:]):
+        return []
+    ends = [p for p, _ in places[1:]] + [len(clause)]
+    return [(name, clause[p:end]) for (p, name), end in zip(places, ends, strict=True)]
+
+
+def _first_place(name: str, text: str) -> int:
+    if re.search(r"[A-Za-z0-9]", name):
+        found = re.search(rf"(?<![A-Za-z0-9]){re.escape(name)}(?![A-Za-z0-9])", text, re.IGNORECASE)
+        return found.start() if found else -1
+    return text.find(name)
 
 
 def misattributed(claim: Sequence[str], fields: tuple[Field, ...], fold: Callable[[str], str]) -> list[str]:

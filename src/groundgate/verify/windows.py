@@ -152,6 +152,7 @@ class ContextIndex:
         "_canonical",
         "_in_lower",
         "_in_normalized",
+        "_items",
         "_large",
         "_lists",
         "_lower",
@@ -188,8 +189,9 @@ class ContextIndex:
         self.read_out: dict[int, str] = {}
         """Sentence number -> the record's fields read out, for the windows that are records."""
         self.fields: dict[int, tuple[records.Field, ...]] = {}
-        self._rows: dict[str, tuple[records.Field, ...]] | None = None
         """Sentence number -> the record's fields."""
+        self._rows: dict[str, tuple[records.Field, ...]] | None = None
+        self._items: dict[str, tuple[records.Field, ...]] | None = None
         self.fidelity_text = ""
         """The whole context as the fidelity checks read it (records read out after their text)."""
         self.texts: list[_Text] = []
@@ -326,6 +328,17 @@ class ContextIndex:
                         found.setdefault(name, tuple(f for f in record.fields if f.record == number))
             self._rows = found if len(found) > 1 else {}
         return self._rows
+
+    def items(self) -> dict[str, tuple[records.Field, ...]]:
+        """Item name -> its fields, for the named items of lists nested in the context's JSON records
+        (`records.nested_rows`: a listing's reviews by reviewer). Worked out once, on first use."""
+        if self._items is None:
+            found: dict[str, tuple[records.Field, ...]] = {}
+            for passage in self.passages:
+                for name, cells in records.nested_rows(passage).items():
+                    found.setdefault(name, cells)
+            self._items = found
+        return self._items
 
     def window_fields(self, w: int) -> tuple[records.Field, ...]:
         """The record fields of window `w` (none for prose)."""

@@ -189,6 +189,9 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
 
     values = [float(e.value) for e in others if operand(e) and isinstance(e.value, float)]
     own_values = [float(e.value) for e in others[:own_count] if operand(e) and isinstance(e.value, float)]
+    # `climbed from 1.20 GiB to 1.97 GiB, an increase of 0.77 GiB`: a change written `from … to …` is
+    # read as a range; its two ends are figures the claim states.
+    values += _range_ends([*extract(claim).items, *earlier], m, unit)
     said_as_multiple = m.value >= 3 and _MULTIPLE_WORD.search(m.text) is not None  # `35 times`, `四倍`
     if said_as_multiple or _TIMES_AFTER.match(claim[m.end : m.end + 16]) or _TIMES_BEFORE.search(before):
         plain = [e.value for e in others if isinstance(e.value, float) and e.value > 0]
@@ -250,6 +253,17 @@ def _from_own_figures(m: Mention, claim: str, hedged: bool = False, earlier: Seq
             for group in itertools.combinations(own_values, size)
         )
     )
+
+
+def _range_ends(mentions: Sequence[Mention], m: Mention, unit: str | None) -> list[float]:
+    """Both ends of each range among `mentions` in `m`'s unit (a measured unit, not a bare count)."""
+    if not unit or m.kind in {"count", "number"}:
+        return []
+    ends: list[float] = []
+    for e in mentions:
+        if e.kind == "range" and e.unit == unit and isinstance(e.value, tuple):
+            ends += [float(v) for v in e.value if isinstance(v, (int, float))]
+    return ends
 
 
 #: A figure said as the same thing restated: `which is €84 for the week`, `, or £3,420 a year`, `so 12.8 km
