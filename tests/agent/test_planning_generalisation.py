@@ -280,7 +280,9 @@ def test_the_clause_that_asks_sets_the_subject(question: str, subject: set[str])
         ("去年 12 月那会儿的住宿标准是多少？", date(2025, 12, 31)),
         # no "then": the question asks about today's rule
         ("我 3 月 20 号出差回来的，现在报销还能报吗？", None),
-        ("二月份出差的伙食补贴是多少？", None),
+        ("二月份的伙食补贴标准是多少？", None),
+        # a trip placed in an earlier month is asked of that month's rule, like "今年 2 月…出差" (session 34)
+        ("二月份出差的伙食补贴是多少？", date(2026, 2, 28)),
     ],
 )
 def test_a_question_placed_in_an_earlier_month_asks_for_that_months_rule(

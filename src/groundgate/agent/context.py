@@ -49,11 +49,11 @@ from groundgate.agent.everyday import read_everyday, where_written
 from groundgate.agent.hanzi import read_simplified
 from groundgate.agent.manners import without_manners
 from groundgate.agent.named_back import task_named_back
+from groundgate.agent.named_cases import read_colleagues
 from groundgate.agent.narrowing import narrowed_task_question
 from groundgate.agent.negative import read_no_longer
 from groundgate.agent.planning import task_window
 from groundgate.agent.rambling import to_the_point
-from groundgate.agent.reports import read_reports
 from groundgate.agent.reviewing import read_polite_english, read_reviewing
 from groundgate.agent.slang import read_slang
 from groundgate.agent.subjects import subject_terms
@@ -200,6 +200,9 @@ def _same_class_pair(focus: str, previous: str) -> tuple[str, str] | None:
     went, ahead = _PAST_TIME.search(focus), _AHEAD_TIME.search(previous)
     if went and ahead and not _PAST_TIME.search(previous):
         return ahead.group(0), went.group(0)
+    # "这个月去成都出差…" → "那要是他1月份去的呢": a month replaces the present the question was placed in (blind 28)
+    if new_month and not old_month and ahead and ahead.group(0) in {"这个月", "本月"}:
+        return ahead.group(0), new_month.group(0)
     # "今年二月出差那几天…" → "那换成下个月出差呢？": a time ahead replaces the earlier one; a follow-up
     # that is only an earlier time ("那去年十二月那趟呢？") after a question placed in none puts that
     # time before it (blind 21)
@@ -389,8 +392,8 @@ def resolve_context(
     # "HR 小姐姐你好呀～…麻烦啦，提前谢过！": clauses that only greet or thank are no part of the question.
     text = without_manners(text)
     # "…扯远了，其实就想问一句：…" read from its point (`agent.rambling`); "审批下属的病假时，" is circumstance
-    # (`agent.approving`), "下属小孙…" 他 (`agent.reports`), "…是 800 吧？" put up to confirm (`agent.confirming`).
-    text = read_confirming(read_everyday(read_reports(read_reviewing(read_approving(to_the_point(text))))))
+    # (`agent.approving`), "下属小孙…"/"张伟北京住了4晚" 他 (`agent.named_cases`), "…是 800 吧？" put up to confirm.
+    text = read_confirming(read_everyday(read_colleagues(read_reviewing(read_approving(to_the_point(text))))))
     previous = state.questions[-1] if state.questions else ""
     known = {r.fact_ref: r for r in state.refs}
     refused: dict[str, ReasonCode] = {ref: ReasonCode.REF_UNKNOWN for ref in client_refs if ref not in known}

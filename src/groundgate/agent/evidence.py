@@ -61,6 +61,7 @@ from groundgate.agent.subjects import (
 from groundgate.agent.task_pointers import ambiguous_tasks, named_tasks, pointed_task
 from groundgate.agent.tools import COMPANY_SCOPE, snapshot
 from groundgate.agent.vocabulary import (
+    LATE_CLAIM,
     NEED_CUES,
     OFFERED_FIGURES,
     START_ASKED,
@@ -130,6 +131,8 @@ _NOW_CUE = re.compile(r"现在|目前|如今|今年|还能|现行")
 _THEN_CUE = re.compile(
     r"那会儿?|当时|那时候?|那阵子|那趟|那次|那回|那几天"
     r"|(?:今年|\d{4}\s*年)\s*(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?[^，,。？?]{0,12}?出差"
+    # "王芳2月份出差的饭补", "李明3月底出差3天" (blind 28): a month alone before the trip places it too
+    r"|(?<![\d年])(?:\d{1,2}|[一二三四五六七八九十]{1,3})\s*月(?:份|底|初|末|中旬|上旬|下旬)?[^，,。？?\d]{0,6}?出差"
 )
 _MONTH = re.compile(r"(?:(\d{4})\s*年|(今年|去年))?\s*(\d{1,2}|[一二三四五六七八九十]{1,3})\s*月份?")
 
@@ -393,7 +396,7 @@ _WITHIN_STATED: Final = re.compile(r"(?:年|月|天|日|周)\s*(?:之)?内")
 _ASKS_DEADLINE: Final = re.compile(
     r"来得及|还能(?:交|报|提)|期限|时限|逾期|截止|最晚|多久|内(?:休|用|请)(?:完|掉)|作废"
     # "多少天之内得把报销交上去": within how many days is a time limit, whatever else the message asks.
-    r"|(?:几|多少)(?:个工作)?天(?:之)?内"
+    r"|(?:几|多少)(?:个工作)?天(?:之)?内|" + LATE_CLAIM
 )
 _ASKS_MONEY: Final = re.compile(r"多少钱|几块|多少元|标准|补贴|补助|额度|上限|报多少|给多少|发多少|按多少")
 

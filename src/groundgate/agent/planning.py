@@ -414,6 +414,8 @@ _PARTS: Final = re.compile(r"[？?！!。；;]")
 #: or which document says it asks of that claim too — the rule's figure and its citation answer it.
 _EXCEPTIONS_ASKED = re.compile(
     r"例外|特殊情况|特例|另有规定|^\s*(?:靠谱|真的|是真的|对|准|属实|可信)吗|出自|出处|来源|哪份(?:制度|文件|规定)"
+    r"|驳回|(?:能|可以|该)批(?:吗|不)|批行吗"  # the approver's verdict on the case the rule decides (blind 28)
+    r"|(?:^|：)\s*那?(?:要是|如果|假如|换成)[^，,：]{0,12}呢\s*$"  # "那要是7天呢？我批完还要谁批？": the case asked of
 )
 
 

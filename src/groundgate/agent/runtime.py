@@ -62,6 +62,7 @@ from groundgate.agent.difference import with_difference
 from groundgate.agent.evidence import EvidenceEvaluator, ambiguous_tasks
 from groundgate.agent.holders import another_account
 from groundgate.agent.legs import with_legs_total
+from groundgate.agent.overage import with_overage
 from groundgate.agent.planning import SemanticPlanner, parts_without_need
 from groundgate.agent.recording import new_run_id, planner_step
 from groundgate.agent.tiers import as_service_length, unstated_tier
@@ -353,6 +354,7 @@ class AgentRuntime:
         answer, more = validate_answer(draft, assessment, question)
         # worked in code, from validated figures
         answer = with_legs_total(with_difference(with_total(answer, question), question), question)
+        answer = with_overage(answer, question)  # the sum claimed against the cap (blind 28)
         dropped += more
         # Fail-closed: a covered slot left without any statement is not answered after all.
         shown = {s.need for s in answer.statements} | ({NeedCode.PROCESS_STEPS} if answer.steps else set())

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import Final
 
 from groundgate.agent.contracts import DocumentEvidence, NeedCode
+from groundgate.agent.named_cases import colleague_names
 from groundgate.agent.vocabulary import (
     ASKS,
     COLLOQUIAL,
@@ -112,7 +113,7 @@ _SOURCE_ASKED: Final = re.compile(
 #: up for checking, or already known; the rule's sentence names who approves, whatever its subject.
 _NAMED_APPROVER: Final = re.compile(
     r"除了\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)"
-    r"|(?:找|让|经过|要|得|光|只|只要|仅)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签))"
+    r"|(?:找|让|经过|要|得|光|只|只要|仅)\s*(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)(?=\s*(?:审批|批|签字|签|补签|补批))"
     # "HRBP那边也得批吗": the approver's side put up for checking
     r"|(?:[\u4e00-\u9fff]{0,4}(?:主管|经理|总监|负责人|领导)|HRBP|HR)\s*那(?:边|儿)(?=[^，,。？?]{0,4}(?:审批|批|签))",
     re.IGNORECASE,
@@ -285,10 +286,13 @@ def _named_in(text: str, *, asking: bool) -> frozenset[str]:
     """The words of one clause that may name what the question is about (`_names_a_thing`); verbs
     only in the clause that asks ("能不能拆成半天休": 拆成 is what is asked)."""
     tags = _tagged_words(text)
+    # "王芳病假那条，她…" (blind 28): a colleague named beside their case; no policy names an employee
+    colleagues = colleague_names(text)
     return frozenset(
         t
         for t, word_tags in tags.items()
         if t not in _GENERIC_WORDS
+        and t not in colleagues
         and t not in FILLER_WORDS
         and len(t) > 1
         and not t.isdigit()
@@ -377,6 +381,9 @@ def _parts_and_asking(question: str, need: NeedCode) -> tuple[list[str], str | N
     parts = [p for p in _PART_END.split(question) if p.strip() and not set(p.split()) <= _CANONICAL_WORDS]
     cue = NEED_CUES.get(need)
     asking = [p for p in parts if cue is not None and cue.search(p)] if len(parts) > 1 else []
+    if need is NeedCode.APPROVAL and len(asking) > 1:
+        # "得谁批？批完财务几天能打款？" (blind 28): how long a step takes after the approval asks no approver
+        asking = [p for p in asking if not STEP_TAKES.search(p) or re.search(r"谁|哪", p)]
     return parts, asking[0] if len(asking) == 1 else None
 
 

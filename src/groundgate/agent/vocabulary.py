@@ -18,6 +18,7 @@ __all__ = [
     "FILLER_PHRASES",
     "FILLER_WORDS",
     "HYPERNYMS",
+    "LATE_CLAIM",
     "NEED_CUES",
     "OFFERED_FIGURES",
     "STILL_IN_TIME",
@@ -194,6 +195,13 @@ FILLER_PHRASES: Final = tuple(
             """
         按先后顺序 按顺序 先做什么后做什么 先做什么再做什么 先干啥后干啥
         """
+            # an approver's verdict asked of a colleague's case ("我能批吗", "我直接批可以吗", "我按这个批行吗",
+            # "我是不是该驳回", blind 28): whether the rule allows it, which names nothing of the rule; nor do a
+            # sign-off put up to save a late claim (补签) and by when (`啥时候前得休完`)
+            """
+        是不是该驳回 该不该驳回 该驳回 要驳回 驳回 我能批 我直接批 直接批 我按这个批 按这个批 批行 补签个字 补签
+        啥时候前 什么时候前 啥时候之前 什么时候之前
+        """
         ),
         key=len,
         reverse=True,
@@ -217,6 +225,7 @@ FILLER_WORDS: Final = frozenset(
     假如 假设 假若 如果 倘若 万一 产生 产生的 拿到 能拿到 领到 能领到 签完 情况 例外 例外情况 特殊情况
     只发 才发 只报 才报 只给发
     一趟 两趟 去过
+    那条 这条 那单 这单 整单
     """
     )
 )
@@ -260,7 +269,7 @@ OFFERED_FIGURES: Final = re.compile(
     # (a comma may set the second apart: "到底是一天一百二十块，还是 100 元？", blind 17)
     r"[\d一二两三四五六七八九十百千万]+\s*[^，,？?\s]{0,3}[，,]?\s*还是[^，,？?]{0,3}?"
     r"(?:\d+|[一二两三四五六七八九十百千万]{2,})\s*[天元块%]?"
-    r"|(?<=是不是)(?:有|该|要|能|就|只有)?\s*(?:涨到|到)?\s*(?:\d+|[一二两三四五六七八九十百千万]+)\s*[天元块%]"
+    r"|(?<=是不是)(?:有|该|要|能|就|只有|应该)?\s*(?:给|发|批|算|休)?\s*(?:涨到|到)?\s*(?:\d+|[一二两三四五六七八九十百千万]+)\s*[天元块%]"
     # "不是一晚三百八封顶嘛": a premise put up for checking, figure and all
     r"|不是[^，,？?]{0,8}?(?:\d+|[一二两三四五六七八九十百千万]{2,})[^，,？?]{0,4}?(?:嘛|吗)"
     # "婚假现在还是只有三天对吧": a figure taken for granted, put up for checking
@@ -278,7 +287,16 @@ START_ASKED: Final = re.compile(
 #: Whether it is still in time ("现在交还来得及吗", "婚假现在还能休吗", "逾期了还能报吗"): the rule's time
 #: limit is asked (the planner reads the amount rule off it), and the time gone by that the question
 #: states is measured against that limit, not a case the rule must hold for (the evidence evaluator).
-STILL_IN_TIME: Final = re.compile(r"还能(?:休|交|报|请)|来得及|期限|时限|逾期|晚交|拖了|过了多久")
+#: A claim said late ("拖到今天才交报销，还能批吗", "报销超过30天了…是不是就能报", blind 28): the time gone by.
+LATE_CLAIM: Final = (
+    r"拖到|(?:报销|回来|结束|出差)[^，,。？?]{0,4}(?:(?:超过|过了|超了)\s*(?:\d+|[一二两三四五六七八九十几]+)\s*个?"
+    r"(?:天|周|星期|礼拜|月)了"
+    # "出差回来两个月了才报": handed in only after that long
+    r"|(?:都|已经)?\s*(?:\d+|[一二两三四五六七八九十几]+)\s*个?(?:天|周|星期|礼拜|月)多?了?才(?:报|交|提))"
+)
+STILL_IN_TIME: Final = re.compile(
+    r"还能(?:休|交|报|请)|来得及|期限|时限|逾期|晚交|拖了|过了多久|" + LATE_CLAIM
+)
 
 #: A clause or part that asks something: an interrogative, a question particle or an A-not-A form
 #: (`会不会`, `用不用`). The planner lists a part that asks with no need of its own; the subject of a
@@ -297,13 +315,15 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         r"标准|额度|多少钱|上限|金额(?!\s*(?:正好|刚好|恰好|是|为|在|达到|有)?\s*[\d一二两三四五六七八九])|多少元|报多少|补贴多少|最高|最多能?报|"
         # "能全报吗", "能全额报不": whether a sum is reimbursed in full is read off the cap (blind 15);
         # "金额正好 5000" states the case, it asks no amount
-        r"不超过|能报(?!销|吗)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
+        r"不超过|能报(?!销|吗|差旅)|全额报销|全额?报(?:销)?(?=吗|不|么|[？?])|几天|多少天|多久|"
         r"多少|超标|超出|超了|谁出|承担|多出来|多出的|来得及|还能(?:交|报|休|请)|期限|时限|逾期|提前(?!准备|备好|谢)|头一天|前一天|打个?招呼|"
+        + LATE_CLAIM
+        + r"|"
         r"多长时间|多长的?时间|最晚(?:得|要)?在|(?:什么|多少|几)比例|"
         # "婚假和年假哪个天数多": which of two grants more days is each one's length (blind 24)
         r"天数(?:多|少|长|短)|哪(?:个|种)(?:假)?(?:更)?(?:长|多)|"
         # "最晚什么时候得交？": by when a claim is handed in is its time limit (blind 18)
-        r"最晚(?:什么时候|啥时候|哪天|几号)(?:之?前)?(?:得|要|必须)?(?:交|提交|报|申请)|"
+        r"最晚(?:什么时候|啥时候|哪天|几号)(?:之?前)?(?:得|要|必须)?(?:交|提交|报|申请|休完|休|用完)|"
         # "是不是必须在领证后三个月内休完？过了就作废了？": by when a leave must be taken is its time limit
         r"内(?:休|用|请)(?:完|掉)|(?:过期|过了)[^？?，,]{0,3}作废|"
         # "周六周日还算伙食补贴吗": which days a rule counts is part of the rule
@@ -353,7 +373,9 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
     NeedCode.APPROVAL: re.compile(
         r"审批|谁批|批准|审核|签字|签批|谁来批|[理管导人监]批|批(?:完|就|一下)|找谁批|(?:也|还)?(?:得|要|需要)批[吗么]?|"
         # "部门经理签完字就可以了吗": whose signature it takes is who approves
-        r"签(?:完|了|个)字"
+        r"签(?:完|了|个)字|"
+        # "要不要上财务总监": whether it goes up to an approver (blind 28)
+        r"(?:要不要|用不用|需不需要|得不得)(?:上|找|过|经过|报给?)[^？?，,]{0,6}(?:总监|经理|主管|负责人|HRBP|领导)"
     ),
     NeedCode.ELIGIBILITY: re.compile(
         r"能不能|可不可以|能否|是否(?:可以|能)|资格|条件|符合|适用|(?:能|可以)报销[^？?]*吗|"
@@ -365,6 +387,10 @@ NEED_CUES: Final[dict[NeedCode, re.Pattern[str]]] = {
         # "实习生出差的费用也是直接报消？": a statement put up as a question, whether one may do it
         # straight away, asks the condition (blind 14)
         r"直接(?:报销?|提交|休|请)\s*[吗么嘛]?\s*[？?]\s*$|"
+        # "我直接批可以吗": whether the approver may sign it straight away asks the condition (blind 28)
+        r"直接批[^？?，,]{0,4}(?:吗|不)|行不行|"
+        # "听说试用期的出差不能报差旅": a class of employee said to be left out asks the rule's scope (blind 28)
+        r"(?:试用期|实习生|新员工|正式员工)[^，,。？?]{0,6}(?:不能|不可以|不给|没法)(?:报|休|请|享受)|"
         # "试用期年假？": a class of employee and a leave or an expense, nothing else asked, asks
         # whether that class has it (blind 16), as "婚假？" alone asks what it grants
         r"^\s*(?:试用期|实习生|正式员工|新员工)(?:员工)?(?:的|有|能休|能报)?\s*"
