@@ -14,6 +14,7 @@ from typing import Final
 
 from groundgate.contracts import AnswerKind, ConditionKind, Need
 from groundgate.questions.conditions import quantity_interval
+from groundgate.questions.confirmations import says_asserted_figures
 from groundgate.questions.firsts import asks_first, says_first
 from groundgate.questions.needs import term_weight
 from groundgate.questions.record_sets import asks_record_set, names_record_set
@@ -210,9 +211,9 @@ def gives_kind(s: Statement, need: Need, *, lexicon: bool = False) -> bool:
     if asks_first(need) and not says_first(s):
         # "那天最早响的是哪个告警": which came first, an order in time a rule naming alerts does not give.
         return False
-    if _DESCRIBES_DOCUMENT.search(s.text):
-        # "This runbook describes how … bank certificates are renewed": what the document covers,
-        # not what it says (not when they are renewed, nor who does it). Nothing is answered by it.
+    if _DESCRIBES_DOCUMENT.search(s.text) or not says_asserted_figures(s.text, need.text):
+        # "This runbook describes how … certificates are renewed": what the document covers, not what it
+        # says. "…最多 5 次部分退款，对吗": only a figure of that measure confirms it (`confirmations.py`).
         return False
     if _ASKS_LEVEL.search(need.text) and kind is not AnswerKind.PERSON:
         # "Which severity should the incident get?", "定为几级": a level is named (`SEV2`, `P1`, `二级`),

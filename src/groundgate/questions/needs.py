@@ -32,9 +32,10 @@ from groundgate.questions.cases import set_case
 from groundgate.questions.conditions import QUANTITY_MENTIONS, read_conditions
 from groundgate.questions.handed_over import given_verbs
 from groundgate.questions.interrogatives import answer_kind, value_kinds
+from groundgate.questions.lead_ins import soften_en_lead
 from groundgate.questions.negated_words import with_negations
 from groundgate.questions.owners import anchor_owners
-from groundgate.questions.parts import opener_topic, soften_lead, split_parts, verb_opening
+from groundgate.questions.parts import en_asks, opener_topic, soften_lead, split_parts, verb_opening
 from groundgate.questions.rates import as_error_rate
 from groundgate.questions.referred_codes import refer_back_codes
 from groundgate.text.segmentation import is_cjk_text, jieba_cut, jieba_tag, stem, wordset
@@ -611,7 +612,11 @@ def derive_needs(
         if part.kind in (AnswerKind.DEFINITION, AnswerKind.PROCEDURE):
             # What a code means or how to handle it holds on any day: dates scope events only.
             conditions = [c for c in conditions if c.kind is ConditionKind.QUANTITY]
-        terms, soft = soften_lead(part.text, terms, soft) if part.zh else (terms, soft)
+        terms, soft = (
+            soften_lead(part.text, terms, soft)
+            if part.zh
+            else soften_en_lead(part.text, terms, soft, en_asks)
+        )
         label_part = part
         own = [t for t in part.terms if stem(t) not in _EVENT_NOUNS]
         if (anchors != part.anchors or soft) and not own:

@@ -10,7 +10,9 @@ import re
 from collections.abc import Iterable
 from typing import Final
 
+from groundgate.questions.confirmations import confirmed_clauses
 from groundgate.questions.interrogatives import EN_AUXILIARY
+from groundgate.questions.lead_ins import after_lead
 from groundgate.text.segmentation import is_cjk_text, jieba_cut
 
 __all__ = [
@@ -53,6 +55,8 @@ _ZH_ASK = re.compile(
     r"什么|多少|几|谁|哪|怎么|怎样|如何|为什么|为何|是否|吗|呢|多久|多长|多大|多高|有没有|能否|"
     # the spoken 啥 (什么) and 咋 (怎么): "是因为啥失败的？" asks as much as "为什么失败？"
     r"啥|咋|"
+    # a closing tag that asks for confirmation ("…不会被拒，对吧？")
+    r"对吧|是吧|没错吧|"
     # an A-not-A question: 是不是, 要不要, 行不行, 够不够
     r"([\u4e00-\u9fff])[不没]\1"
 )
@@ -275,9 +279,12 @@ def split_parts(question: str) -> list[str]:
             scene = sentence
             continue
         if sentence:
-            for piece in (_zh_conjuncts(sentence) if is_cjk_text(sentence) else _en_conjuncts(sentence)) or [
-                sentence
-            ]:
+            zh = is_cjk_text(sentence)
+            # "X，而且 Y，对吗": the closing tag asks of each asserted clause (`confirmations.py`).
+            confirmed = confirmed_clauses(sentence, lambda c: bool(_ZH_ASK.search(c))) if zh else []
+            for piece in (
+                confirmed or (_zh_conjuncts(sentence) if zh else _en_conjuncts(sentence)) or [sentence]
+            ):
                 sentences.extend(_two_wh(piece))
     for sentence in sentences:
         if is_cjk_text(sentence):
@@ -288,7 +295,7 @@ def split_parts(question: str) -> list[str]:
             # A first piece that asks nothing is a case the rest asks about ("If the key leaked, what …").
             asking = [
                 # a scene sentence before the asking one ("The alert went off. When did it fire") asks nothing
-                (bool(_EN_ASK.search(_SENTENCE_BREAK.split(p)[-1])) or (n == 0 and not CASE_EN.match(p)))
+                (en_asks(_SENTENCE_BREAK.split(p)[-1]) or (n == 0 and not CASE_EN.match(p)))
                 and not (n < len(pieces) - 1 and _WHEN_CASE.match(p))
                 for n, p in enumerate(pieces)
             ]
@@ -324,6 +331,12 @@ def split_parts(question: str) -> list[str]:
             else:
                 parts.append(carry)
     return parts
+
+
+def en_asks(text: str) -> bool:
+    """Whether an English piece opens with a question, also after a lead-in that asks nothing
+    ("SRE question: what is …", `lead_ins.py`)."""
+    return bool(_EN_ASK.search(after_lead(text, lambda t: bool(_EN_ASK.search(t)))))
 
 
 #: "Putting a money figure on the outage: …", "Looking at refunds: …": a lead-in opening with a verb's

@@ -37,6 +37,7 @@ from groundgate.questions.record_sets import records_listed
 from groundgate.questions.statements import adds_to_rule_before
 from groundgate.questions.status_classes import asked_status_class
 from groundgate.questions.window_stats import asked_stats
+from groundgate.runtime.closest_statements import closest_for_unmet
 from groundgate.runtime.log_lines import line_set_units
 from groundgate.runtime.stat_answers import computed_for_unmet
 from groundgate.runtime.window_stats import partial_summaries, window_stat_units
@@ -500,6 +501,8 @@ def choose_units(
         unmet -= served
     for need in needs.needs:
         chosen += [s for s in _extras(need, scored, chosen, max_claims - len(chosen)) if allowed(s)]
+    # Session 34: a part nothing chosen meets gets its closest on-topic statement (`closest_statements.py`).
+    chosen += closest_for_unmet(needs, scored, chosen, allowed, max_claims - len(chosen))
     if not chosen:
         on_topic = [s for s in scored if any(m.on_topic for m in s.matches.values())]
         on_topic.sort(key=lambda s: (-(max(m.score for m in s.matches.values()) + s.bonus), s.unit.order))
