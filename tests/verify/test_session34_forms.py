@@ -125,3 +125,50 @@ def test_a_change_written_from_to_gives_its_ends_as_operands() -> None:
     answer = "Between 09:00 and 12:00 memory climbed from 1.20 GiB to 1.97 GiB, an increase of 0.77 GiB."
     for claim in check(context=context, answer=answer).claims:
         assert not any(code.startswith("fidelity:number") for code in claim.reason_codes), claim.reason_codes
+
+
+_HOURS = '{"name": "Forno Nero", "hours": {"Monday": "closed", "Tue-Sun": "17:00-22:00"}}'
+_HOURS_ZH = (
+    '{"店名": "阿里郎烤肉", "营业时间": {"周一": "休息", "周二至周四": "17:00-23:30", "周日": "12:00-22:00"}}'
+)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "flagged"),
+    [
+        (_HOURS, "Forno Nero is closed on Tuesdays.", True),
+        (_HOURS, "Forno Nero is closed on Mondays.", False),
+        (_HOURS, "Forno Nero opens Tuesday to Sunday from 5 p.m. and is closed on Mondays.", False),
+        (_HOURS_ZH, "阿里郎烤肉周二店休。", True),
+        (_HOURS_ZH, "阿里郎烤肉周一店休。", False),
+    ],
+)
+def test_a_closing_day_moved_to_a_day_with_hours_is_flagged(context: str, answer: str, flagged: bool) -> None:
+    assert (check(context=context, answer=answer).verdict is not Verdict.PASS) is flagged
+
+
+_BOOKING = (
+    '{"hotel": "Harbourlight Hotel", "guests": {"adults": 2, "children": 0}, "rate_per_night_gbp": 184, '
+    '"check_in": "2025-05-16", "check_out": "2025-05-19"}'
+)
+
+
+@pytest.mark.parametrize(
+    ("context", "answer", "passes"),
+    [
+        # a product said with `in all` after it, and twelve months said `for the year`
+        (_BOOKING, "The Harbourlight Hotel booking is three nights at £184 a night, £552 in all.", True),
+        (
+            '{"plan": "Team", "price_per_user_month_usd": 12, "min_users": 3}',
+            "The Team plan is billed at $12 per user per month and needs at least three users. For eight users "
+            "that is $96 a month, or $1,152 for the year.",
+            True,
+        ),
+        # a count in words given to a field whose key is that one word
+        (_BOOKING, "The Harbourlight Hotel booking is for three adults.", False),
+        (_BOOKING, "The Harbourlight Hotel booking is for two adults.", True),
+    ],
+)
+def test_figures_worked_or_counted_from_a_record(context: str, answer: str, passes: bool) -> None:
+    result = check(context=context, answer=answer)
+    assert (result.verdict is Verdict.PASS) is passes, [(c.text, c.reason_codes) for c in result.claims]

@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from groundgate.contracts import EvidenceSpan, FactCategory
 from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import Span, is_cjk_text, normalize, split_sentences, tokenize
-from groundgate.verify import fidelity, records
+from groundgate.verify import fidelity, record_rows, records
 from groundgate.verify.actors import actor_swaps
 from groundgate.verify.alignment import anchor_coverage, anchors, entity_swaps
 from groundgate.verify.antonyms import negated_in, opposite_pairs
@@ -444,7 +444,7 @@ class OfflineChecker:
         for part in parts:
             measure = measure_support(part.text, index, skip=vetted) if len(parts) > 1 else None
             score = unit_score(part.text, measure, index) if measure is not None else 1.0
-            conflicts = records.clause_conflicts(
+            conflicts = record_rows.clause_conflicts(
                 span.text[: part.start - span.start], part.text, fields, index.rows(), index.items()
             )
             mentioned = [i for i in contradictions if i.claim_mention and i.claim_mention in part.text]

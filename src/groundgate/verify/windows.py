@@ -18,7 +18,7 @@ from typing import Final
 
 from groundgate.errors import OutOfTimeError
 from groundgate.text.segmentation import CACHE_MAX_CHARS, Span, normalize, split_sentences, tokenize, wordset
-from groundgate.verify import fidelity, records
+from groundgate.verify import fidelity, record_rows, records
 from groundgate.verify.budget import Deadline
 from groundgate.verify.synonyms import canonical
 
@@ -324,18 +324,18 @@ class ContextIndex:
                 if passage.count("|") < 4:
                     continue
                 for record in records.table_rows(passage):
-                    for number, name in records.row_names(record.fields).items():
+                    for number, name in record_rows.row_names(record.fields).items():
                         found.setdefault(name, tuple(f for f in record.fields if f.record == number))
             self._rows = found if len(found) > 1 else {}
         return self._rows
 
     def items(self) -> dict[str, tuple[records.Field, ...]]:
         """Item name -> its fields, for the named items of lists nested in the context's JSON records
-        (`records.nested_rows`: a listing's reviews by reviewer). Worked out once, on first use."""
+        (`record_rows.nested_rows`: a listing's reviews by reviewer). Worked out once, on first use."""
         if self._items is None:
             found: dict[str, tuple[records.Field, ...]] = {}
             for passage in self.passages:
-                for name, cells in records.nested_rows(passage).items():
+                for name, cells in record_rows.nested_rows(passage).items():
                     found.setdefault(name, cells)
             self._items = found
         return self._items

@@ -39,7 +39,7 @@ _PER_MONTH = re.compile(
 )
 _OVER_A_YEAR = re.compile(
     r"一年|全年|每年|一整年|\bover a (?:full |whole )?year\b|\ba (?:full |whole )?year\b|\bper year\b|\bannually\b"
-    r"|\byearly\b",
+    r"|\byearly\b|\bfor\s+(?:the|a|one)\s+(?:full\s+|whole\s+)?year\b|\bper\s+annum\b",
     re.IGNORECASE,
 )
 
@@ -91,7 +91,7 @@ _ARITHMETIC_CUE = re.compile(
     r"增加了?|减少了?|涨了|降了|提高了|下降了|净胜|领先|落后|省了?|还要|还需要?|还多|还少|削了?|砍了?|下调了?|上调了?|"
     # "fell by four percentage points, from 32% to 28%", "$30 over the limit", "$288 over a year"
     r"\b(?:fell|rose|dropped|climbed|grew|increased|decreased|declined|jumped|slipped|went\s+up|went\s+down)"
-    r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|"
+    r"\s+(?:by\s+)?(?:about\s+|roughly\s+|some\s+)?$|\byou'?re\s+$|\bthat'?s\s+$|\bthat\s+is\s+$|"
     r"\bremaining\b|\bleft\b|\bleaving\b|\bleaves\b|\bin total\b|\b(?:an?\s+)?(?:increase|decrease|drop|rise|gain|fall)\s+of\b|"
     r"\baltogether\b|\bcombined\b|\bdifference\b|\bmore than\b|\bless than\b|\bfewer than\b|"
     r"\bcomes? to\b|\badds? up to\b|\bin all\b|总计|共",
@@ -101,7 +101,7 @@ _ARITHMETIC_CUE = re.compile(
 
 #: `seven units short (405 vs 412)`, `five over`: a gap said after the figure.
 _GAP_AFTER = re.compile(
-    r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b|\s*(?:a\s+day\s+)?in\s+total\b|\s*altogether\b"
+    r"\s*(?:[a-z]+\s+)?(?:short|over|fewer|more|less)\b|\s*(?:a\s+day\s+)?in\s+(?:total|all)\b|\s*altogether\b"
     r"|\s*(?:of\s+)?(?:headroom|spare|left|remaining)\b",
     re.IGNORECASE,
 )
