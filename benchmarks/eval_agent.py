@@ -57,7 +57,7 @@ over a limit and by how much, deadlines from a return date, materials still miss
 for an earlier month, wrong premises to correct — and their own approval tasks; measured unseen — 42.5 %, 4 wrong ANSWERED — then tuned on), and `eval_tune_blind29.yaml` (40 more, late in session 34, an HR assistant relaying
 forwarded messages — questions quoted from others, several in one message, dates and amounts in mixed forms
 (4/20, 20号, 一千二, 1.5k), someone else's eligibility with a fact missing, sessions that refer back; measured
-unseen — UNSEEN).
+unseen — 55.0 %, 4 wrong ANSWERED — then tuned on).
 
     python benchmarks/eval_agent.py [--no-write]
 """
@@ -108,7 +108,7 @@ SETS = {
     "tune 26 (unseen 47.5 %, then tuned on)": "eval_tune_blind26.yaml",
     "tune 27 (unseen 40.0 %, then tuned on)": "eval_tune_blind27.yaml",
     "tune 28 (unseen 42.5 %, then tuned on)": "eval_tune_blind28.yaml",
-    "tune 29 (unseen UNSEEN)": "eval_tune_blind29.yaml",
+    "tune 29 (unseen 55.0 %, then tuned on)": "eval_tune_blind29.yaml",
 }
 
 
